@@ -1,0 +1,30 @@
+import express, { Router } from "express";
+import { authenticate } from "./auth/authenticate.js";
+import type { AppDeps } from "./deps.js";
+import { errorHandler, notFound } from "./http/errorHandler.js";
+import { parseJsonBody, requireJsonBody } from "./http/jsonBody.js";
+import { requestId } from "./http/requestId.js";
+import { requestLog } from "./http/requestLog.js";
+import { healthRoutes } from "./routes/health.js";
+import { modelRoutes } from "./routes/models.js";
+
+export function createApp(deps: AppDeps): express.Express {
+  const { config, logger } = deps;
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", config.TRUST_PROXY);
+  app.set("query parser", "simple");
+
+  app.use(requestId, requestLog(logger));
+  app.use(healthRoutes(deps));
+
+  // Authenticate before reading a body, so that anonymous callers cannot make us parse one.
+  const v1 = Router();
+  v1.use(authenticate(deps), requireJsonBody, parseJsonBody(config.BODY_LIMIT_BYTES));
+  v1.use(modelRoutes(deps));
+  app.use("/api/v1", v1);
+
+  app.use(notFound);
+  app.use(errorHandler(logger, config.BODY_LIMIT_BYTES));
+  return app;
+}

@@ -1,0 +1,12 @@
+import type { Redis } from "ioredis";
+import type { ApiConfig } from "@svc/config";
+import type { Db } from "@svc/db";
+import type { Logger } from "@svc/logger";
+
+/** Everything a request handler may touch, built once in main.ts (or by a test). */
+export interface AppDeps {
+  config: ApiConfig;
+  db: Db;
+  redis: Redis;
+  logger: Logger;
+}

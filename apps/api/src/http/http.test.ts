@@ -1,0 +1,134 @@
+import request from "supertest";
+import { createAccountWithKeys, DEAD_REDIS_URL } from "@svc/testkit";
+import { startApi, type ApiHarness } from "../test/harness.js";
+
+describe("HTTP behaviour common to every endpoint", () => {
+  let api: ApiHarness;
+  let auth: { Authorization: string };
+
+  beforeAll(async () => {
+    api = await startApi({ BODY_LIMIT_BYTES: "2048" });
+    auth = { Authorization: `Bearer ${(await createAccountWithKeys(api.database.db)).liveKey}` };
+  });
+  afterAll(() => api.close());
+
+  it("when the body is over the limit, then it is a 413 PAYLOAD_TOO_LARGE", async () => {
+    const res = await request(api.app)
+      .post("/api/v1/models/acme/pixel-hq/run")
+      .set(auth)
+      .set("Content-Type", "application/json")
+      .send(JSON.stringify({ input: { prompt: "x".repeat(4096) } }))
+      .expect(413);
+    expect(res.body.error.code).toBe("PAYLOAD_TOO_LARGE");
+  });
+
+  it("when the body is not JSON by its content type, then it is a 415", async () => {
+    const res = await request(api.app)
+      .post("/api/v1/models/acme/pixel-hq/run")
+      .set(auth)
+      .set("Content-Type", "text/plain")
+      .send("prompt=cat")
+      .expect(415);
+    expect(res.body.error.code).toBe("UNSUPPORTED_MEDIA_TYPE");
+  });
+
+  it("when a form body is sent, then it is a 415", async () => {
+    await request(api.app)
+      .post("/api/v1/models/acme/pixel-hq/run")
+      .set(auth)
+      .type("form")
+      .send({ a: 1 })
+      .expect(415);
+  });
+
+  it("when the JSON is malformed, then it is a 400 INVALID_JSON", async () => {
+    const res = await request(api.app)
+      .post("/api/v1/models/acme/pixel-hq/run")
+      .set(auth)
+      .set("Content-Type", "application/json")
+      .send('{"input": {')
+      .expect(400);
+    expect(res.body.error.code).toBe("INVALID_JSON");
+  });
+
+  it("when the path is unknown, then it is a JSON 404 NOT_FOUND", async () => {
+    const inside = await request(api.app).get("/api/v1/nothing-here").set(auth).expect(404);
+    expect(inside.body.error).toMatchObject({ code: "NOT_FOUND" });
+    const outside = await request(api.app).get("/favicon.ico").expect(404);
+    expect(outside.body.error).toMatchObject({ code: "NOT_FOUND", request_id: expect.any(String) });
+    expect(outside.headers["content-type"]).toMatch(/application\/json/);
+  });
+
+  it("when the client sends a well-formed X-Request-Id, then it is echoed in the header and the error body", async () => {
+    const res = await request(api.app)
+      .get("/api/v1/nowhere")
+      .set(auth)
+      .set("X-Request-Id", "client-abc.123")
+      .expect(404);
+    expect(res.headers["x-request-id"]).toBe("client-abc.123");
+    expect(res.body.error.request_id).toBe("client-abc.123");
+  });
+
+  it("when the client's X-Request-Id is malformed, then a fresh one is generated", async () => {
+    const res = await request(api.app).get("/healthz").set("X-Request-Id", "bad id with spaces").expect(200);
+    expect(res.headers["x-request-id"]).toMatch(/^req_[0-9A-Za-z]{22}$/);
+  });
+
+  it("when no X-Request-Id is sent, then every response still carries a unique one", async () => {
+    const a = await request(api.app).get("/healthz");
+    const b = await request(api.app).get("/api/v1/models").set(auth);
+    expect(a.headers["x-request-id"]).toMatch(/^req_/);
+    expect(b.headers["x-request-id"]).toMatch(/^req_/);
+    expect(a.headers["x-request-id"]).not.toBe(b.headers["x-request-id"]);
+  });
+
+  it("when a request is logged, then the line carries its request id", async () => {
+    await request(api.app).get("/api/v1/models").set(auth).set("X-Request-Id", "log-check-1").expect(200);
+    const line = api.logLines.map((l) => JSON.parse(l)).find((l) => l.request_id === "log-check-1");
+    expect(line).toMatchObject({ message: "request", method: "GET", status: 200, service: "api" });
+  });
+
+  it("when Postgres and Redis answer, then healthz and readyz are 200", async () => {
+    await request(api.app)
+      .get("/healthz")
+      .expect(200, { data: { status: "ok" } });
+    const ready = await request(api.app).get("/readyz").expect(200);
+    expect(ready.body.data).toEqual({ status: "ready", checks: { postgres: "ok", redis: "ok" } });
+  });
+});
+
+describe("readiness and errors with a dependency down", () => {
+  it("when Redis does not answer, then readyz is a 503 naming redis while healthz stays 200", async () => {
+    const api = await startApi({ REDIS_URL: DEAD_REDIS_URL, READY_TIMEOUT_MS: "300" });
+    try {
+      await request(api.app).get("/healthz").expect(200);
+      const res = await request(api.app).get("/readyz").expect(503);
+      expect(res.body.error).toMatchObject({
+        code: "SERVICE_UNAVAILABLE",
+        details: [{ path: "redis", message: expect.any(String) }],
+      });
+    } finally {
+      await api.close();
+    }
+  });
+
+  it("when Postgres does not answer, then readyz and an API call are 503 with no internals in the body", async () => {
+    const api = await startApi({
+      DATABASE_URL: "postgresql://postgres@127.0.0.1:1/nowhere",
+      READY_TIMEOUT_MS: "1000",
+    });
+    try {
+      const ready = await request(api.app).get("/readyz").expect(503);
+      expect(ready.body.error.details).toEqual([{ path: "postgres", message: expect.any(String) }]);
+      const res = await request(api.app)
+        .get("/api/v1/models")
+        .set({ Authorization: `Bearer svc_live_${"A".repeat(43)}` })
+        .expect(503);
+      expect(res.body.error.code).toBe("SERVICE_UNAVAILABLE");
+      expect(res.headers["retry-after"]).toBe("5");
+      expect(JSON.stringify(res.body)).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|at .*\.js/);
+    } finally {
+      await api.close();
+    }
+  });
+});

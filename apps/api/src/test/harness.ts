@@ -1,0 +1,58 @@
+import { PassThrough } from "node:stream";
+import type { Redis } from "ioredis";
+import { apiEnvSchema, parseEnv, type ApiConfig } from "@svc/config";
+import { createDb } from "@svc/db";
+import { createLogger } from "@svc/logger";
+import { createRedis } from "@svc/queue";
+import {
+  createTestDatabase,
+  testQueuePrefix,
+  TEST_REDIS_URL,
+  deleteRedisPrefix,
+  type TestDatabase,
+} from "@svc/testkit";
+import { createApp } from "../app.js";
+
+export interface ApiHarness {
+  app: ReturnType<typeof createApp>;
+  database: TestDatabase;
+  config: ApiConfig;
+  redis: Redis;
+  logLines: string[];
+  close(): Promise<void>;
+}
+
+/** A real app on its own cloned database and queue prefix, with captured log lines. */
+export async function startApi(env: Record<string, string> = {}): Promise<ApiHarness> {
+  const database = await createTestDatabase();
+  const prefix = testQueuePrefix();
+  const config = parseEnv(apiEnvSchema, {
+    DATABASE_URL: database.url,
+    REDIS_URL: TEST_REDIS_URL,
+    QUEUE_PREFIX: prefix,
+    AUTH_CACHE_TTL_MS: "0",
+    LOG_LEVEL: "http",
+    ...env,
+  });
+  const logLines: string[] = [];
+  const stream = new PassThrough();
+  stream.on("data", (chunk: Buffer) => logLines.push(...chunk.toString().split("\n").filter(Boolean)));
+  const logger = createLogger({ service: "api", level: config.LOG_LEVEL, stream });
+  const redis = createRedis(config.REDIS_URL, "producer");
+  // The app's own client, from its configuration, so that a test can point it at a dead server.
+  const db = createDb({ url: config.DATABASE_URL, poolSize: 5 });
+  const app = createApp({ config, db, redis, logger });
+  return {
+    app,
+    database,
+    config,
+    redis,
+    logLines,
+    async close() {
+      redis.disconnect();
+      await db.$disconnect();
+      await deleteRedisPrefix(prefix);
+      await database.drop();
+    },
+  };
+}

@@ -1,0 +1,12 @@
+import type { Redis } from "ioredis";
+import type { WorkerConfig } from "@svc/config";
+import type { Db } from "@svc/db";
+import type { Logger } from "@svc/logger";
+
+export interface WorkerDeps {
+  config: WorkerConfig;
+  db: Db;
+  /** Blocking-capable connection (maxRetriesPerRequest: null) shared by BullMQ workers. */
+  redis: Redis;
+  logger: Logger;
+}

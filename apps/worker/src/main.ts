@@ -1,0 +1,33 @@
+import { ConfigError, type WorkerConfig, loadWorkerConfig } from "@svc/config";
+import { createDb } from "@svc/db";
+import { createLogger } from "@svc/logger";
+import { createRedis } from "@svc/queue";
+import { startWorker, type RunningWorker } from "./worker.js";
+
+let config: WorkerConfig;
+try {
+  config = loadWorkerConfig();
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  process.stderr.write(`${error.message}\n`);
+  process.exit(78);
+}
+
+const logger = createLogger({ service: "worker", level: config.LOG_LEVEL });
+const db = createDb({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE });
+const redis = createRedis(config.REDIS_URL, "worker");
+// Handlers go in before start-up so that a signal during start-up is not a hard kill.
+const running: { worker?: RunningWorker } = {};
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  logger.info("worker shutting down", { signal, grace_ms: config.SHUTDOWN_GRACE_MS });
+  await (running.worker?.close() ?? Promise.allSettled([redis.quit(), db.$disconnect()]));
+  logger.info("worker stopped");
+  process.exit(0);
+}
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGINT", () => void shutdown("SIGINT"));
+
+running.worker = await startWorker({ config, db, redis, logger });

@@ -1,0 +1,44 @@
+import {
+  createTestDatabase,
+  deleteRedisPrefix,
+  testQueuePrefix,
+  TEST_REDIS_URL,
+  type TestDatabase,
+} from "@svc/testkit";
+import { spawnApp } from "./test/process.js";
+
+describe("worker process", () => {
+  let database: TestDatabase;
+  const prefix = testQueuePrefix();
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await deleteRedisPrefix(prefix);
+    await database.drop();
+  });
+
+  it("when started, then it reports ready; when sent SIGTERM, then it stops cleanly with exit code 0", async () => {
+    const worker = spawnApp("worker", {
+      DATABASE_URL: database.url,
+      REDIS_URL: TEST_REDIS_URL,
+      QUEUE_PREFIX: prefix,
+    });
+    const ready = await worker.waitForLine((l) => l.message === "worker ready");
+    expect(ready).toMatchObject({ service: "worker", level: "info", queue_prefix: prefix });
+    worker.child.kill("SIGTERM");
+    expect(await worker.exited).toBe(0);
+    expect(worker.lines.map((l) => l.message)).toEqual(
+      expect.arrayContaining(["worker shutting down", "worker stopped"]),
+    );
+  });
+
+  it("when the configuration is invalid, then it exits at once naming the variable", async () => {
+    const worker = spawnApp("worker", { DATABASE_URL: "not a url", WORKER_CONCURRENCY: "0" });
+    expect(await worker.exited).toBe(78);
+    const stderr = worker.lines.map((l) => l.stderr ?? "").join("");
+    expect(stderr).toMatch(/DATABASE_URL/);
+    expect(stderr).toMatch(/WORKER_CONCURRENCY/);
+  });
+});

@@ -1,0 +1,7 @@
+// `pnpm test`: every package's tests in one run, one summary.
+export default {
+  projects: ["<rootDir>/packages/*", "<rootDir>/apps/*"],
+  maxWorkers: 2,
+  // Hooks build databases and start processes; individual waits have their own deadlines.
+  testTimeout: 60_000,
+};

@@ -1,0 +1,82 @@
+import { hashApiKey } from "@svc/core";
+import { ledgerTotals } from "@svc/db";
+import { createTestDatabase, type TestDatabase } from "@svc/testkit";
+import { UsageError, runCommand } from "./commands.js";
+
+describe("svc admin commands", () => {
+  let database: TestDatabase;
+  const run = async (...argv: string[]) => {
+    const lines: string[] = [];
+    await runCommand(database.db, argv, (l) => lines.push(l));
+    return lines;
+  };
+  const json = async (...argv: string[]) => (await run(...argv, "--json")).map((l) => JSON.parse(l));
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(() => database.drop());
+
+  it("when an account is created with tokens, then its balance and ledger agree", async () => {
+    const [{ id }] = await json("accounts", "create", "--name", "acme", "--tokens", "500");
+    expect(id).toMatch(/^acct_/);
+    await run("tokens", "grant", "--account", id, "--amount", "250");
+    const totals = await ledgerTotals(database.db, id);
+    expect(totals.cached).toEqual({ balance: 750, reserved: 0 });
+    expect(totals.ledger).toEqual(totals.cached);
+  });
+
+  it("when a key is created, then the full key is printed once and only its hash is stored", async () => {
+    const [{ id: accountId }] = await json("accounts", "create", "--name", "keys");
+    const [{ id, key }] = await json(
+      "keys",
+      "create",
+      "--account",
+      accountId,
+      "--mode",
+      "test",
+      "--name",
+      "ci",
+    );
+    expect(key).toMatch(/^svc_test_[A-Za-z0-9_-]{43}$/);
+    const stored = await database.db.apiKey.findUniqueOrThrow({ where: { id } });
+    expect(stored.hash).toBe(hashApiKey(key));
+    expect(JSON.stringify(stored)).not.toContain(key.slice(9));
+    const listed = (await run("keys", "list", "--account", accountId)).join("\n");
+    expect(listed).toContain(id);
+    expect(listed).not.toContain(key.slice(9));
+  });
+
+  it("when a key is revoked, then the list shows it revoked", async () => {
+    const [{ id: accountId }] = await json("accounts", "create", "--name", "revoke");
+    const [{ id }] = await json("keys", "create", "--account", accountId, "--mode", "live");
+    await run("keys", "revoke", id);
+    expect((await run("keys", "list", "--account", accountId))[0]).toMatch(/revoked/);
+  });
+
+  it("when demo runs twice, then one demo account exists and each run prints new working keys", async () => {
+    const [first] = await json("demo");
+    const [second] = await json("demo");
+    expect(second.account).toBe(first.account);
+    expect(second.balance).toBe(10000);
+    expect(second.live_key).not.toBe(first.live_key);
+    expect(second.live_key).toMatch(/^svc_live_/);
+    expect(second.test_key).toMatch(/^svc_test_/);
+    expect(await database.db.account.count({ where: { name: "demo" } })).toBe(1);
+  });
+
+  it.each([
+    [["keys", "create", "--account", "acct_nope", "--mode", "live"], /no account/],
+    [["keys", "create", "--mode", "live"], /--account is required/],
+    [["keys", "create", "--account", "x", "--mode", "prod"], /./],
+    [["tokens", "grant", "--account", "acct_x", "--amount", "-5"], /./],
+    [["accounts", "create", "--name", "x", "--tokens", "1.5"], /positive integer/],
+    [["keys", "revoke", "key_unknown"], /no key/],
+    [["frobnicate"], /unknown command/],
+  ])("when the command is %p, then it is a usage error and changes nothing", async (argv, message) => {
+    const before = await database.db.account.count();
+    await expect(run(...(argv as string[]))).rejects.toThrow(message);
+    await expect(run(...(argv as string[]))).rejects.toBeInstanceOf(UsageError);
+    expect(await database.db.account.count()).toBe(before);
+  });
+});

@@ -1,0 +1,148 @@
+import { parseArgs } from "node:util";
+import type { Mode } from "@svc/core";
+import { createAccount, createApiKey, grantTokens, listApiKeys, revokeApiKey, type Db } from "@svc/db";
+
+export const USAGE = `usage: svc <command> [options]
+
+  accounts create --name <name> [--tokens <n>]   create an account (optionally with tokens)
+  accounts list                                   list accounts with balance and reserved tokens
+  tokens grant --account <acct_…> --amount <n>    add tokens to an account (ledger GRANT)
+  keys create --account <acct_…> --mode live|test [--name <label>]
+                                                  create an API key; the full key is printed once
+  keys list [--account <acct_…>]                  list keys (prefix only, never the key)
+  keys revoke <key_…>                             revoke a key; it stops working at once
+  demo [--tokens <n>]                             ensure the demo account and print a new live and test key
+`;
+
+export class UsageError extends Error {}
+
+type Out = (line: string) => void;
+
+function positiveInt(value: string | undefined, name: string): number {
+  const n = Number(value);
+  if (!value || !/^\d+$/.test(value) || n <= 0 || !Number.isSafeInteger(n))
+    throw new UsageError(`--${name} must be a positive integer`);
+  return n;
+}
+
+function required(value: string | undefined, name: string): string {
+  if (!value) throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+function mode(value: string | undefined): Mode {
+  if (value !== "live" && value !== "test") throw new UsageError("--mode must be live or test");
+  return value;
+}
+
+async function ensureAccount(db: Db, id: string) {
+  if (!(await db.account.findUnique({ where: { id } }))) throw new UsageError(`no account ${id}`);
+}
+
+export const DEMO_ACCOUNT_NAME = "demo";
+
+function parseOptions(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        name: { type: "string" },
+        tokens: { type: "string" },
+        account: { type: "string" },
+        amount: { type: "string" },
+        mode: { type: "string" },
+        json: { type: "boolean", default: false },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+/** Runs one admin command against the database; prints with out(). */
+export async function runCommand(db: Db, argv: string[], out: Out): Promise<void> {
+  const { positionals, values } = parseOptions(argv);
+  const [group, action, arg] = positionals;
+  const print = (human: string, data: unknown) => out(values.json ? JSON.stringify(data) : human);
+
+  switch (`${group} ${action ?? ""}`.trim()) {
+    case "accounts create": {
+      const name = required(values.name, "name");
+      const tokens = values.tokens === undefined ? 0 : positiveInt(values.tokens, "tokens");
+      const account = await createAccount(db, name);
+      if (tokens) await grantTokens(db, account.id, tokens, "initial grant");
+      print(`created account ${account.id}`, { id: account.id });
+      return;
+    }
+    case "accounts list": {
+      const accounts = await db.account.findMany({ orderBy: { createdAt: "asc" } });
+      for (const a of accounts) print(`${a.id}  ${a.name}  balance=${a.balance} reserved=${a.reserved}`, a);
+      return;
+    }
+    case "tokens grant": {
+      const accountId = required(values.account, "account");
+      const amount = positiveInt(values.amount, "amount");
+      await ensureAccount(db, accountId);
+      const account = await grantTokens(db, accountId, amount);
+      print(`granted; balance=${account.balance} reserved=${account.reserved}`, {
+        balance: account.balance,
+        reserved: account.reserved,
+      });
+      return;
+    }
+    case "keys create": {
+      const accountId = required(values.account, "account");
+      const keyMode = mode(values.mode);
+      await ensureAccount(db, accountId);
+      const { record, key } = await createApiKey(db, accountId, keyMode, values.name ?? "");
+      print(`created ${record.mode} key ${record.id}\n${key}\nStore it now: it is not shown again.`, {
+        id: record.id,
+        key,
+      });
+      return;
+    }
+    case "keys list": {
+      for (const k of await listApiKeys(db, values.account)) {
+        const state = k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : "active";
+        print(
+          `${k.id}  ${k.accountId}  ${k.mode}  ${k.prefix}  ${state}  last used ${k.lastUsedAt?.toISOString() ?? "never"}`,
+          k,
+        );
+      }
+      return;
+    }
+    case "keys revoke": {
+      const revoked = await revokeApiKey(db, required(arg, "key id (positional)"));
+      if (!revoked) throw new UsageError(`no key ${arg}`);
+      print(`revoked ${revoked.id} at ${revoked.revokedAt?.toISOString()}`, revoked);
+      return;
+    }
+    case "demo": {
+      const tokens = values.tokens ? positiveInt(values.tokens, "tokens") : 10_000;
+      let account = await db.account.findFirst({
+        where: { name: DEMO_ACCOUNT_NAME },
+        orderBy: { createdAt: "asc" },
+      });
+      if (!account) {
+        account = await createAccount(db, DEMO_ACCOUNT_NAME);
+        await grantTokens(db, account.id, tokens, "demo grant");
+      }
+      const live = await createApiKey(db, account.id, "live", "demo live");
+      const test = await createApiKey(db, account.id, "test", "demo test");
+      const balance = (await db.account.findUniqueOrThrow({ where: { id: account.id } })).balance;
+      print(
+        `demo account ${account.id} (balance ${balance} tokens)\nlive key: ${live.key}\ntest key: ${test.key}`,
+        {
+          account: account.id,
+          balance,
+          live_key: live.key,
+          test_key: test.key,
+        },
+      );
+      return;
+    }
+    default:
+      throw new UsageError(group ? `unknown command: ${positionals.join(" ")}` : "no command given");
+  }
+}

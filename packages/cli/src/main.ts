@@ -1,0 +1,29 @@
+#!/usr/bin/env node
+import { ConfigError, loadBaseConfig } from "@svc/config";
+import { createDb } from "@svc/db";
+import { USAGE, UsageError, runCommand } from "./commands.js";
+
+const argv = process.argv.slice(2);
+if (argv.length === 0 || argv.includes("--help") || argv.includes("-h")) {
+  process.stdout.write(USAGE);
+  process.exit(argv.length === 0 ? 2 : 0);
+}
+
+let exitCode = 0;
+try {
+  const db = createDb({ url: loadBaseConfig().DATABASE_URL, poolSize: 2 });
+  try {
+    await runCommand(db, argv, (line) => console.log(line));
+  } finally {
+    await db.$disconnect();
+  }
+} catch (error) {
+  if (error instanceof UsageError || error instanceof ConfigError) {
+    console.error(`svc: ${(error as Error).message}\n\n${USAGE}`);
+    exitCode = 2;
+  } else {
+    console.error(`svc: ${(error as Error).message}`);
+    exitCode = 1;
+  }
+}
+process.exit(exitCode);

@@ -1,0 +1,70 @@
+import { ConfigError, loadApiConfig, loadWorkerConfig } from "./index.js";
+
+const minimal = { DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/svc" };
+
+describe("API configuration", () => {
+  it("when only DATABASE_URL is set, then every other variable takes its documented default", () => {
+    const config = loadApiConfig(minimal);
+    expect(config).toMatchObject({
+      PORT: 3000,
+      HOST: "0.0.0.0",
+      BODY_LIMIT_BYTES: 1048576,
+      REDIS_URL: "redis://127.0.0.1:6379",
+      QUEUE_PREFIX: "svc",
+      LOG_LEVEL: "info",
+      TRUST_PROXY: false,
+    });
+  });
+
+  it("when DATABASE_URL is missing, then the error names it", () => {
+    expect(() => loadApiConfig({})).toThrow(/DATABASE_URL: .*\(missing\)/);
+  });
+
+  it("when several variables are bad, then each is named with what was given", () => {
+    let error: unknown;
+    try {
+      loadApiConfig({
+        ...minimal,
+        PORT: "http",
+        REDIS_URL: "http://x",
+        LOG_LEVEL: "loud",
+        TRUST_PROXY: "yes",
+      });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems.join("\n");
+    expect(problems).toMatch(/PORT: expected an integer from 0 to 65535 \(got "http"\)/);
+    expect(problems).toMatch(/REDIS_URL: expected a redis or rediss URL/);
+    expect(problems).toMatch(/LOG_LEVEL: expected one of/);
+    expect(problems).toMatch(/TRUST_PROXY: expected true or false/);
+  });
+
+  it("when a variable is set but empty, then its default applies", () => {
+    expect(loadApiConfig({ ...minimal, PORT: "" }).PORT).toBe(3000);
+  });
+
+  it("when the database URL carries a password and is wrong, then the password is not echoed", () => {
+    expect(() => loadApiConfig({ DATABASE_URL: "mysql://u:hunter2@h/db" })).toThrow(
+      expect.objectContaining({ message: expect.not.stringContaining("hunter2") }),
+    );
+  });
+
+  it("when numbers are given as text, then they are parsed", () => {
+    expect(loadApiConfig({ ...minimal, PORT: "8080", AUTH_CACHE_TTL_MS: "0" })).toMatchObject({
+      PORT: 8080,
+      AUTH_CACHE_TTL_MS: 0,
+    });
+  });
+});
+
+describe("worker configuration", () => {
+  it("when concurrency is zero, then it is refused", () => {
+    expect(() => loadWorkerConfig({ ...minimal, WORKER_CONCURRENCY: "0" })).toThrow(/WORKER_CONCURRENCY/);
+  });
+
+  it("when defaults apply, then the grace period is 30 s", () => {
+    expect(loadWorkerConfig(minimal).SHUTDOWN_GRACE_MS).toBe(30000);
+  });
+});

@@ -1,0 +1,48 @@
+import { z } from "zod";
+import { pricingSchema } from "./pricing.js";
+
+export const MODEL_CATEGORIES = ["image", "video", "audio"] as const;
+export type ModelCategory = (typeof MODEL_CATEGORIES)[number];
+
+// Model ids are path-like: 2 or more segments of [a-z0-9._-], e.g. acme/pixel/fast.
+export const MODEL_ID_PATTERN = /^[a-z0-9][a-z0-9._-]*(\/[a-z0-9][a-z0-9._-]*)+$/;
+
+export const runnerSchema = z.discriminatedUnion("kind", [
+  z.strictObject({
+    kind: z.literal("builtin"),
+    generator: z.enum(MODEL_CATEGORIES),
+    // Simulated execution time per unit, so that EXECUTING and cancel can be observed.
+    delay_ms: z.int().min(0).default(0),
+  }),
+  z.looseObject({ kind: z.literal("cog") }),
+]);
+
+export type RunnerSettings = z.infer<typeof runnerSchema>;
+
+const jsonSchemaObject = z.looseObject({
+  type: z.literal("object"),
+  properties: z.record(z.string(), z.looseObject({})),
+  required: z.array(z.string()).optional(),
+});
+
+/** One entry of catalogue/models.json, as loaded by `db:seed` and written by catalogue import. */
+export const catalogueEntrySchema = z.strictObject({
+  id: z.string().regex(MODEL_ID_PATTERN, "lower-case path of 2+ segments, e.g. vendor/model"),
+  name: z.string().min(1),
+  description: z.string().default(""),
+  category: z.enum(MODEL_CATEGORIES),
+  outputs: z.array(z.enum(MODEL_CATEGORIES)).min(1),
+  status: z.string().min(1).default("active"),
+  highlighted: z.boolean().default(false),
+  pricing: pricingSchema,
+  runner: runnerSchema,
+  execution_timeout_ms: z.int().positive().default(600_000),
+  input_schema: jsonSchemaObject,
+});
+
+export type CatalogueEntry = z.infer<typeof catalogueEntrySchema>;
+
+export const catalogueSchema = z.strictObject({
+  version: z.int().positive(),
+  models: z.array(catalogueEntrySchema),
+});

@@ -1,0 +1,41 @@
+// The contract's error codes and their HTTP statuses (shared/spec/contract.md, "Errors").
+export const ERROR_STATUS = {
+  INVALID_JSON: 400,
+  VALIDATION_ERROR: 400,
+  UNAUTHORIZED: 401,
+  INSUFFICIENT_TOKENS: 402,
+  MODEL_NOT_FOUND: 404,
+  RUN_NOT_FOUND: 404,
+  WEBHOOK_NOT_FOUND: 404,
+  NOT_FOUND: 404,
+  RUN_NOT_CANCELABLE: 409,
+  MODEL_NOT_ACTIVE: 409,
+  IDEMPOTENCY_KEY_REUSED: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: ErrorDetail[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = "ApiError";
+    this.status = ERROR_STATUS[code];
+  }
+}

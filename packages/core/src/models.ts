@@ -1,0 +1,47 @@
+import { defaultEstimate, type Pricing } from "./pricing.js";
+
+/** A model row as the domain sees it (column names already camel-cased by the data layer). */
+export interface ModelRecord {
+  id: string;
+  name: string;
+  description: string;
+  category: string;
+  outputsImage: boolean;
+  outputsVideo: boolean;
+  outputsAudio: boolean;
+  status: string;
+  highlighted: boolean;
+  inputSchema: unknown;
+  pricing: unknown;
+}
+
+export function presentModel(model: ModelRecord) {
+  return {
+    id: model.id,
+    name: model.name,
+    description: model.description,
+    category: model.category,
+    outputs_image: model.outputsImage,
+    outputs_video: model.outputsVideo,
+    outputs_audio: model.outputsAudio,
+    estimated_tokens: defaultEstimate(model.pricing as Pricing, model.inputSchema as object),
+    status: model.status,
+    highlighted: model.highlighted,
+  };
+}
+
+export function presentModelDetail(model: ModelRecord) {
+  const pricing = model.pricing as Pricing;
+  return {
+    ...presentModel(model),
+    input_schema: model.inputSchema,
+    pricing: {
+      unit: pricing.unit,
+      tokens_per_unit: pricing.tokens_per_unit,
+      units_from: pricing.units_from ?? null,
+      description: pricing.units_from
+        ? `${pricing.tokens_per_unit} tokens per ${pricing.unit}, units = input.${pricing.units_from}`
+        : `${pricing.tokens_per_unit} tokens per run`,
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import { defaultEstimate, settlementCharge, tokensFor, unitsRequested, type Pricing } from "./pricing.js";
+
+const perImage: Pricing = { unit: "image", tokens_per_unit: 5, units_from: "num_images" };
+const perRun: Pricing = { unit: "run", tokens_per_unit: 7 };
+
+describe("pricing", () => {
+  it("when 2 images are requested at 5 tokens each, then the estimate is 10", () => {
+    expect(tokensFor(perImage, unitsRequested(perImage, { num_images: 2 }))).toBe(10);
+  });
+
+  it("when the model is priced per run, then any input costs one unit", () => {
+    expect(unitsRequested(perRun, { num_images: 4 })).toBe(1);
+  });
+
+  it("when the unit field is fractional, then units round up", () => {
+    expect(unitsRequested({ unit: "second", tokens_per_unit: 1, units_from: "d" }, { d: 2.2 })).toBe(3);
+  });
+
+  it("when the schema default is 1 image, then the listed estimate is one image's price", () => {
+    expect(defaultEstimate(perImage, { properties: { num_images: { type: "integer", default: 1 } } })).toBe(
+      5,
+    );
+    expect(defaultEstimate(perImage, { properties: {} })).toBe(5);
+  });
+
+  it("when fewer units were produced than reserved, then only those are charged", () => {
+    expect(settlementCharge(perImage, 1, 10)).toBe(5);
+  });
+
+  it("when the produced units would cost more than the reservation, then the charge is capped", () => {
+    expect(settlementCharge(perImage, 4, 10)).toBe(10);
+  });
+
+  it("when nothing was reserved (test mode), then nothing is charged", () => {
+    expect(settlementCharge(perImage, 2, 0)).toBe(0);
+  });
+});

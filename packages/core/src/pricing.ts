@@ -1,0 +1,43 @@
+import { z } from "zod";
+
+// How a model is priced: tokens_per_unit x units, where units come from one input field
+// (e.g. num_images, duration_seconds) or are 1 per run when units_from is absent.
+export const pricingSchema = z.strictObject({
+  unit: z.string().min(1),
+  tokens_per_unit: z.int().min(0),
+  units_from: z.string().min(1).optional(),
+});
+
+export type Pricing = z.infer<typeof pricingSchema>;
+
+/** Units a run asks for: the pricing field of the (defaults-applied) input, rounded up, at least 1. */
+export function unitsRequested(pricing: Pricing, input: Record<string, unknown>): number {
+  if (!pricing.units_from) return 1;
+  const value = input[pricing.units_from];
+  return typeof value === "number" && Number.isFinite(value) ? Math.max(1, Math.ceil(value)) : 1;
+}
+
+export function tokensFor(pricing: Pricing, units: number): number {
+  return pricing.tokens_per_unit * units;
+}
+
+/** The estimate shown on a model: the price of a run with the schema's default input. */
+export function defaultEstimate(
+  pricing: Pricing,
+  inputSchema: { properties?: Record<string, unknown> },
+): number {
+  const field = pricing.units_from ? inputSchema.properties?.[pricing.units_from] : undefined;
+  const fallback = field && typeof field === "object" ? (field as { default?: unknown }).default : undefined;
+  return tokensFor(
+    pricing,
+    unitsRequested(pricing, pricing.units_from ? { [pricing.units_from]: fallback } : {}),
+  );
+}
+
+/**
+ * Final charge: what was produced at the unit price, never more than what was reserved.
+ * Test runs reserve 0, so they are always charged 0.
+ */
+export function settlementCharge(pricing: Pricing, unitsCompleted: number, reserved: number): number {
+  return Math.min(tokensFor(pricing, Math.max(0, unitsCompleted)), reserved);
+}

@@ -1,0 +1,32 @@
+import type { ModelCategory } from "@svc/core";
+import type { Db } from "../client.js";
+import type { Prisma } from "../generated/prisma/client.js";
+
+export interface ModelFilter {
+  category?: ModelCategory;
+  outputType?: ModelCategory;
+  highlighted?: boolean;
+  limit: number;
+  offset: number;
+}
+
+const OUTPUT_COLUMN = { image: "outputsImage", video: "outputsVideo", audio: "outputsAudio" } as const;
+
+/** Active models only, ordered by id so that pages are stable. */
+export async function listModels(db: Db, filter: ModelFilter) {
+  const where: Prisma.ModelWhereInput = {
+    status: "active",
+    ...(filter.category && { category: filter.category }),
+    ...(filter.outputType && { [OUTPUT_COLUMN[filter.outputType]]: true }),
+    ...(filter.highlighted !== undefined && { highlighted: filter.highlighted }),
+  };
+  const [models, total] = await Promise.all([
+    db.model.findMany({ where, orderBy: { id: "asc" }, take: filter.limit, skip: filter.offset }),
+    db.model.count({ where }),
+  ]);
+  return { models, total };
+}
+
+export function findModel(db: Db, id: string) {
+  return db.model.findUnique({ where: { id } });
+}

@@ -1,0 +1,1 @@
+export { createRedis, pingRedis, whenRedisReady, type RedisRole } from "./redis.js";

@@ -1,0 +1,3 @@
+export * from "./database.js";
+export * from "./redis.js";
+export * from "./fixtures.js";

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Quick start: builds everything, migrates and seeds the database, creates the demo account,
+# prints a live and a test API key, and runs the API and the worker until Ctrl-C.
+. "$(dirname "$0")/lib.sh"
+load_env
+export DATABASE_URL=${DATABASE_URL:-postgresql://postgres@127.0.0.1:5432/svc}
+export PORT=${PORT:-3000}
+export PUBLIC_BASE_URL=${PUBLIC_BASE_URL:-http://localhost:$PORT}
+
+ensure_services
+install_and_build
+step "migrating $DATABASE_URL"
+pnpm --silent db:migrate
+step "seeding the catalogue"
+pnpm --silent db:seed
+step "demo account"
+pnpm --silent svc demo
+
+node apps/worker/dist/main.js &
+WORKER=$!
+node apps/api/dist/main.js &
+API=$!
+trap 'kill -TERM $API $WORKER 2>/dev/null; wait' INT TERM EXIT
+for _ in $(seq 1 50); do curl -sf "http://127.0.0.1:$PORT/readyz" >/dev/null 2>&1 && break; sleep 0.2; done
+cat <<TXT
+
+The service is running: API on $PUBLIC_BASE_URL, worker alongside (Ctrl-C stops both).
+Try:  curl -s $PUBLIC_BASE_URL/api/v1/models -H "Authorization: Bearer <live key above>"
+TXT
+wait
