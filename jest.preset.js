@@ -14,7 +14,7 @@ export default {
     ],
   },
   moduleNameMapper: {
-    "^@svc/(core|config|logger|db|queue|cli|testkit)$": `${root}packages/$1/src/index.ts`,
+    "^@svc/(core|config|logger|db|queue|runners|cli|testkit)$": `${root}packages/$1/src/index.ts`,
     "^(\\.{1,2}/.*)\\.js$": "$1",
   },
   testMatch: ["<rootDir>/src/**/*.test.ts"],

@@ -5,3 +5,5 @@ export * from "./pricing.js";
 export * from "./catalogue.js";
 export * from "./models.js";
 export * from "./ledger.js";
+export * from "./runs.js";
+export * from "./contentPolicy.js";

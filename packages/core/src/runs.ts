@@ -1,0 +1,86 @@
+// Run statuses, what may follow what, and how a run is shown to API clients.
+export const RUN_STATUSES = ["QUEUED", "EXECUTING", "COMPLETED", "FAILED", "CANCELED"] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+export const RUN_ERROR_CODES = ["CONTENT_POLICY", "INVALID_INPUT", "MODEL_ERROR", "TIMEOUT", "INTERNAL_ERROR"] as const;
+export type RunErrorCode = (typeof RUN_ERROR_CODES)[number];
+
+export const ACTIVE_STATUSES: readonly RunStatus[] = ["QUEUED", "EXECUTING"];
+
+export function isTerminal(status: RunStatus): boolean {
+  return !ACTIVE_STATUSES.includes(status);
+}
+
+export type CancelDecision = "cancel" | "already_canceled" | "not_cancelable";
+
+export function cancelDecision(status: RunStatus): CancelDecision {
+  if (status === "CANCELED") return "already_canceled";
+  return ACTIVE_STATUSES.includes(status) ? "cancel" : "not_cancelable";
+}
+
+/** A run as stored, in the domain's terms. */
+export interface RunRecord {
+  id: string;
+  status: RunStatus;
+  modelId: string;
+  mode: "live" | "test";
+  estimatedTokens: number;
+  tokensCharged: number | null;
+  output: unknown;
+  errorCode: string | null;
+  errorMessage: string | null;
+  createdAt: Date;
+  startedAt: Date | null;
+  completedAt: Date | null;
+  canceledAt: Date | null;
+}
+
+const iso = (d: Date | null) => d?.toISOString();
+
+/** The creation response: the spec's fields, with the lower-case `queued`. */
+export function presentCreatedRun(run: RunRecord, modelName: string) {
+  return {
+    run_id: run.id,
+    status: "queued" as const,
+    model_id: run.modelId,
+    model_name: modelName,
+    estimated_tokens: run.estimatedTokens,
+    is_test_request: run.mode === "test",
+    created_at: iso(run.createdAt),
+  };
+}
+
+/** The status read: exactly the fields of interface-spec per status (CANCELED per the contract). */
+export function presentRun(run: RunRecord) {
+  const base = { run_id: run.id, status: run.status };
+  switch (run.status) {
+    case "QUEUED":
+    case "EXECUTING":
+      return { ...base, model_id: run.modelId, created_at: iso(run.createdAt), ...(run.startedAt && { started_at: iso(run.startedAt) }) };
+    case "COMPLETED":
+      return {
+        ...base,
+        model_id: run.modelId,
+        output: run.output,
+        tokens_charged: run.tokensCharged ?? 0,
+        created_at: iso(run.createdAt),
+        completed_at: iso(run.completedAt),
+        duration_ms: run.completedAt && run.startedAt ? run.completedAt.getTime() - run.startedAt.getTime() : 0,
+      };
+    case "FAILED":
+      return { ...base, error: { message: run.errorMessage ?? "", code: run.errorCode ?? "INTERNAL_ERROR" } };
+    case "CANCELED":
+      return {
+        ...base,
+        model_id: run.modelId,
+        created_at: iso(run.createdAt),
+        ...(run.startedAt && { started_at: iso(run.startedAt) }),
+        canceled_at: iso(run.canceledAt),
+        tokens_charged: run.tokensCharged ?? 0,
+      };
+  }
+}
+
+export function presentCanceledRun(run: RunRecord) {
+  return { run_id: run.id, status: "CANCELED" as const, canceled_at: iso(run.canceledAt) };
+}

@@ -1,0 +1,50 @@
+import type { RunErrorCode, RunnerSettings } from "@svc/core";
+import type { RunOutputs } from "./storage.js";
+
+export interface RunContext {
+  runId: string;
+  /** The input after schema validation, defaults applied. */
+  input: Record<string, unknown>;
+  settings: RunnerSettings;
+  /** Aborted on cancel or timeout; a runner stops as soon as it can and throws signal.reason. */
+  signal: AbortSignal;
+  outputs: RunOutputs;
+}
+
+export interface RunResult {
+  /** Units actually produced (images, seconds of audio or video), the basis of the charge. */
+  units: number;
+  output: Record<string, unknown>;
+}
+
+export interface Runner {
+  run(ctx: RunContext): Promise<RunResult>;
+}
+
+/** A failure that belongs to the run (it ends FAILED with this code) rather than to the worker. */
+export class RunnerError extends Error {
+  constructor(
+    readonly code: RunErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = "RunnerError";
+  }
+}
+
+/** Waits ms, or throws the signal's reason as soon as it aborts. */
+export function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
+  signal.throwIfAborted();
+  if (ms <= 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
