@@ -7,6 +7,7 @@ import { requestId } from "./http/requestId.js";
 import { requestLog } from "./http/requestLog.js";
 import { healthRoutes } from "./routes/health.js";
 import { modelRoutes } from "./routes/models.js";
+import { runRoutes } from "./routes/runs.js";
 
 export function createApp(deps: AppDeps): express.Express {
   const { config, logger } = deps;
@@ -17,11 +18,16 @@ export function createApp(deps: AppDeps): express.Express {
 
   app.use(requestId, requestLog(logger));
   app.use(healthRoutes(deps));
+  // Generated outputs: public, unguessable paths; unknown files fall through to the JSON 404.
+  app.use(
+    "/files",
+    express.static(config.OUTPUT_DIR, { index: false, dotfiles: "ignore", immutable: true, maxAge: "7d" }),
+  );
 
   // Authenticate before reading a body, so that anonymous callers cannot make us parse one.
   const v1 = Router();
   v1.use(authenticate(deps), requireJsonBody, parseJsonBody(config.BODY_LIMIT_BYTES));
-  v1.use(modelRoutes(deps));
+  v1.use(runRoutes(deps), modelRoutes(deps));
   app.use("/api/v1", v1);
 
   app.use(notFound);

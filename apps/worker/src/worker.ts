@@ -1,14 +1,17 @@
-import { whenRedisReady } from "@svc/queue";
+import { Worker } from "bullmq";
+import { createRunsQueue, cancelChannel, RUNS_QUEUE, whenRedisReady, type RunJob } from "@svc/queue";
+import { localStorage } from "@svc/runners";
 import type { WorkerDeps } from "./deps.js";
+import { loadBlocklist } from "./runs/contentPolicy.js";
+import { executeRun, type ExecuteOutcome } from "./runs/executeRun.js";
+import { sweepRuns } from "./runs/sweeper.js";
 
 export interface RunningWorker {
   /** Stops taking work, waits for running work within the grace period, closes connections. */
   close(): Promise<void>;
 }
 
-/** Waits until Postgres and Redis answer (a worker may start before them), then starts processing. */
-export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
-  const { db, redis, logger } = deps;
+async function waitForDependencies({ db, redis, logger }: WorkerDeps) {
   for (let attempt = 1; ; attempt++) {
     try {
       await db.$queryRaw`SELECT 1`;
@@ -19,13 +22,70 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
     }
   }
   while (!(await whenRedisReady(redis, 5_000))) logger.warn("waiting for redis");
-  logger.info("worker ready", {
-    concurrency: deps.config.WORKER_CONCURRENCY,
-    queue_prefix: deps.config.QUEUE_PREFIX,
+}
+
+/** Waits until Postgres and Redis answer (a worker may start before them), then starts processing. */
+export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
+  const { config, db, redis, logger } = deps;
+  await waitForDependencies(deps);
+  const prefix = config.QUEUE_PREFIX;
+  const executeDeps = {
+    db,
+    logger,
+    storage: localStorage(config.OUTPUT_DIR, config.PUBLIC_BASE_URL),
+    blocklist: loadBlocklist(config),
+  };
+
+  const runs = new Worker<RunJob, ExecuteOutcome>(
+    RUNS_QUEUE,
+    (job, _token, signal) => executeRun(executeDeps, job, signal),
+    {
+      connection: redis,
+      prefix,
+      concurrency: config.WORKER_CONCURRENCY,
+      lockDuration: config.RUN_LOCK_MS,
+      stalledInterval: Math.max(250, Math.floor(config.RUN_LOCK_MS / 2)),
+      maxStalledCount: 2,
+    },
+  );
+  runs.on("error", (error) => logger.error("runs worker error", { error: error.message }));
+  runs.on("failed", (job, error) => logger.warn("run job failed", { job_id: job?.id, error: error.message }));
+
+  // A cancel reaches every worker; the one holding the run aborts its runner.
+  const subscriber = redis.duplicate();
+  subscriber.on("error", () => {});
+  await subscriber.subscribe(cancelChannel(prefix));
+  subscriber.on("message", (_channel, runId: string) => {
+    if (runs.cancelJob(runId, "canceled"))
+      logger.info("run canceled while executing; runner aborted", { run_id: runId });
   });
+
+  const queue = createRunsQueue(redis, prefix);
+  const sweep = () =>
+    sweepRuns({ db, queue, redis, prefix, logger, queuedAfterMs: config.SWEEP_QUEUED_AFTER_MS }).catch(
+      (error: unknown) => logger.warn("sweep failed", { error: (error as Error).message }),
+    );
+  const sweeper = setInterval(sweep, config.SWEEP_INTERVAL_MS);
+  void sweep();
+
+  logger.info("worker ready", { concurrency: config.WORKER_CONCURRENCY, queue_prefix: prefix });
 
   return {
     async close() {
+      clearInterval(sweeper);
+      // Finish running jobs within the grace period; what is left keeps its lock until it expires
+      // and is then handed to another worker (BullMQ's stalled-job check).
+      let timer: NodeJS.Timeout | undefined;
+      const graceful = runs.close().then(() => true);
+      const expired = new Promise<false>(
+        (resolve) => (timer = setTimeout(() => resolve(false), config.SHUTDOWN_GRACE_MS)),
+      );
+      if (!(await Promise.race([graceful, expired]))) {
+        logger.warn("grace period over; leaving unfinished runs to other workers");
+        await runs.close(true);
+      }
+      clearTimeout(timer);
+      await Promise.allSettled([subscriber.quit(), queue.close()]);
       await Promise.allSettled([redis.quit(), db.$disconnect()]);
     },
   };

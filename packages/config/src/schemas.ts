@@ -31,6 +31,15 @@ export const apiEnvSchema = baseEnvSchema.extend({
 export const workerEnvSchema = baseEnvSchema.extend({
   WORKER_CONCURRENCY: int(1, 1000).default(4),
   SHUTDOWN_GRACE_MS: int(0, 3_600_000).default(30_000),
+  // A job whose worker stops renewing its lock for this long is handed to another worker.
+  RUN_LOCK_MS: int(500, 600_000).default(30_000),
+  // How often the sweeper re-enqueues lost QUEUED runs and fails runs past their deadline.
+  SWEEP_INTERVAL_MS: int(100, 3_600_000).default(10_000),
+  // A QUEUED run older than this with no job in Redis is enqueued again.
+  SWEEP_QUEUED_AFTER_MS: int(0, 3_600_000).default(30_000),
+  // Content policy: comma-separated blocked words or phrases, and/or a file with one per line.
+  CONTENT_POLICY_BLOCKLIST: z.string().default(""),
+  CONTENT_POLICY_FILE: z.string().optional(),
 });
 
 export type BaseConfig = z.infer<typeof baseEnvSchema>;

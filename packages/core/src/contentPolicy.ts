@@ -3,7 +3,11 @@
  * ignoring case and runs of spaces or punctuation between words.
  */
 export function blockedTerm(prompt: string, blocklist: readonly string[]): string | null {
-  const normalise = (text: string) => ` ${text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim()} `;
+  const normalise = (text: string) =>
+    ` ${text
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, " ")
+      .trim()} `;
   const haystack = normalise(prompt);
   for (const term of blocklist) {
     const needle = normalise(term);

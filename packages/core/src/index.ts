@@ -7,3 +7,4 @@ export * from "./models.js";
 export * from "./ledger.js";
 export * from "./runs.js";
 export * from "./contentPolicy.js";
+export * from "./canonicalJson.js";

@@ -1,3 +1,4 @@
+import { canonicalJson } from "./canonicalJson.js";
 import { blockedTerm } from "./contentPolicy.js";
 import { cancelDecision, isTerminal, presentCreatedRun, presentRun, type RunRecord } from "./runs.js";
 
@@ -31,9 +32,16 @@ describe("run presentation", () => {
   });
 
   it("when a run is queued, then started_at is absent; once executing, it is present", () => {
-    expect(presentRun(run)).toEqual({ run_id: "run_1", status: "QUEUED", model_id: "acme/pixel-hq", created_at: "2026-11-21T06:49:03.120Z" });
+    expect(presentRun(run)).toEqual({
+      run_id: "run_1",
+      status: "QUEUED",
+      model_id: "acme/pixel-hq",
+      created_at: "2026-11-21T06:49:03.120Z",
+    });
     const started = new Date("2026-11-21T06:49:04.000Z");
-    expect(presentRun({ ...run, status: "EXECUTING", startedAt: started })).toMatchObject({ started_at: "2026-11-21T06:49:04.000Z" });
+    expect(presentRun({ ...run, status: "EXECUTING", startedAt: started })).toMatchObject({
+      started_at: "2026-11-21T06:49:04.000Z",
+    });
   });
 
   it("when a run completed, then duration_ms is completed minus started", () => {
@@ -58,11 +66,13 @@ describe("run presentation", () => {
   });
 
   it("when a run failed, then only run_id, status and error are shown", () => {
-    expect(presentRun({ ...run, status: "FAILED", errorCode: "CONTENT_POLICY", errorMessage: "no" })).toEqual({
-      run_id: "run_1",
-      status: "FAILED",
-      error: { message: "no", code: "CONTENT_POLICY" },
-    });
+    expect(presentRun({ ...run, status: "FAILED", errorCode: "CONTENT_POLICY", errorMessage: "no" })).toEqual(
+      {
+        run_id: "run_1",
+        status: "FAILED",
+        error: { message: "no", code: "CONTENT_POLICY" },
+      },
+    );
   });
 });
 
@@ -93,5 +103,14 @@ describe("content policy", () => {
     ["anything", ["  "], null],
   ])("when the prompt is %p and the list %p, then the match is %p", (prompt, list, match) => {
     expect(blockedTerm(prompt, list)).toBe(match);
+  });
+});
+
+describe("canonicalJson", () => {
+  it("when two objects differ only in key order, then their text is equal", () => {
+    expect(canonicalJson({ b: 1, a: { d: [1, { y: 2, x: 1 }], c: "s" } })).toBe(
+      canonicalJson({ a: { c: "s", d: [1, { x: 1, y: 2 }] }, b: 1 }),
+    );
+    expect(canonicalJson({ a: 1 })).not.toBe(canonicalJson({ a: "1" }));
   });
 });

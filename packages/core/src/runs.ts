@@ -2,7 +2,13 @@
 export const RUN_STATUSES = ["QUEUED", "EXECUTING", "COMPLETED", "FAILED", "CANCELED"] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
-export const RUN_ERROR_CODES = ["CONTENT_POLICY", "INVALID_INPUT", "MODEL_ERROR", "TIMEOUT", "INTERNAL_ERROR"] as const;
+export const RUN_ERROR_CODES = [
+  "CONTENT_POLICY",
+  "INVALID_INPUT",
+  "MODEL_ERROR",
+  "TIMEOUT",
+  "INTERNAL_ERROR",
+] as const;
 export type RunErrorCode = (typeof RUN_ERROR_CODES)[number];
 
 export const ACTIVE_STATUSES: readonly RunStatus[] = ["QUEUED", "EXECUTING"];
@@ -56,7 +62,12 @@ export function presentRun(run: RunRecord) {
   switch (run.status) {
     case "QUEUED":
     case "EXECUTING":
-      return { ...base, model_id: run.modelId, created_at: iso(run.createdAt), ...(run.startedAt && { started_at: iso(run.startedAt) }) };
+      return {
+        ...base,
+        model_id: run.modelId,
+        created_at: iso(run.createdAt),
+        ...(run.startedAt && { started_at: iso(run.startedAt) }),
+      };
     case "COMPLETED":
       return {
         ...base,
@@ -65,7 +76,8 @@ export function presentRun(run: RunRecord) {
         tokens_charged: run.tokensCharged ?? 0,
         created_at: iso(run.createdAt),
         completed_at: iso(run.completedAt),
-        duration_ms: run.completedAt && run.startedAt ? run.completedAt.getTime() - run.startedAt.getTime() : 0,
+        duration_ms:
+          run.completedAt && run.startedAt ? run.completedAt.getTime() - run.startedAt.getTime() : 0,
       };
     case "FAILED":
       return { ...base, error: { message: run.errorMessage ?? "", code: run.errorCode ?? "INTERNAL_ERROR" } };

@@ -6,3 +6,4 @@ export * from "./repositories/apiKeys.js";
 export * from "./repositories/models.js";
 export { Prisma } from "./generated/prisma/client.js";
 export type * from "./generated/prisma/client.js";
+export * from "./repositories/runs.js";

@@ -1,3 +1,6 @@
 export * from "./database.js";
 export * from "./redis.js";
 export * from "./fixtures.js";
+export * from "./models.js";
+export * from "./process.js";
+export * from "./wait.js";

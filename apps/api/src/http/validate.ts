@@ -5,7 +5,7 @@ import { ApiError } from "@svc/core";
 export function validate<S extends z.ZodType>(
   schema: S,
   value: unknown,
-  where: "query" | "body" | "path",
+  where: "query" | "body" | "path" | "header",
 ): z.infer<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;

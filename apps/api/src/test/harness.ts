@@ -3,7 +3,7 @@ import type { Redis } from "ioredis";
 import { apiEnvSchema, parseEnv, type ApiConfig } from "@svc/config";
 import { createDb } from "@svc/db";
 import { createLogger } from "@svc/logger";
-import { createRedis } from "@svc/queue";
+import { createRedis, createRunsProducer, whenRedisReady, type RunsProducer } from "@svc/queue";
 import {
   createTestDatabase,
   testQueuePrefix,
@@ -18,6 +18,7 @@ export interface ApiHarness {
   database: TestDatabase;
   config: ApiConfig;
   redis: Redis;
+  runs: RunsProducer;
   logLines: string[];
   close(): Promise<void>;
 }
@@ -39,16 +40,20 @@ export async function startApi(env: Record<string, string> = {}): Promise<ApiHar
   stream.on("data", (chunk: Buffer) => logLines.push(...chunk.toString().split("\n").filter(Boolean)));
   const logger = createLogger({ service: "api", level: config.LOG_LEVEL, stream });
   const redis = createRedis(config.REDIS_URL, "producer");
+  await whenRedisReady(redis, 2_000);
   // The app's own client, from its configuration, so that a test can point it at a dead server.
   const db = createDb({ url: config.DATABASE_URL, poolSize: 5 });
-  const app = createApp({ config, db, redis, logger });
+  const runs = createRunsProducer(redis, config.QUEUE_PREFIX);
+  const app = createApp({ config, db, redis, logger, runs });
   return {
     app,
     database,
     config,
     redis,
+    runs,
     logLines,
     async close() {
+      await runs.close().catch(() => {});
       redis.disconnect();
       await db.$disconnect();
       await deleteRedisPrefix(prefix);

@@ -1,17 +1,27 @@
 import { ledgerEffect, newId, type LedgerKind } from "@svc/core";
 import type { Db } from "../client.js";
-import type { Prisma } from "../generated/prisma/client.js";
+import { Prisma } from "../generated/prisma/client.js";
 
 export function createAccount(db: Db, name: string) {
   return db.account.create({ data: { id: newId("acct"), name } });
 }
 
-/** Appends one ledger entry and moves the cached sums in the same transaction. */
+/**
+ * Appends one ledger entry and moves the account's cached sums by the same deltas, in the caller's
+ * transaction. With requireAvailable the update only happens while available tokens cover the
+ * amount (the row lock makes the check and the change one step); false means it did not happen.
+ */
 export async function appendLedger(
   tx: Prisma.TransactionClient,
   entry: { accountId: string; kind: LedgerKind; amount: number; runId?: string; note?: string },
-) {
+  { requireAvailable = false } = {},
+): Promise<boolean> {
   const { balanceDelta, reservedDelta } = ledgerEffect(entry.kind, entry.amount);
+  const guard = requireAvailable ? Prisma.sql`AND balance - reserved >= ${entry.amount}` : Prisma.empty;
+  const updated = await tx.$executeRaw`
+    UPDATE accounts SET balance = balance + ${balanceDelta}, reserved = reserved + ${reservedDelta}
+    WHERE id = ${entry.accountId} ${guard}`;
+  if (updated === 0) return false;
   await tx.ledgerEntry.create({
     data: {
       id: newId("led"),
@@ -24,14 +34,15 @@ export async function appendLedger(
       note: entry.note ?? "",
     },
   });
-  return tx.account.update({
-    where: { id: entry.accountId },
-    data: { balance: { increment: balanceDelta }, reserved: { increment: reservedDelta } },
-  });
+  return true;
 }
 
-export function grantTokens(db: Db, accountId: string, amount: number, note = "grant") {
-  return db.$transaction((tx) => appendLedger(tx, { accountId, kind: "GRANT", amount, note }));
+export async function grantTokens(db: Db, accountId: string, amount: number, note = "grant") {
+  return db.$transaction(async (tx) => {
+    if (!(await appendLedger(tx, { accountId, kind: "GRANT", amount, note })))
+      throw new Error(`no account ${accountId}`);
+    return tx.account.findUniqueOrThrow({ where: { id: accountId } });
+  });
 }
 
 /** The account's cached sums next to the sums of its ledger; they must always be equal. */

@@ -1,0 +1,183 @@
+import { createHash } from "node:crypto";
+import { Router } from "express";
+import { z } from "zod";
+import {
+  ApiError,
+  RUN_STATUSES,
+  cancelDecision,
+  canonicalJson,
+  presentCanceledRun,
+  presentCreatedRun,
+  presentRun,
+  settlementCharge,
+  tokensFor,
+  unitsRequested,
+  type Pricing,
+} from "@svc/core";
+import { createRun, findModel, findRunForAccount, listRuns, settleRun } from "@svc/db";
+import { publishCancel } from "@svc/queue";
+import { authOf } from "../auth/authenticate.js";
+import type { AppDeps } from "../deps.js";
+import { validate } from "../http/validate.js";
+import { validateRunInput } from "../runs/inputValidator.js";
+import { modelIdFrom } from "./models.js";
+
+const createRunBody = z.strictObject({
+  input: z.record(z.string(), z.unknown(), "expected an object"),
+  webhook_url: z
+    .url({ protocol: /^https$/, error: "expected an https:// URL" })
+    .max(2048)
+    .optional(),
+});
+
+const runHeaders = z.object({ "idempotency-key": z.string().min(1).max(255).optional() });
+
+const cursorSchema = z
+  .string()
+  .transform((text, ctx) => {
+    try {
+      const [t, id] = JSON.parse(Buffer.from(text, "base64url").toString("utf8")) as [string, string];
+      const createdAt = new Date(t);
+      if (typeof id === "string" && !Number.isNaN(createdAt.getTime())) return { createdAt, id };
+    } catch {
+      // reported below
+    }
+    ctx.addIssue({ code: "custom", message: "invalid cursor" });
+    return z.NEVER;
+  })
+  .optional();
+
+const listRunsQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: cursorSchema,
+  model_id: z.string().min(1).optional(),
+  status: z.enum(RUN_STATUSES).optional(),
+  created_after: z.iso
+    .datetime({ offset: true })
+    .transform((s) => new Date(s))
+    .optional(),
+  created_before: z.iso
+    .datetime({ offset: true })
+    .transform((s) => new Date(s))
+    .optional(),
+});
+
+const runNotFound = (id: string) => new ApiError("RUN_NOT_FOUND", `No run with id ${JSON.stringify(id)}.`);
+
+export function runRoutes({ db, redis, runs, config, logger }: AppDeps): Router {
+  const router = Router();
+
+  router.post("/models/*modelId/run", async (req, res) => {
+    const auth = authOf(res);
+    const modelId = modelIdFrom(req.params.modelId);
+    const key = validate(runHeaders, { "idempotency-key": req.get("idempotency-key") }, "header")[
+      "idempotency-key"
+    ];
+    const model = await findModel(db, modelId);
+    if (!model) throw new ApiError("MODEL_NOT_FOUND", `No model with id ${JSON.stringify(modelId)}.`);
+    if (model.status !== "active")
+      throw new ApiError("MODEL_NOT_ACTIVE", `Model ${modelId} is ${model.status} and cannot run.`);
+    const body = validate(createRunBody, req.body ?? {}, "body");
+    const input = validateRunInput(model, body.input);
+    const pricing = model.pricing as Pricing;
+    const units = unitsRequested(pricing, input);
+    const { run, replayed } = await createRun(db, {
+      accountId: auth.accountId,
+      apiKeyId: auth.keyId,
+      mode: auth.mode,
+      modelId,
+      input,
+      webhookUrl: body.webhook_url ?? null,
+      unitsRequested: units,
+      estimatedTokens: tokensFor(pricing, units),
+      idempotencyKey: key ?? null,
+      requestHash: key
+        ? createHash("sha256")
+            .update(canonicalJson({ modelId, body: req.body }))
+            .digest("hex")
+        : null,
+    });
+    if (!replayed) {
+      // The run is committed; if Redis is down now the sweeper enqueues it later (same job id).
+      await runs.enqueue(run.id).catch((error: unknown) =>
+        logger.warn("enqueue failed; the sweeper will pick the run up", {
+          request_id: res.locals.requestId,
+          run_id: run.id,
+          error: (error as Error).message,
+        }),
+      );
+    }
+    if (replayed) res.set("Idempotent-Replayed", "true");
+    res.status(201).json({ data: presentCreatedRun(run, model.name) });
+  });
+
+  router.get("/runs", async (req, res) => {
+    const auth = authOf(res);
+    const query = validate(listRunsQuery, req.query, "query");
+    const runs = await listRuns(db, {
+      accountId: auth.accountId,
+      mode: auth.mode,
+      modelId: query.model_id,
+      status: query.status,
+      createdAfter: query.created_after,
+      createdBefore: query.created_before,
+      after: query.cursor,
+      limit: query.limit + 1,
+    });
+    const page = runs.slice(0, query.limit);
+    const last = page.at(-1);
+    const nextCursor =
+      runs.length > query.limit && last
+        ? Buffer.from(JSON.stringify([last.createdAt.toISOString(), last.id])).toString("base64url")
+        : null;
+    res.json({ data: { runs: page.map(presentRun), next_cursor: nextCursor } });
+  });
+
+  router.get("/runs/:runId", async (req, res) => {
+    const auth = authOf(res);
+    const run = await findRunForAccount(db, req.params.runId, auth.accountId, auth.mode);
+    if (!run) throw runNotFound(req.params.runId);
+    res.json({ data: presentRun(run) });
+  });
+
+  router.post("/runs/:runId/cancel", async (req, res) => {
+    const auth = authOf(res);
+    const runId = req.params.runId;
+    const run = await findRunForAccount(db, runId, auth.accountId, auth.mode);
+    if (!run) throw runNotFound(runId);
+    const notCancelable = () =>
+      new ApiError(
+        "RUN_NOT_CANCELABLE",
+        `Run ${runId} is ${run.status.toLowerCase()} and can no longer be canceled.`,
+      );
+    switch (cancelDecision(run.status)) {
+      case "already_canceled":
+        res.json({ data: presentCanceledRun(run) });
+        return;
+      case "not_cancelable":
+        throw notCancelable();
+      case "cancel":
+        break;
+    }
+    const model = await findModel(db, run.modelId);
+    const pricing = model!.pricing as Pricing;
+    const canceled = await settleRun(db, runId, ["QUEUED", "EXECUTING"], {
+      to: "CANCELED",
+      charge: (reserved) => settlementCharge(pricing, run.unitsCompleted, reserved),
+    });
+    // Lost a race: the run finished (409) or another cancel won (same answer as that cancel).
+    const final = canceled ?? (await findRunForAccount(db, runId, auth.accountId, auth.mode))!;
+    if (final.status !== "CANCELED")
+      throw new ApiError(
+        "RUN_NOT_CANCELABLE",
+        `Run ${runId} is ${final.status.toLowerCase()} and can no longer be canceled.`,
+      );
+    if (canceled) {
+      // Best effort: drop the waiting job, and tell an executing worker to abort.
+      await Promise.allSettled([runs.remove(runId), publishCancel(redis, config.QUEUE_PREFIX, runId)]);
+    }
+    res.json({ data: presentCanceledRun(final) });
+  });
+
+  return router;
+}

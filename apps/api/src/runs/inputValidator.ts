@@ -1,0 +1,43 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import { ApiError, type ErrorDetail } from "@svc/core";
+
+// One compiled validator per model version. Defaults are applied, unknown fields are refused by
+// the schemas' additionalProperties: false, and every failing field is reported.
+const ajv = new Ajv({ allErrors: true, useDefaults: true, coerceTypes: false, strict: false });
+const compiled = new Map<string, ValidateFunction>();
+
+function validatorFor(modelId: string, version: Date, schema: object): ValidateFunction {
+  const key = `${modelId}@${version.getTime()}`;
+  let validate = compiled.get(key);
+  if (!validate) {
+    validate = ajv.compile(schema);
+    compiled.set(key, validate);
+  }
+  return validate;
+}
+
+function detail(error: ErrorObject): ErrorDetail {
+  const path = ["input", ...error.instancePath.split("/").filter(Boolean)];
+  if (error.keyword === "required") path.push(String(error.params.missingProperty));
+  if (error.keyword === "additionalProperties") {
+    path.push(String(error.params.additionalProperty));
+    return { path: path.join("."), message: "unknown field" };
+  }
+  const allowed = error.keyword === "enum" ? `: ${(error.params.allowedValues as unknown[]).join(", ")}` : "";
+  return { path: path.join("."), message: `${error.message ?? "is invalid"}${allowed}` };
+}
+
+/** The input with the schema's defaults filled in, or a 400 listing every failing field. */
+export function validateRunInput(
+  model: { id: string; updatedAt: Date; inputSchema: unknown },
+  input: Record<string, unknown>,
+): Record<string, unknown> {
+  const copy = structuredClone(input);
+  const validate = validatorFor(model.id, model.updatedAt, model.inputSchema as object);
+  if (validate(copy)) return copy;
+  throw new ApiError(
+    "VALIDATION_ERROR",
+    "The input does not match the model's input schema.",
+    (validate.errors ?? []).map(detail),
+  );
+}
