@@ -1,11 +1,11 @@
 import {
   createTestDatabase,
   deleteRedisPrefix,
+  spawnApp,
   testQueuePrefix,
   TEST_REDIS_URL,
   type TestDatabase,
 } from "@svc/testkit";
-import { spawnApp } from "./test/process.js";
 
 describe("worker process", () => {
   let database: TestDatabase;

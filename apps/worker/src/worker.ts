@@ -7,7 +7,10 @@ import { executeRun, type ExecuteOutcome } from "./runs/executeRun.js";
 import { sweepRuns } from "./runs/sweeper.js";
 
 export interface RunningWorker {
-  /** Stops taking work, waits for running work within the grace period, closes connections. */
+  /**
+   * Stops taking work and waits for running work within the grace period, then closes the
+   * connections. When the grace period runs out it returns at once, and the process must exit.
+   */
   close(): Promise<void>;
 }
 
@@ -73,18 +76,21 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   return {
     async close() {
       clearInterval(sweeper);
-      // Finish running jobs within the grace period; what is left keeps its lock until it expires
-      // and is then handed to another worker (BullMQ's stalled-job check).
+      // Finish running jobs within the grace period. Past it, stop waiting: the process exits, the
+      // jobs' locks expire, and BullMQ's stalled-job check hands them to another worker. (A later
+      // close(true) would not help: BullMQ returns the pending graceful close.)
       let timer: NodeJS.Timeout | undefined;
       const graceful = runs.close().then(() => true);
-      const expired = new Promise<false>(
-        (resolve) => (timer = setTimeout(() => resolve(false), config.SHUTDOWN_GRACE_MS)),
-      );
-      if (!(await Promise.race([graceful, expired]))) {
-        logger.warn("grace period over; leaving unfinished runs to other workers");
-        await runs.close(true);
-      }
+      const expired = new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), config.SHUTDOWN_GRACE_MS);
+      });
+      const finished = await Promise.race([graceful, expired]);
       clearTimeout(timer);
+      if (!finished) {
+        // Closing the connections would wait for the running jobs too; the caller exits instead.
+        logger.warn("grace period over; leaving unfinished runs to other workers");
+        return;
+      }
       await Promise.allSettled([subscriber.quit(), queue.close()]);
       await Promise.allSettled([redis.quit(), db.$disconnect()]);
     },

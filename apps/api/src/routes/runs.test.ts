@@ -19,7 +19,7 @@ describe("runs without a worker", () => {
   });
   afterAll(() => api.close());
 
-  const create = (auth: object, model: string, body: unknown) =>
+  const create = (auth: Record<string, string>, model: string, body: unknown) =>
     request(api.app)
       .post(`/api/v1/models/${model}/run`)
       .set(auth)

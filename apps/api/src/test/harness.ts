@@ -24,13 +24,15 @@ export interface ApiHarness {
 }
 
 /** A real app on its own cloned database and queue prefix, with captured log lines. */
-export async function startApi(env: Record<string, string> = {}): Promise<ApiHarness> {
-  const database = await createTestDatabase();
-  const prefix = testQueuePrefix();
+export async function startApi(
+  env: Record<string, string> = {},
+  shared?: { database: TestDatabase },
+): Promise<ApiHarness> {
+  const database = shared?.database ?? (await createTestDatabase());
   const config = parseEnv(apiEnvSchema, {
     DATABASE_URL: database.url,
     REDIS_URL: TEST_REDIS_URL,
-    QUEUE_PREFIX: prefix,
+    QUEUE_PREFIX: testQueuePrefix(),
     AUTH_CACHE_TTL_MS: "0",
     LOG_LEVEL: "http",
     ...env,
@@ -56,8 +58,8 @@ export async function startApi(env: Record<string, string> = {}): Promise<ApiHar
       await runs.close().catch(() => {});
       redis.disconnect();
       await db.$disconnect();
-      await deleteRedisPrefix(prefix);
-      await database.drop();
+      await deleteRedisPrefix(config.QUEUE_PREFIX);
+      if (!shared) await database.drop();
     },
   };
 }
