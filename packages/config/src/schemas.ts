@@ -23,6 +23,7 @@ export const apiEnvSchema = baseEnvSchema.extend({
   PORT: int(0, 65535).default(3000),
   BODY_LIMIT_BYTES: int(1024, 100 * 1024 * 1024).default(1024 * 1024),
   AUTH_CACHE_TTL_MS: int(0, 600_000).default(5_000),
+  CATALOGUE_CACHE_TTL_MS: int(0, 600_000).default(5_000),
   TRUST_PROXY: bool.default(false),
   READY_TIMEOUT_MS: int(50, 60_000).default(2_000),
   SHUTDOWN_GRACE_MS: int(0, 600_000).default(10_000),

@@ -44,7 +44,10 @@ export interface RunRecord {
 const iso = (d: Date | null) => d?.toISOString();
 
 /** The creation response: the spec's fields, with the lower-case `queued`. */
-export function presentCreatedRun(run: RunRecord, modelName: string) {
+export function presentCreatedRun(
+  run: Pick<RunRecord, "id" | "modelId" | "mode" | "estimatedTokens" | "createdAt">,
+  modelName: string,
+) {
   return {
     run_id: run.id,
     status: "queued" as const,

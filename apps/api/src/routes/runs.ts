@@ -20,6 +20,7 @@ import { authOf } from "../auth/authenticate.js";
 import type { AppDeps } from "../deps.js";
 import { validate } from "../http/validate.js";
 import { validateRunInput } from "../runs/inputValidator.js";
+import { modelCache } from "../catalogue/modelCache.js";
 import { modelIdFrom } from "./models.js";
 
 const createRunBody = z.strictObject({
@@ -66,6 +67,7 @@ const runNotFound = (id: string) => new ApiError("RUN_NOT_FOUND", `No run with i
 
 export function runRoutes({ db, redis, runs, config, logger }: AppDeps): Router {
   const router = Router();
+  const cachedModel = modelCache(db, config.CATALOGUE_CACHE_TTL_MS);
 
   router.post("/models/*modelId/run", async (req, res) => {
     const auth = authOf(res);
@@ -73,7 +75,7 @@ export function runRoutes({ db, redis, runs, config, logger }: AppDeps): Router 
     const key = validate(runHeaders, { "idempotency-key": req.get("idempotency-key") }, "header")[
       "idempotency-key"
     ];
-    const model = await findModel(db, modelId);
+    const model = await cachedModel(modelId);
     if (!model) throw new ApiError("MODEL_NOT_FOUND", `No model with id ${JSON.stringify(modelId)}.`);
     if (model.status !== "active")
       throw new ApiError("MODEL_NOT_ACTIVE", `Model ${modelId} is ${model.status} and cannot run.`);

@@ -34,6 +34,7 @@ export async function startApi(
     REDIS_URL: TEST_REDIS_URL,
     QUEUE_PREFIX: testQueuePrefix(),
     AUTH_CACHE_TTL_MS: "0",
+    CATALOGUE_CACHE_TTL_MS: "0",
     LOG_LEVEL: "http",
     ...env,
   });

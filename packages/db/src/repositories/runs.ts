@@ -1,4 +1,4 @@
-import { ApiError, newId, type Mode, type RunErrorCode, type RunStatus } from "@svc/core";
+import { ApiError, ledgerEffect, newId, type Mode, type RunErrorCode, type RunStatus } from "@svc/core";
 import type { Db } from "../client.js";
 import { Prisma, type Run } from "../generated/prisma/client.js";
 import { appendLedger } from "./accounts.js";
@@ -18,13 +18,15 @@ export interface NewRun {
   requestHash: string | null;
 }
 
+export type CreatedRunRecord = Pick<Run, "id" | "modelId" | "mode" | "estimatedTokens" | "createdAt">;
+
 export interface CreatedRun {
-  run: Run;
+  run: CreatedRunRecord;
   /** True when an earlier run with the same Idempotency-Key and body was returned instead. */
   replayed: boolean;
 }
 
-async function findReplay(db: Prisma.TransactionClient, data: NewRun): Promise<Run | null> {
+async function findReplay(db: Db, data: NewRun): Promise<Run | null> {
   if (!data.idempotencyKey) return null;
   const existing = await db.run.findUnique({
     where: {
@@ -38,7 +40,10 @@ async function findReplay(db: Prisma.TransactionClient, data: NewRun): Promise<R
   if (!existing) return null;
   if (Date.now() - existing.createdAt.getTime() > IDEMPOTENCY_WINDOW_MS) {
     // Past the window the key is free again: the old run keeps its data but gives up the key.
-    await db.run.update({ where: { id: existing.id }, data: { idempotencyKey: null } });
+    await db.run.updateMany({
+      where: { id: existing.id, idempotencyKey: data.idempotencyKey },
+      data: { idempotencyKey: null },
+    });
     return null;
   }
   if (existing.requestHash !== data.requestHash) {
@@ -50,60 +55,70 @@ async function findReplay(db: Prisma.TransactionClient, data: NewRun): Promise<R
   return existing;
 }
 
+function isUniqueViolation(error: unknown): boolean {
+  if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;
+  return (
+    error.code === "P2002" ||
+    (error.code === "P2010" && /23505|unique/i.test(JSON.stringify(error.meta ?? {}) + error.message))
+  );
+}
+
 /**
- * One transaction: idempotency check, insert the run, reserve its tokens (live mode) with a
- * conditional update so that available tokens never go below zero, ledger RESERVE entry.
- * The run is inserted before the account row is locked, to keep that lock short.
+ * Creates a run in one SQL statement, so the account row is locked for a single round trip:
+ * reserve the tokens with a conditional UPDATE (available never below zero), insert the run only
+ * if that reservation happened (or nothing had to be reserved), and append the RESERVE entry.
+ * An Idempotency-Key is checked first; a concurrent twin loses on the unique index and replays.
  */
 export async function createRun(db: Db, data: NewRun): Promise<CreatedRun> {
+  const replay = await findReplay(db, data);
+  if (replay) return { run: replay, replayed: true };
   const reserve = data.mode === "live" ? data.estimatedTokens : 0;
+  const effect = ledgerEffect("RESERVE", reserve);
+  const runId = newId("run");
+  let rows: { created_at: Date }[];
   try {
-    return await db.$transaction(async (tx) => {
-      const replay = await findReplay(tx, data);
-      if (replay) return { run: replay, replayed: true };
-      const run = await tx.run.create({
-        data: {
-          id: newId("run"),
-          accountId: data.accountId,
-          apiKeyId: data.apiKeyId,
-          mode: data.mode,
-          modelId: data.modelId,
-          input: data.input as Prisma.InputJsonObject,
-          webhookUrl: data.webhookUrl,
-          unitsRequested: data.unitsRequested,
-          estimatedTokens: data.estimatedTokens,
-          reservedTokens: reserve,
-          idempotencyKey: data.idempotencyKey,
-          requestHash: data.requestHash,
-        },
-      });
-      if (reserve > 0) {
-        const reserved = await appendLedger(
-          tx,
-          { accountId: data.accountId, kind: "RESERVE", amount: reserve, runId: run.id },
-          { requireAvailable: true },
-        );
-        if (!reserved) {
-          throw new ApiError(
-            "INSUFFICIENT_TOKENS",
-            `This run needs ${reserve} tokens, more than the account has available.`,
-          );
-        }
-      }
-      return { run, replayed: false };
-    });
+    rows = await db.$queryRaw<{ created_at: Date }[]>`
+      WITH reserve AS (
+        UPDATE accounts SET balance = balance + ${effect.balanceDelta}, reserved = reserved + ${effect.reservedDelta}
+        WHERE id = ${data.accountId} AND ${reserve}::int > 0 AND balance - reserved >= ${reserve}::int
+        RETURNING id
+      ), created AS (
+        INSERT INTO runs (id, account_id, api_key_id, mode, model_id, input, webhook_url, units_requested,
+                          estimated_tokens, reserved_tokens, idempotency_key, request_hash)
+        SELECT ${runId}, ${data.accountId}, ${data.apiKeyId}, ${data.mode}::"Mode", ${data.modelId},
+               ${JSON.stringify(data.input)}::jsonb, ${data.webhookUrl}, ${data.unitsRequested}, ${data.estimatedTokens},
+               ${reserve}::int, ${data.idempotencyKey}, ${data.requestHash}
+        WHERE ${reserve}::int = 0 OR EXISTS (SELECT 1 FROM reserve)
+        RETURNING id, created_at
+      ), ledger AS (
+        INSERT INTO ledger_entries (id, account_id, run_id, kind, amount, balance_delta, reserved_delta)
+        SELECT ${newId("led")}, ${data.accountId}, created.id, 'RESERVE', ${reserve}::int, ${effect.balanceDelta}::int, ${effect.reservedDelta}::int
+        FROM created WHERE ${reserve}::int > 0
+      )
+      SELECT created_at FROM created`;
   } catch (error) {
-    // A concurrent request with the same Idempotency-Key committed first: answer with its run.
-    if (
-      data.idempotencyKey &&
-      error instanceof Prisma.PrismaClientKnownRequestError &&
-      error.code === "P2002"
-    ) {
-      const replay = await findReplay(db, data);
-      if (replay) return { run: replay, replayed: true };
+    if (data.idempotencyKey && isUniqueViolation(error)) {
+      const twin = await findReplay(db, data);
+      if (twin) return { run: twin, replayed: true };
     }
     throw error;
   }
+  const [row] = rows;
+  if (!row)
+    throw new ApiError(
+      "INSUFFICIENT_TOKENS",
+      `This run needs ${reserve} tokens, more than the account has available.`,
+    );
+  return {
+    run: {
+      id: runId,
+      modelId: data.modelId,
+      mode: data.mode,
+      estimatedTokens: data.estimatedTokens,
+      createdAt: row.created_at,
+    },
+    replayed: false,
+  };
 }
 
 export function findRunForAccount(db: Db, runId: string, accountId: string, mode: Mode) {
