@@ -21,7 +21,16 @@ WORKER=$!
 node apps/api/dist/main.js &
 API=$!
 trap 'kill -TERM $API $WORKER 2>/dev/null; wait' INT TERM EXIT
-for _ in $(seq 1 50); do curl -sf "http://127.0.0.1:$PORT/readyz" >/dev/null 2>&1 && break; sleep 0.2; done
+ready=
+for _ in $(seq 1 100); do
+  kill -0 $API 2>/dev/null || break
+  if curl -sf "http://127.0.0.1:$PORT/readyz" >/dev/null 2>&1; then ready=1; break; fi
+  sleep 0.2
+done
+if [ -z "$ready" ]; then
+  echo "the API did not become ready on port $PORT (is the port taken? see its log above)" >&2
+  exit 1
+fi
 cat <<TXT
 
 The service is running: API on $PUBLIC_BASE_URL, worker alongside (Ctrl-C stops both).
