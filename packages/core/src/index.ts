@@ -8,3 +8,8 @@ export * from "./ledger.js";
 export * from "./runs.js";
 export * from "./contentPolicy.js";
 export * from "./canonicalJson.js";
+export * from "./secretBox.js";
+export * from "./webhooks/signatures.js";
+export * from "./webhooks/events.js";
+export * from "./webhooks/delivery.js";
+export * from "./webhooks/addresses.js";
