@@ -6,6 +6,13 @@ load_env
 export DATABASE_URL=${DATABASE_URL:-postgresql://postgres@127.0.0.1:5432/svc}
 export PORT=${PORT:-3000}
 export PUBLIC_BASE_URL=${PUBLIC_BASE_URL:-http://localhost:$PORT}
+# The key that encrypts webhook secrets at rest: made once, kept in var/ so restarts can read them.
+if [ -z "${SECRETS_KEY:-}" ]; then
+  mkdir -p var
+  [ -f var/secrets.env ] || echo "SECRETS_KEY=$(node -e 'console.log(require("crypto").randomBytes(32).toString("base64"))')" > var/secrets.env
+  . var/secrets.env
+  export SECRETS_KEY
+fi
 
 ensure_services
 install_and_build

@@ -14,6 +14,7 @@ import {
   spawnApp,
   testQueuePrefix,
   TEST_REDIS_URL,
+  TEST_SECRETS_KEY,
   waitFor,
 } from "../../packages/testkit/dist/index.js";
 
@@ -40,6 +41,7 @@ const env = {
   DATABASE_URL: database.url,
   REDIS_URL: TEST_REDIS_URL,
   QUEUE_PREFIX: prefix,
+  SECRETS_KEY: TEST_SECRETS_KEY,
   OUTPUT_DIR: outputDir,
   PUBLIC_BASE_URL: `http://127.0.0.1:${PORT}`,
   LOG_LEVEL: "warn",

@@ -9,6 +9,7 @@ import {
   seedTestModels,
   spawnApp,
   TEST_REDIS_URL,
+  TEST_SECRETS_KEY,
   waitFor,
   type SpawnedApp,
 } from "@svc/testkit";
@@ -25,6 +26,8 @@ async function setup(workerEnv: Record<string, string> = {}) {
     DATABASE_URL: api.database.url,
     REDIS_URL: TEST_REDIS_URL,
     QUEUE_PREFIX: api.config.QUEUE_PREFIX,
+    SECRETS_KEY: TEST_SECRETS_KEY,
+    WEBHOOK_ALLOW_PRIVATE_URLS: "true",
     OUTPUT_DIR: outputDir,
     PUBLIC_BASE_URL,
     SWEEP_INTERVAL_MS: "200",

@@ -4,6 +4,7 @@ import {
   spawnApp,
   testQueuePrefix,
   TEST_REDIS_URL,
+  TEST_SECRETS_KEY,
   type TestDatabase,
 } from "@svc/testkit";
 
@@ -24,6 +25,7 @@ describe("worker process", () => {
       DATABASE_URL: database.url,
       REDIS_URL: TEST_REDIS_URL,
       QUEUE_PREFIX: prefix,
+      SECRETS_KEY: TEST_SECRETS_KEY,
     });
     const ready = await worker.waitForLine((l) => l.message === "worker ready");
     expect(ready).toMatchObject({ service: "worker", level: "info", queue_prefix: prefix });

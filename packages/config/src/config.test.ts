@@ -1,6 +1,6 @@
 import { ConfigError, loadApiConfig, loadWorkerConfig } from "./index.js";
 
-const minimal = { DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/svc" };
+const minimal = { DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/svc", SECRETS_KEY: Buffer.alloc(32, 1).toString("base64") };
 
 describe("API configuration", () => {
   it("when only DATABASE_URL is set, then every other variable takes its documented default", () => {
@@ -16,8 +16,13 @@ describe("API configuration", () => {
     });
   });
 
-  it("when DATABASE_URL is missing, then the error names it", () => {
+  it("when DATABASE_URL or SECRETS_KEY is missing, then the error names it", () => {
     expect(() => loadApiConfig({})).toThrow(/DATABASE_URL: .*\(missing\)/);
+    expect(() => loadApiConfig({})).toThrow(/SECRETS_KEY: required/);
+  });
+
+  it("when SECRETS_KEY is not 32 bytes, then it is refused without echoing it", () => {
+    expect(() => loadApiConfig({ ...minimal, SECRETS_KEY: "c2hvcnQ=" })).toThrow(/SECRETS_KEY: expected 32 bytes.*<redacted>/);
   });
 
   it("when several variables are bad, then each is named with what was given", () => {

@@ -18,7 +18,17 @@ export const baseEnvSchema = z.object({
   PUBLIC_BASE_URL: url(["http", "https"]).default("http://localhost:3000"),
 });
 
-export const apiEnvSchema = baseEnvSchema.extend({
+// What the API and the worker need beyond the base (the CLI and the migration runner do not).
+export const serviceEnvSchema = baseEnvSchema.extend({
+  // 32 random bytes, base64: encrypts webhook signing secrets at rest (AES-256-GCM).
+  SECRETS_KEY: z
+    .string({ error: "required: 32 random bytes in base64 (e.g. `openssl rand -base64 32`)" })
+    .refine((v) => Buffer.from(v, "base64").length === 32, "expected 32 bytes in base64 (e.g. `openssl rand -base64 32`)"),
+  // Lets webhooks reach loopback/private addresses: local development and tests only.
+  WEBHOOK_ALLOW_PRIVATE_URLS: bool.default(false),
+});
+
+export const apiEnvSchema = serviceEnvSchema.extend({
   HOST: z.string().min(1).default("0.0.0.0"),
   PORT: int(0, 65535).default(3000),
   BODY_LIMIT_BYTES: int(1024, 100 * 1024 * 1024).default(1024 * 1024),
@@ -29,7 +39,7 @@ export const apiEnvSchema = baseEnvSchema.extend({
   SHUTDOWN_GRACE_MS: int(0, 600_000).default(10_000),
 });
 
-export const workerEnvSchema = baseEnvSchema.extend({
+export const workerEnvSchema = serviceEnvSchema.extend({
   WORKER_CONCURRENCY: int(1, 1000).default(4),
   SHUTDOWN_GRACE_MS: int(0, 3_600_000).default(30_000),
   // A job whose worker stops renewing its lock for this long is handed to another worker.
@@ -41,6 +51,12 @@ export const workerEnvSchema = baseEnvSchema.extend({
   // Content policy: comma-separated blocked words or phrases, and/or a file with one per line.
   CONTENT_POLICY_BLOCKLIST: z.string().default(""),
   CONTENT_POLICY_FILE: z.string().optional(),
+  // Webhook deliveries: parallel deliveries per worker, per-attempt time-out, first retry delay
+  // (then doubling), and an extra CA bundle to trust (PEM file; TLS is always verified).
+  WEBHOOK_CONCURRENCY: int(1, 1000).default(16),
+  WEBHOOK_TIMEOUT_MS: int(100, 120_000).default(10_000),
+  WEBHOOK_BACKOFF_BASE_MS: int(1, 3_600_000).default(30_000),
+  WEBHOOK_CA_FILE: z.string().optional(),
 });
 
 export type BaseConfig = z.infer<typeof baseEnvSchema>;

@@ -24,3 +24,6 @@ export async function deleteRedisPrefix(prefix: string): Promise<void> {
 
 /** A TCP port on 127.0.0.1 where nothing listens, for "dependency is down" tests. */
 export const DEAD_REDIS_URL = "redis://127.0.0.1:1";
+
+/** The secrets key of this test file's API and worker processes (they must share it). */
+export const TEST_SECRETS_KEY = randomBytes(32).toString("base64");

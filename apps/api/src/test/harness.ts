@@ -8,6 +8,7 @@ import {
   createTestDatabase,
   testQueuePrefix,
   TEST_REDIS_URL,
+  TEST_SECRETS_KEY,
   deleteRedisPrefix,
   type TestDatabase,
 } from "@svc/testkit";
@@ -35,6 +36,8 @@ export async function startApi(
     QUEUE_PREFIX: testQueuePrefix(),
     AUTH_CACHE_TTL_MS: "0",
     CATALOGUE_CACHE_TTL_MS: "0",
+    SECRETS_KEY: TEST_SECRETS_KEY,
+    WEBHOOK_ALLOW_PRIVATE_URLS: "true",
     LOG_LEVEL: "http",
     ...env,
   });
