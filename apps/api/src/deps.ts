@@ -2,7 +2,7 @@ import type { Redis } from "ioredis";
 import type { ApiConfig } from "@svc/config";
 import type { Db } from "@svc/db";
 import type { Logger } from "@svc/logger";
-import type { RunsProducer } from "@svc/queue";
+import type { Producer } from "@svc/queue";
 
 /** Everything a request handler may touch, built once in main.ts (or by a test). */
 export interface AppDeps {
@@ -10,5 +10,5 @@ export interface AppDeps {
   db: Db;
   redis: Redis;
   logger: Logger;
-  runs: RunsProducer;
+  queues: Producer;
 }

@@ -2,7 +2,7 @@ import { once } from "node:events";
 import { ConfigError, type ApiConfig, loadApiConfig } from "@svc/config";
 import { createDb } from "@svc/db";
 import { createLogger } from "@svc/logger";
-import { createRedis, createRunsProducer } from "@svc/queue";
+import { createRedis, createProducer } from "@svc/queue";
 import { createApp } from "./app.js";
 
 let config: ApiConfig;
@@ -17,8 +17,8 @@ try {
 const logger = createLogger({ service: "api", level: config.LOG_LEVEL });
 const db = createDb({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE });
 const redis = createRedis(config.REDIS_URL, "producer");
-const runs = createRunsProducer(redis, config.QUEUE_PREFIX);
-const server = createApp({ config, db, redis, logger, runs }).listen(config.PORT, config.HOST);
+const queues = createProducer(redis, config.QUEUE_PREFIX);
+const server = createApp({ config, db, redis, logger, queues }).listen(config.PORT, config.HOST);
 await once(server, "listening");
 const address = server.address();
 logger.info("api listening", { port: typeof address === "object" && address ? address.port : config.PORT });
@@ -34,7 +34,7 @@ async function shutdown(signal: string) {
   server.closeIdleConnections();
   await once(server, "close");
   clearTimeout(force);
-  await Promise.allSettled([runs.close(), db.$disconnect()]);
+  await Promise.allSettled([queues.close(), db.$disconnect()]);
   await redis.quit().catch(() => {});
   logger.info("api stopped");
   process.exit(0);

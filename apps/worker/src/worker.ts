@@ -1,10 +1,24 @@
 import { Worker } from "bullmq";
-import { createRunsQueue, cancelChannel, RUNS_QUEUE, whenRedisReady, type RunJob } from "@svc/queue";
+import { parseSecretsKey, retryDelay } from "@svc/core";
+import {
+  cancelChannel,
+  createDeliveriesQueue,
+  createRunsQueue,
+  DELIVERIES_QUEUE,
+  enqueueDeliveries,
+  RUNS_QUEUE,
+  whenRedisReady,
+  type DeliveryJob,
+  type RunJob,
+} from "@svc/queue";
 import { localStorage } from "@svc/runners";
 import type { WorkerDeps } from "./deps.js";
 import { loadBlocklist } from "./runs/contentPolicy.js";
 import { executeRun, type ExecuteOutcome } from "./runs/executeRun.js";
 import { sweepRuns } from "./runs/sweeper.js";
+import { deliverWebhook } from "./webhooks/deliverWebhook.js";
+import { webhookSender } from "./webhooks/sendWebhook.js";
+import { sweepDeliveries } from "./webhooks/sweepDeliveries.js";
 
 export interface RunningWorker {
   /**
@@ -32,11 +46,25 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   const { config, db, redis, logger } = deps;
   await waitForDependencies(deps);
   const prefix = config.QUEUE_PREFIX;
+  const runsQueue = createRunsQueue(redis, prefix);
+  const deliveriesQueue = createDeliveriesQueue(redis, prefix);
+  const notify = (ids: readonly string[]) => enqueueDeliveries(deliveriesQueue, ids);
   const executeDeps = {
     db,
     logger,
     storage: localStorage(config.OUTPUT_DIR, config.PUBLIC_BASE_URL),
     blocklist: loadBlocklist(config),
+    enqueueDeliveries: notify,
+  };
+  const deliverDeps = {
+    db,
+    logger,
+    secretsKey: parseSecretsKey(config.SECRETS_KEY),
+    send: webhookSender({
+      timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+      allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS,
+      caFile: config.WEBHOOK_CA_FILE,
+    }),
   };
 
   const runs = new Worker<RunJob, ExecuteOutcome>(
@@ -51,7 +79,20 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
       maxStalledCount: 2,
     },
   );
-  runs.on("error", (error) => logger.error("runs worker error", { error: error.message }));
+  const deliveries = new Worker<DeliveryJob>(DELIVERIES_QUEUE, (job) => deliverWebhook(deliverDeps, job), {
+    connection: redis,
+    prefix,
+    concurrency: config.WEBHOOK_CONCURRENCY,
+    settings: {
+      backoffStrategy: (attemptsMade: number) => retryDelay(attemptsMade, config.WEBHOOK_BACKOFF_BASE_MS),
+    },
+  });
+  for (const [name, worker] of [
+    ["runs", runs],
+    ["deliveries", deliveries],
+  ] as const) {
+    worker.on("error", (error) => logger.error(`${name} worker error`, { error: error.message }));
+  }
   runs.on("failed", (job, error) => logger.warn("run job failed", { job_id: job?.id, error: error.message }));
 
   // A cancel reaches every worker; the one holding the run aborts its runner.
@@ -63,11 +104,23 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
       logger.info("run canceled while executing; runner aborted", { run_id: runId });
   });
 
-  const queue = createRunsQueue(redis, prefix);
-  const sweep = () =>
-    sweepRuns({ db, queue, redis, prefix, logger, queuedAfterMs: config.SWEEP_QUEUED_AFTER_MS }).catch(
-      (error: unknown) => logger.warn("sweep failed", { error: (error as Error).message }),
-    );
+  const sweep = async () => {
+    try {
+      await sweepRuns({
+        db,
+        queue: runsQueue,
+        redis,
+        prefix,
+        logger,
+        queuedAfterMs: config.SWEEP_QUEUED_AFTER_MS,
+        enqueueDeliveries: notify,
+      });
+      const resent = await sweepDeliveries(db, deliveriesQueue, config.SWEEP_QUEUED_AFTER_MS);
+      if (resent) logger.info("sweep", { deliveries_enqueued: resent });
+    } catch (error) {
+      logger.warn("sweep failed", { error: (error as Error).message });
+    }
+  };
   const sweeper = setInterval(sweep, config.SWEEP_INTERVAL_MS);
   void sweep();
 
@@ -80,7 +133,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
       // jobs' locks expire, and BullMQ's stalled-job check hands them to another worker. (A later
       // close(true) would not help: BullMQ returns the pending graceful close.)
       let timer: NodeJS.Timeout | undefined;
-      const graceful = runs.close().then(() => true);
+      const graceful = Promise.all([runs.close(), deliveries.close()]).then(() => true);
       const expired = new Promise<false>((resolve) => {
         timer = setTimeout(() => resolve(false), config.SHUTDOWN_GRACE_MS);
       });
@@ -91,7 +144,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
         logger.warn("grace period over; leaving unfinished runs to other workers");
         return;
       }
-      await Promise.allSettled([subscriber.quit(), queue.close()]);
+      await Promise.allSettled([subscriber.quit(), runsQueue.close(), deliveriesQueue.close()]);
       await Promise.allSettled([redis.quit(), db.$disconnect()]);
     },
   };

@@ -1,6 +1,9 @@
 import { ConfigError, loadApiConfig, loadWorkerConfig } from "./index.js";
 
-const minimal = { DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/svc", SECRETS_KEY: Buffer.alloc(32, 1).toString("base64") };
+const minimal = {
+  DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/svc",
+  SECRETS_KEY: Buffer.alloc(32, 1).toString("base64"),
+};
 
 describe("API configuration", () => {
   it("when only DATABASE_URL is set, then every other variable takes its documented default", () => {
@@ -22,7 +25,9 @@ describe("API configuration", () => {
   });
 
   it("when SECRETS_KEY is not 32 bytes, then it is refused without echoing it", () => {
-    expect(() => loadApiConfig({ ...minimal, SECRETS_KEY: "c2hvcnQ=" })).toThrow(/SECRETS_KEY: expected 32 bytes.*<redacted>/);
+    expect(() => loadApiConfig({ ...minimal, SECRETS_KEY: "c2hvcnQ=" })).toThrow(
+      /SECRETS_KEY: expected 32 bytes.*<redacted>/,
+    );
   });
 
   it("when several variables are bad, then each is named with what was given", () => {

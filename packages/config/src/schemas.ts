@@ -23,7 +23,10 @@ export const serviceEnvSchema = baseEnvSchema.extend({
   // 32 random bytes, base64: encrypts webhook signing secrets at rest (AES-256-GCM).
   SECRETS_KEY: z
     .string({ error: "required: 32 random bytes in base64 (e.g. `openssl rand -base64 32`)" })
-    .refine((v) => Buffer.from(v, "base64").length === 32, "expected 32 bytes in base64 (e.g. `openssl rand -base64 32`)"),
+    .refine(
+      (v) => Buffer.from(v, "base64").length === 32,
+      "expected 32 bytes in base64 (e.g. `openssl rand -base64 32`)",
+    ),
   // Lets webhooks reach loopback/private addresses: local development and tests only.
   WEBHOOK_ALLOW_PRIVATE_URLS: bool.default(false),
 });

@@ -7,3 +7,5 @@ export * from "./repositories/models.js";
 export { Prisma } from "./generated/prisma/client.js";
 export type * from "./generated/prisma/client.js";
 export * from "./repositories/runs.js";
+export * from "./repositories/webhooks.js";
+export * from "./repositories/deliveries.js";

@@ -1,2 +1,2 @@
 export { createRedis, pingRedis, whenRedisReady, type RedisRole } from "./redis.js";
-export * from "./runs.js";
+export * from "./queues.js";

@@ -42,7 +42,7 @@ describe("runs without a worker", () => {
     const after = await api.database.db.account.findUniqueOrThrow({ where: { id: keys.account.id } });
     expect(after.reserved - before.reserved).toBe(10);
     expect(after.balance).toBe(before.balance);
-    const job = await api.runs.queue().getJob(res.body.data.run_id);
+    const job = await api.queues.runs().getJob(res.body.data.run_id);
     expect(job?.data).toEqual({ runId: res.body.data.run_id });
   });
 
@@ -186,7 +186,7 @@ describe("runs without a worker", () => {
       ).toBe(15);
       const res = await request(api.app).post(`/api/v1/runs/${run_id}/cancel`).set(auth).expect(200);
       expect(res.body.data).toEqual({ run_id, status: "CANCELED", canceled_at: expect.any(String) });
-      expect(await api.runs.queue().getJob(run_id)).toBeUndefined();
+      expect(await api.queues.runs().getJob(run_id)).toBeUndefined();
       const totals = await ledgerTotals(api.database.db, own.account.id);
       expect(totals.cached).toEqual({ balance: 100, reserved: 0 });
       expect(totals.ledger).toEqual(totals.cached);

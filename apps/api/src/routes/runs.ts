@@ -65,7 +65,7 @@ const listRunsQuery = z.object({
 
 const runNotFound = (id: string) => new ApiError("RUN_NOT_FOUND", `No run with id ${JSON.stringify(id)}.`);
 
-export function runRoutes({ db, redis, runs, config, logger }: AppDeps): Router {
+export function runRoutes({ db, redis, queues, config, logger }: AppDeps): Router {
   const router = Router();
   const cachedModel = modelCache(db, config.CATALOGUE_CACHE_TTL_MS);
 
@@ -101,7 +101,7 @@ export function runRoutes({ db, redis, runs, config, logger }: AppDeps): Router 
     });
     if (!replayed) {
       // The run is committed; if Redis is down now the sweeper enqueues it later (same job id).
-      await runs.enqueue(run.id).catch((error: unknown) =>
+      await queues.enqueueRun(run.id).catch((error: unknown) =>
         logger.warn("enqueue failed; the sweeper will pick the run up", {
           request_id: res.locals.requestId,
           run_id: run.id,
@@ -147,17 +147,17 @@ export function runRoutes({ db, redis, runs, config, logger }: AppDeps): Router 
     const runId = req.params.runId;
     const run = await findRunForAccount(db, runId, auth.accountId, auth.mode);
     if (!run) throw runNotFound(runId);
-    const notCancelable = () =>
+    const notCancelable = (status: string) =>
       new ApiError(
         "RUN_NOT_CANCELABLE",
-        `Run ${runId} is ${run.status.toLowerCase()} and can no longer be canceled.`,
+        `Run ${runId} is ${status.toLowerCase()} and can no longer be canceled.`,
       );
     switch (cancelDecision(run.status)) {
       case "already_canceled":
         res.json({ data: presentCanceledRun(run) });
         return;
       case "not_cancelable":
-        throw notCancelable();
+        throw notCancelable(run.status);
       case "cancel":
         break;
     }
@@ -168,15 +168,16 @@ export function runRoutes({ db, redis, runs, config, logger }: AppDeps): Router 
       charge: (reserved) => settlementCharge(pricing, run.unitsCompleted, reserved),
     });
     // Lost a race: the run finished (409) or another cancel won (same answer as that cancel).
-    const final = canceled ?? (await findRunForAccount(db, runId, auth.accountId, auth.mode))!;
-    if (final.status !== "CANCELED")
-      throw new ApiError(
-        "RUN_NOT_CANCELABLE",
-        `Run ${runId} is ${final.status.toLowerCase()} and can no longer be canceled.`,
-      );
+    const final = canceled?.run ?? (await findRunForAccount(db, runId, auth.accountId, auth.mode))!;
+    if (final.status !== "CANCELED") throw notCancelable(final.status);
     if (canceled) {
-      // Best effort: drop the waiting job, and tell an executing worker to abort.
-      await Promise.allSettled([runs.remove(runId), publishCancel(redis, config.QUEUE_PREFIX, runId)]);
+      // Best effort: drop the waiting job, tell an executing worker to abort, send run.canceled
+      // to subscribed endpoints (a delivery left pending here is sent by the sweeper).
+      await Promise.allSettled([
+        queues.removeRun(runId),
+        publishCancel(redis, config.QUEUE_PREFIX, runId),
+        queues.enqueueDeliveries(canceled.deliveryIds),
+      ]);
     }
     res.json({ data: presentCanceledRun(final) });
   });

@@ -3,7 +3,7 @@ import type { Redis } from "ioredis";
 import { apiEnvSchema, parseEnv, type ApiConfig } from "@svc/config";
 import { createDb } from "@svc/db";
 import { createLogger } from "@svc/logger";
-import { createRedis, createRunsProducer, whenRedisReady, type RunsProducer } from "@svc/queue";
+import { createRedis, createProducer, whenRedisReady, type Producer } from "@svc/queue";
 import {
   createTestDatabase,
   testQueuePrefix,
@@ -19,7 +19,7 @@ export interface ApiHarness {
   database: TestDatabase;
   config: ApiConfig;
   redis: Redis;
-  runs: RunsProducer;
+  queues: Producer;
   logLines: string[];
   close(): Promise<void>;
 }
@@ -49,17 +49,17 @@ export async function startApi(
   await whenRedisReady(redis, 2_000);
   // The app's own client, from its configuration, so that a test can point it at a dead server.
   const db = createDb({ url: config.DATABASE_URL, poolSize: 5 });
-  const runs = createRunsProducer(redis, config.QUEUE_PREFIX);
-  const app = createApp({ config, db, redis, logger, runs });
+  const queues = createProducer(redis, config.QUEUE_PREFIX);
+  const app = createApp({ config, db, redis, logger, queues });
   return {
     app,
     database,
     config,
     redis,
-    runs,
+    queues,
     logLines,
     async close() {
-      await runs.close().catch(() => {});
+      await queues.close().catch(() => {});
       redis.disconnect();
       await db.$disconnect();
       await deleteRedisPrefix(config.QUEUE_PREFIX);

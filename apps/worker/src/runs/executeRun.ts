@@ -1,6 +1,13 @@
 import type { Job } from "bullmq";
-import { blockedTerm, catalogueEntrySchema, settlementCharge, type Pricing } from "@svc/core";
-import { findRunWithModel, settleRun, startRun, type Db } from "@svc/db";
+import {
+  blockedTerm,
+  catalogueEntrySchema,
+  settlementCharge,
+  type Pricing,
+  type RunErrorCode,
+  type RunStatus,
+} from "@svc/core";
+import { findRunWithModel, settleRun, startRun, type Db, type Settlement } from "@svc/db";
 import type { Logger } from "@svc/logger";
 import type { RunJob } from "@svc/queue";
 import { RunnerError, runnerFor, type OutputStorage } from "@svc/runners";
@@ -10,16 +17,35 @@ export interface ExecuteDeps {
   logger: Logger;
   storage: OutputStorage;
   blocklist: readonly string[];
+  /** Hands the deliveries recorded with a terminal transition to the delivery queue. */
+  enqueueDeliveries(ids: readonly string[]): Promise<void>;
 }
 
 export type ExecuteOutcome = "completed" | "failed" | "canceled" | "skipped";
 
-const fail = (
-  db: Db,
+/**
+ * Settles a run and enqueues the deliveries recorded with it. If Redis refuses the enqueue, the
+ * deliveries stay pending in Postgres and the sweeper sends them: the settlement stands either way.
+ */
+export async function settleAndNotify(
+  deps: Pick<ExecuteDeps, "db" | "logger" | "enqueueDeliveries">,
   runId: string,
-  errorCode: "CONTENT_POLICY" | "TIMEOUT" | "INTERNAL_ERROR" | RunnerError["code"],
-  errorMessage: string,
-) => settleRun(db, runId, ["EXECUTING"], { to: "FAILED", errorCode, errorMessage });
+  from: RunStatus[],
+  settlement: Settlement,
+) {
+  const settled = await settleRun(deps.db, runId, from, settlement);
+  if (settled?.deliveryIds.length) {
+    await deps
+      .enqueueDeliveries(settled.deliveryIds)
+      .catch((error: unknown) =>
+        deps.logger.warn("enqueue of deliveries failed; the sweeper will send them", {
+          run_id: runId,
+          error: (error as Error).message,
+        }),
+      );
+  }
+  return settled;
+}
 
 /**
  * The run job. Safe to run twice: startRun only moves QUEUED/EXECUTING runs, and settleRun only
@@ -34,28 +60,29 @@ export async function executeRun(
   const { db } = deps;
   const { runId } = job.data;
   const log = deps.logger.child({ run_id: runId, job_id: job.id, attempt: job.attemptsMade + 1 });
+  const fail = (errorCode: RunErrorCode, errorMessage: string) =>
+    settleAndNotify(deps, runId, ["EXECUTING"], { to: "FAILED", errorCode, errorMessage });
+
   if (!(await startRun(db, runId))) {
     log.info("run already finished; nothing to do");
     return "skipped";
   }
   const run = (await findRunWithModel(db, runId))!;
   const input = run.input as Record<string, unknown>;
-  const term = blockedTerm(String(input.prompt ?? ""), deps.blocklist);
-  if (term) {
-    await fail(db, runId, "CONTENT_POLICY", "The prompt was rejected by the content policy.");
+  if (blockedTerm(String(input.prompt ?? ""), deps.blocklist)) {
+    await fail("CONTENT_POLICY", "The prompt was rejected by the content policy.");
     log.info("run rejected by content policy");
     return "failed";
   }
 
-  const remaining = run.deadlineAt!.getTime() - Date.now();
-  const timeout = AbortSignal.timeout(Math.max(1, remaining));
+  const timeout = AbortSignal.timeout(Math.max(1, run.deadlineAt!.getTime() - Date.now()));
   const signal = cancelSignal ? AbortSignal.any([cancelSignal, timeout]) : timeout;
   const settings = catalogueEntrySchema.shape.runner.parse(run.model.runner);
   log.info("run executing", { model_id: run.modelId });
   try {
     const result = await runnerFor(settings).run({ runId, input, settings, signal, outputs: deps.storage() });
     const pricing = run.model.pricing as Pricing;
-    const settled = await settleRun(db, runId, ["EXECUTING"], {
+    const settled = await settleAndNotify(deps, runId, ["EXECUTING"], {
       to: "COMPLETED",
       output: result.output,
       unitsCompleted: Math.min(result.units, run.unitsRequested),
@@ -64,18 +91,13 @@ export async function executeRun(
     log.info(
       settled ? "run completed" : "run was settled elsewhere (canceled or timed out); outputs dropped",
       {
-        tokens_charged: settled?.tokensCharged,
+        tokens_charged: settled?.run.tokensCharged,
       },
     );
     return settled ? "completed" : "canceled";
   } catch (error) {
     if (timeout.aborted) {
-      await fail(
-        db,
-        runId,
-        "TIMEOUT",
-        `The run exceeded its execution timeout of ${run.model.executionTimeoutMs} ms.`,
-      );
+      await fail("TIMEOUT", `The run exceeded its execution timeout of ${run.model.executionTimeoutMs} ms.`);
       log.warn("run timed out");
       return "failed";
     }
@@ -84,12 +106,12 @@ export async function executeRun(
       return "canceled";
     }
     if (error instanceof RunnerError) {
-      await fail(db, runId, error.code, error.message);
+      await fail(error.code, error.message);
       log.warn("run failed", { code: error.code, error: error.message });
       return "failed";
     }
     if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) {
-      await fail(db, runId, "INTERNAL_ERROR", "The run could not be executed.");
+      await fail("INTERNAL_ERROR", "The run could not be executed.");
       log.error("run failed after its last attempt", { error });
       return "failed";
     }

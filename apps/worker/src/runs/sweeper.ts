@@ -1,6 +1,7 @@
-import { overdueRuns, queuedRunsBefore, settleRun, type Db } from "@svc/db";
+import { overdueRuns, queuedRunsBefore, type Db } from "@svc/db";
 import type { Logger } from "@svc/logger";
 import { enqueueRun, publishCancel, type RunsQueue } from "@svc/queue";
+import { settleAndNotify } from "./executeRun.js";
 import type { Redis } from "ioredis";
 
 export interface SweepDeps {
@@ -10,6 +11,7 @@ export interface SweepDeps {
   prefix: string;
   logger: Logger;
   queuedAfterMs: number;
+  enqueueDeliveries(ids: readonly string[]): Promise<void>;
 }
 
 /**
@@ -33,7 +35,7 @@ export async function sweepRuns(deps: SweepDeps): Promise<{ enqueued: number; ti
     }
   }
   for (const { id } of await overdueRuns(deps.db, new Date())) {
-    const settled = await settleRun(deps.db, id, ["EXECUTING"], {
+    const settled = await settleAndNotify(deps, id, ["EXECUTING"], {
       to: "FAILED",
       errorCode: "TIMEOUT",
       errorMessage: "The run exceeded its execution timeout.",

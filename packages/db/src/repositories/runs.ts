@@ -2,6 +2,7 @@ import { ApiError, ledgerEffect, newId, type Mode, type RunErrorCode, type RunSt
 import type { Db } from "../client.js";
 import { Prisma, type Run } from "../generated/prisma/client.js";
 import { appendLedger } from "./accounts.js";
+import { recordRunDeliveries } from "./deliveries.js";
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
@@ -147,6 +148,12 @@ export async function startRun(db: Db, runId: string): Promise<boolean> {
   return updated > 0;
 }
 
+export interface Settled {
+  run: Run;
+  /** Deliveries recorded with the transition; the caller enqueues them (the sweeper backs it up). */
+  deliveryIds: string[];
+}
+
 export type Settlement =
   | {
       to: "COMPLETED";
@@ -161,14 +168,15 @@ export type Settlement =
  * Moves a run from one of `from` to a terminal status and settles its reservation in the same
  * transaction: CHARGE what is owed, RELEASE the rest. The status update is conditional, so of
  * two concurrent settlements (worker completing, client canceling) exactly one wins; the other
- * gets null and changes nothing. UNIQUE (run_id, kind) on the ledger backs this up.
+ * gets null and changes nothing. UNIQUE (run_id, kind) on the ledger backs this up. The event's
+ * deliveries are recorded in the same transaction: no finished run without its deliveries.
  */
 export async function settleRun(
   db: Db,
   runId: string,
   from: RunStatus[],
   settlement: Settlement,
-): Promise<Run | null> {
+): Promise<Settled | null> {
   return db.$transaction(async (tx) => {
     const current = await tx.run.findUnique({
       where: { id: runId },
@@ -198,7 +206,8 @@ export async function settleRun(
         amount: reserved - charge,
         runId,
       });
-    return tx.run.findUniqueOrThrow({ where: { id: runId } });
+    const run = await tx.run.findUniqueOrThrow({ where: { id: runId } });
+    return { run, deliveryIds: await recordRunDeliveries(tx, run) };
   });
 }
 

@@ -1,0 +1,94 @@
+import type { Job } from "bullmq";
+import { generateSigningSecret, openSecret, sealSecret, signDelivery } from "@svc/core";
+import {
+  defaultSecretEnc,
+  dropDelivery,
+  findDeliveryToSend,
+  recordAttempt,
+  type AttemptOutcome,
+  type Db,
+} from "@svc/db";
+import type { Logger } from "@svc/logger";
+import type { DeliveryJob } from "@svc/queue";
+import type { WebhookSender } from "./sendWebhook.js";
+
+export interface DeliverDeps {
+  db: Db;
+  logger: Logger;
+  secretsKey: Buffer;
+  send: WebhookSender;
+}
+
+export class RetryDelivery extends Error {}
+
+/**
+ * One delivery attempt. The attempt number comes from the database, so a retried or repeated job
+ * continues the count; recordAttempt decides what the attempt means (success, retry, failed).
+ * Throws RetryDelivery to have BullMQ schedule the next attempt with the configured backoff.
+ */
+export async function deliverWebhook(
+  deps: DeliverDeps,
+  job: Job<DeliveryJob>,
+): Promise<AttemptOutcome | "skipped" | "dropped"> {
+  const { db } = deps;
+  const delivery = await findDeliveryToSend(db, job.data.deliveryId);
+  if (!delivery || delivery.status !== "pending") return "skipped";
+  const log = deps.logger.child({
+    delivery_id: delivery.id,
+    job_id: job.id,
+    run_id: delivery.runId,
+    endpoint_id: delivery.endpointId,
+  });
+  if (delivery.endpoint && delivery.endpoint.status !== "active") {
+    await dropDelivery(db, delivery.id);
+    log.info("endpoint disabled; delivery dropped");
+    return "dropped";
+  }
+
+  const secrets: string[] = [];
+  if (delivery.endpoint) {
+    secrets.push(openSecret(deps.secretsKey, delivery.endpoint.secretEnc));
+    const { previousSecretEnc, previousSecretUntil } = delivery.endpoint;
+    if (previousSecretEnc && previousSecretUntil && previousSecretUntil > new Date())
+      secrets.push(openSecret(deps.secretsKey, previousSecretEnc));
+  } else {
+    const owner = { accountId: delivery.accountId, mode: delivery.mode };
+    secrets.push(
+      openSecret(
+        deps.secretsKey,
+        await defaultSecretEnc(db, owner, () => sealSecret(deps.secretsKey, generateSigningSecret())),
+      ),
+    );
+  }
+
+  const number = delivery.attemptCount + 1;
+  const startedAt = new Date();
+  const headers = signDelivery({
+    secrets,
+    deliveryId: delivery.id,
+    event: delivery.event,
+    body: delivery.body,
+    at: startedAt,
+  });
+  const result = await deps.send(delivery.url, delivery.body, { ...headers });
+  const durationMs = Date.now() - startedAt.getTime();
+  const outcome = await recordAttempt(db, {
+    deliveryId: delivery.id,
+    number,
+    startedAt,
+    durationMs,
+    ...result,
+  });
+  log.info("webhook attempt", {
+    attempt: number,
+    status_code: result.statusCode,
+    error_class: result.errorClass,
+    duration_ms: durationMs,
+    outcome,
+  });
+  if (outcome === "retry")
+    throw new RetryDelivery(
+      `attempt ${number} failed (${result.errorClass}${result.statusCode ? ` ${result.statusCode}` : ""})`,
+    );
+  return outcome;
+}

@@ -1,0 +1,73 @@
+import { newId, type EventType, type Mode } from "@svc/core";
+import type { Db } from "../client.js";
+
+export interface Owner {
+  accountId: string;
+  mode: Mode;
+}
+
+export function createEndpoint(
+  db: Db,
+  owner: Owner,
+  data: { url: string; events: readonly EventType[]; secretEnc: string },
+) {
+  return db.webhookEndpoint.create({
+    data: {
+      id: newId("wh"),
+      accountId: owner.accountId,
+      mode: owner.mode,
+      url: data.url,
+      events: [...data.events],
+      secretEnc: data.secretEnc,
+    },
+  });
+}
+
+export function listEndpoints(db: Db, owner: Owner) {
+  return db.webhookEndpoint.findMany({ where: owner, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+}
+
+export function findEndpoint(db: Db, owner: Owner, id: string) {
+  return db.webhookEndpoint.findFirst({ where: { id, ...owner } });
+}
+
+/** Deleting removes the endpoint and its delivery log; its pending deliveries are dropped with it. */
+export async function deleteEndpoint(db: Db, owner: Owner, id: string): Promise<boolean> {
+  return (await db.webhookEndpoint.deleteMany({ where: { id, ...owner } })).count > 0;
+}
+
+export async function enableEndpoint(db: Db, owner: Owner, id: string) {
+  await db.webhookEndpoint.updateMany({
+    where: { id, ...owner },
+    data: { status: "active", consecutiveFailures: 0, disabledAt: null },
+  });
+  return findEndpoint(db, owner, id);
+}
+
+/** The current secret becomes the previous one (signing alongside until `previousUntil`). */
+export async function rotateEndpointSecret(
+  db: Db,
+  owner: Owner,
+  id: string,
+  secretEnc: string,
+  previousUntil: Date,
+) {
+  const updated = await db.$executeRaw`
+    UPDATE webhook_endpoints SET previous_secret_enc = secret_enc, previous_secret_until = ${previousUntil}, secret_enc = ${secretEnc}
+    WHERE id = ${id} AND account_id = ${owner.accountId} AND mode = ${owner.mode}::"Mode"`;
+  return updated > 0;
+}
+
+/** The account's signing secret for per-run webhook_url deliveries, made on first use. */
+export async function defaultSecretEnc(db: Db, owner: Owner, sealNew: () => string): Promise<string> {
+  const candidate = sealNew();
+  const rows =
+    owner.mode === "live"
+      ? await db.$queryRaw<{ s: string }[]>`
+          UPDATE accounts SET webhook_secret_live_enc = COALESCE(webhook_secret_live_enc, ${candidate})
+          WHERE id = ${owner.accountId} RETURNING webhook_secret_live_enc AS s`
+      : await db.$queryRaw<{ s: string }[]>`
+          UPDATE accounts SET webhook_secret_test_enc = COALESCE(webhook_secret_test_enc, ${candidate})
+          WHERE id = ${owner.accountId} RETURNING webhook_secret_test_enc AS s`;
+  return rows[0]!.s;
+}

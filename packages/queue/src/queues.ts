@@ -1,0 +1,109 @@
+import { Queue, type JobsOptions } from "bullmq";
+import type { Redis } from "ioredis";
+import { z } from "zod";
+import { DELIVERY_ATTEMPTS } from "@svc/core";
+
+export const RUNS_QUEUE = "runs";
+export const DELIVERIES_QUEUE = "deliveries";
+
+export const runJobSchema = z.object({ runId: z.string().startsWith("run_") });
+export type RunJob = z.infer<typeof runJobSchema>;
+export const deliveryJobSchema = z.object({ deliveryId: z.string().startsWith("whd_") });
+export type DeliveryJob = z.infer<typeof deliveryJobSchema>;
+
+export type RunsQueue = Queue<RunJob>;
+export type DeliveriesQueue = Queue<DeliveryJob>;
+
+/**
+ * jobId = run id: adding the same run twice (API retry, sweeper) is a no-op while the job exists.
+ * Retries cover worker-side failures (crash, Postgres blip); the run itself ends exactly once.
+ */
+export const RUN_JOB_OPTIONS = {
+  attempts: 3,
+  backoff: { type: "exponential", delay: 1_000 },
+  removeOnComplete: { age: 3_600, count: 10_000 },
+  removeOnFail: { age: 7 * 24 * 3_600 },
+} satisfies JobsOptions;
+
+/** jobId = delivery id. The delays between attempts are the worker's (custom backoff, core.retryDelay). */
+export const DELIVERY_JOB_OPTIONS = {
+  attempts: DELIVERY_ATTEMPTS,
+  backoff: { type: "custom" },
+  removeOnComplete: { age: 3_600, count: 10_000 },
+  removeOnFail: { age: 7 * 24 * 3_600 },
+} satisfies JobsOptions;
+
+function queue<T>(name: string, connection: Redis, prefix: string): Queue<T> {
+  const q = new Queue<T>(name, { connection, prefix });
+  q.on("error", () => {});
+  return q;
+}
+
+export const createRunsQueue = (connection: Redis, prefix: string): RunsQueue =>
+  queue<RunJob>(RUNS_QUEUE, connection, prefix);
+export const createDeliveriesQueue = (connection: Redis, prefix: string): DeliveriesQueue =>
+  queue<DeliveryJob>(DELIVERIES_QUEUE, connection, prefix);
+
+export async function enqueueRun(q: RunsQueue, runId: string): Promise<void> {
+  await q.add("execute", { runId }, { ...RUN_JOB_OPTIONS, jobId: runId });
+}
+
+export async function enqueueDeliveries(q: DeliveriesQueue, deliveryIds: readonly string[]): Promise<void> {
+  if (!deliveryIds.length) return;
+  await q.addBulk(
+    deliveryIds.map((deliveryId) => ({
+      name: "deliver",
+      data: { deliveryId },
+      opts: { ...DELIVERY_JOB_OPTIONS, jobId: deliveryId },
+    })),
+  );
+}
+
+export interface Producer {
+  enqueueRun(runId: string): Promise<void>;
+  removeRun(runId: string): Promise<void>;
+  enqueueDeliveries(deliveryIds: readonly string[]): Promise<void>;
+  runs(): RunsQueue;
+  deliveries(): DeliveriesQueue;
+  close(): Promise<void>;
+}
+
+/**
+ * The API's handle on the queues, over a fail-fast producer connection. BullMQ's Queue asks Redis
+ * for its version on construction and keeps a failed start-up for good, so each Queue is made
+ * only once the connection is ready; until then every call fails at once, and the caller falls
+ * back on the sweeper.
+ */
+export function createProducer(connection: Redis, prefix: string): Producer {
+  const made: { runs?: RunsQueue; deliveries?: DeliveriesQueue } = {};
+  const ready = () => {
+    if (connection.status !== "ready") throw new Error(`redis is not connected (${connection.status})`);
+  };
+  const runs = () => {
+    ready();
+    return (made.runs ??= createRunsQueue(connection, prefix));
+  };
+  const deliveries = () => {
+    ready();
+    return (made.deliveries ??= createDeliveriesQueue(connection, prefix));
+  };
+  return {
+    enqueueRun: async (runId) => enqueueRun(runs(), runId),
+    removeRun: async (runId) => {
+      await runs().remove(runId);
+    },
+    enqueueDeliveries: async (ids) => enqueueDeliveries(deliveries(), ids),
+    runs,
+    deliveries,
+    close: async () => {
+      await Promise.allSettled([made.runs?.close(), made.deliveries?.close()]);
+    },
+  };
+}
+
+/** Pub/sub channel on which a cancel reaches whichever worker is executing the run. */
+export const cancelChannel = (prefix: string) => `${prefix}:run-cancel`;
+
+export async function publishCancel(redis: Redis, prefix: string, runId: string): Promise<void> {
+  await redis.publish(cancelChannel(prefix), runId);
+}
