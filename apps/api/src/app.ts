@@ -8,6 +8,7 @@ import { requestLog } from "./http/requestLog.js";
 import { healthRoutes } from "./routes/health.js";
 import { modelRoutes } from "./routes/models.js";
 import { runRoutes } from "./routes/runs.js";
+import { webhookRoutes } from "./routes/webhooks.js";
 
 export function createApp(deps: AppDeps): express.Express {
   const { config, logger } = deps;
@@ -27,7 +28,7 @@ export function createApp(deps: AppDeps): express.Express {
   // Authenticate before reading a body, so that anonymous callers cannot make us parse one.
   const v1 = Router();
   v1.use(authenticate(deps), requireJsonBody, parseJsonBody(config.BODY_LIMIT_BYTES));
-  v1.use(runRoutes(deps), modelRoutes(deps));
+  v1.use(runRoutes(deps), modelRoutes(deps), webhookRoutes(deps));
   app.use("/api/v1", v1);
 
   app.use(notFound);

@@ -1,59 +1,11 @@
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import request from "supertest";
 import { ledgerTotals } from "@svc/db";
-import {
-  createAccountWithKeys,
-  DEAD_REDIS_URL,
-  seedTestModels,
-  spawnApp,
-  TEST_REDIS_URL,
-  TEST_SECRETS_KEY,
-  waitFor,
-  type SpawnedApp,
-} from "@svc/testkit";
+import { createAccountWithKeys, DEAD_REDIS_URL, waitFor, type SpawnedApp } from "@svc/testkit";
+import { PUBLIC_BASE_URL, setupE2E as setup, startWorker, stopWorker as stop, type E2E } from "./test/e2e.js";
 import { startApi } from "./test/harness.js";
 
-// The API in-process (supertest) and the worker as a real process, on one database and queue prefix.
-const PUBLIC_BASE_URL = "http://files.test";
-
-async function setup(workerEnv: Record<string, string> = {}) {
-  const outputDir = await mkdtemp(join(tmpdir(), "svc-e2e-"));
-  const api = await startApi({ OUTPUT_DIR: outputDir, PUBLIC_BASE_URL });
-  await seedTestModels(api.database.db);
-  const workerEnvFor = (extra: Record<string, string> = {}) => ({
-    DATABASE_URL: api.database.url,
-    REDIS_URL: TEST_REDIS_URL,
-    QUEUE_PREFIX: api.config.QUEUE_PREFIX,
-    SECRETS_KEY: TEST_SECRETS_KEY,
-    WEBHOOK_ALLOW_PRIVATE_URLS: "true",
-    OUTPUT_DIR: outputDir,
-    PUBLIC_BASE_URL,
-    SWEEP_INTERVAL_MS: "200",
-    SWEEP_QUEUED_AFTER_MS: "0",
-    LOG_LEVEL: "info",
-    ...workerEnv,
-    ...extra,
-  });
-  return { api, outputDir, workerEnvFor };
-}
-
-async function startWorker(env: Record<string, string>): Promise<SpawnedApp> {
-  const worker = spawnApp("worker", env);
-  await worker.waitForLine((l) => l.message === "worker ready");
-  return worker;
-}
-
-async function stop(worker: SpawnedApp) {
-  if (worker.child.exitCode === null && worker.child.signalCode === null) {
-    worker.child.kill("SIGTERM");
-    await worker.exited;
-  }
-}
-
 describe("runs end to end", () => {
-  let ctx: Awaited<ReturnType<typeof setup>>;
+  let ctx: E2E;
   let worker: SpawnedApp;
 
   beforeAll(async () => {
@@ -302,7 +254,7 @@ describe("a worker killed mid-run", () => {
 });
 
 describe("worker shutdown", () => {
-  async function slowRunOn(ctx: Awaited<ReturnType<typeof setup>>, worker: SpawnedApp) {
+  async function slowRunOn(ctx: E2E, worker: SpawnedApp) {
     const { liveKey } = await createAccountWithKeys(ctx.api.database.db, 100);
     const res = await request(ctx.api.app)
       .post("/api/v1/models/test/slow/run")

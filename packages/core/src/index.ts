@@ -13,3 +13,4 @@ export * from "./webhooks/signatures.js";
 export * from "./webhooks/events.js";
 export * from "./webhooks/delivery.js";
 export * from "./webhooks/addresses.js";
+export * from "./webhooks/present.js";

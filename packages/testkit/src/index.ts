@@ -4,3 +4,4 @@ export * from "./fixtures.js";
 export * from "./models.js";
 export * from "./process.js";
 export * from "./wait.js";
+export * from "./httpsReceiver.js";

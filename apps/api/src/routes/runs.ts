@@ -18,8 +18,10 @@ import { createRun, findModel, findRunForAccount, listRuns, settleRun } from "@s
 import { publishCancel } from "@svc/queue";
 import { authOf } from "../auth/authenticate.js";
 import type { AppDeps } from "../deps.js";
+import { cursorSchema, paginate } from "../http/cursor.js";
 import { validate } from "../http/validate.js";
 import { validateRunInput } from "../runs/inputValidator.js";
+import { checkWebhookUrl } from "../webhooks/checkUrl.js";
 import { modelCache } from "../catalogue/modelCache.js";
 import { modelIdFrom } from "./models.js";
 
@@ -32,21 +34,6 @@ const createRunBody = z.strictObject({
 });
 
 const runHeaders = z.object({ "idempotency-key": z.string().min(1).max(255).optional() });
-
-const cursorSchema = z
-  .string()
-  .transform((text, ctx) => {
-    try {
-      const [t, id] = JSON.parse(Buffer.from(text, "base64url").toString("utf8")) as [string, string];
-      const createdAt = new Date(t);
-      if (typeof id === "string" && !Number.isNaN(createdAt.getTime())) return { createdAt, id };
-    } catch {
-      // reported below
-    }
-    ctx.addIssue({ code: "custom", message: "invalid cursor" });
-    return z.NEVER;
-  })
-  .optional();
 
 const listRunsQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
@@ -80,6 +67,8 @@ export function runRoutes({ db, redis, queues, config, logger }: AppDeps): Route
     if (model.status !== "active")
       throw new ApiError("MODEL_NOT_ACTIVE", `Model ${modelId} is ${model.status} and cannot run.`);
     const body = validate(createRunBody, req.body ?? {}, "body");
+    if (body.webhook_url)
+      await checkWebhookUrl(body.webhook_url, "webhook_url", config.WEBHOOK_ALLOW_PRIVATE_URLS);
     const input = validateRunInput(model, body.input);
     const pricing = model.pricing as Pricing;
     const units = unitsRequested(pricing, input);
@@ -126,12 +115,7 @@ export function runRoutes({ db, redis, queues, config, logger }: AppDeps): Route
       after: query.cursor,
       limit: query.limit + 1,
     });
-    const page = runs.slice(0, query.limit);
-    const last = page.at(-1);
-    const nextCursor =
-      runs.length > query.limit && last
-        ? Buffer.from(JSON.stringify([last.createdAt.toISOString(), last.id])).toString("base64url")
-        : null;
+    const { page, nextCursor } = paginate(runs, query.limit);
     res.json({ data: { runs: page.map(presentRun), next_cursor: nextCursor } });
   });
 

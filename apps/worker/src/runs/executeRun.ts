@@ -35,14 +35,12 @@ export async function settleAndNotify(
 ) {
   const settled = await settleRun(deps.db, runId, from, settlement);
   if (settled?.deliveryIds.length) {
-    await deps
-      .enqueueDeliveries(settled.deliveryIds)
-      .catch((error: unknown) =>
-        deps.logger.warn("enqueue of deliveries failed; the sweeper will send them", {
-          run_id: runId,
-          error: (error as Error).message,
-        }),
-      );
+    await deps.enqueueDeliveries(settled.deliveryIds).catch((error: unknown) =>
+      deps.logger.warn("enqueue of deliveries failed; the sweeper will send them", {
+        run_id: runId,
+        error: (error as Error).message,
+      }),
+    );
   }
   return settled;
 }

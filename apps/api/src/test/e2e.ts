@@ -1,0 +1,44 @@
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { seedTestModels, spawnApp, TEST_REDIS_URL, TEST_SECRETS_KEY, type SpawnedApp } from "@svc/testkit";
+import { startApi } from "./harness.js";
+
+// The API in-process (supertest) and the worker as a real process, on one database and queue prefix.
+export const PUBLIC_BASE_URL = "http://files.test";
+
+export type E2E = Awaited<ReturnType<typeof setupE2E>>;
+
+export async function setupE2E(workerEnv: Record<string, string> = {}, apiEnv: Record<string, string> = {}) {
+  const outputDir = await mkdtemp(join(tmpdir(), "svc-e2e-"));
+  const api = await startApi({ OUTPUT_DIR: outputDir, PUBLIC_BASE_URL, ...apiEnv });
+  await seedTestModels(api.database.db);
+  const workerEnvFor = (extra: Record<string, string> = {}) => ({
+    DATABASE_URL: api.database.url,
+    REDIS_URL: TEST_REDIS_URL,
+    QUEUE_PREFIX: api.config.QUEUE_PREFIX,
+    SECRETS_KEY: TEST_SECRETS_KEY,
+    WEBHOOK_ALLOW_PRIVATE_URLS: "true",
+    OUTPUT_DIR: outputDir,
+    PUBLIC_BASE_URL,
+    SWEEP_INTERVAL_MS: "200",
+    SWEEP_QUEUED_AFTER_MS: "0",
+    LOG_LEVEL: "info",
+    ...workerEnv,
+    ...extra,
+  });
+  return { api, outputDir, workerEnvFor };
+}
+
+export async function startWorker(env: Record<string, string>): Promise<SpawnedApp> {
+  const worker = spawnApp("worker", env);
+  await worker.waitForLine((l) => l.message === "worker ready");
+  return worker;
+}
+
+export async function stopWorker(worker: SpawnedApp) {
+  if (worker.child.exitCode === null && worker.child.signalCode === null) {
+    worker.child.kill("SIGTERM");
+    await worker.exited;
+  }
+}
