@@ -2,6 +2,8 @@ import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
 import { rootCertificates } from "node:tls";
+import { Agent as HttpAgent } from "node:http";
+import { Agent as HttpsAgent } from "node:https";
 import got from "got";
 import {
   classifyTransportError,
@@ -9,6 +11,8 @@ import {
   isInternalAddress,
   type AttemptErrorClass,
 } from "@svc/core";
+
+const RESPONSE_LIMIT = 64 * 1024;
 
 export interface SendResult {
   statusCode: number | null;
@@ -46,7 +50,14 @@ function guardedLookup(hostname: string, options: object, callback: (...args: un
 /** A POST of the exact body with the given headers; only the status code is read, never the body. */
 export function webhookSender(options: SenderOptions) {
   const ca = options.caFile ? [...rootCertificates, readFileSync(options.caFile, "utf8")] : undefined;
+  // Connections are kept alive and reused per receiver: a TLS handshake per delivery would cost
+  // more than the delivery. The address guard runs whenever a new connection is made.
+  const agent = {
+    http: new HttpAgent({ keepAlive: true, maxSockets: 64 }),
+    https: new HttpsAgent({ keepAlive: true, maxSockets: 64 }),
+  };
   const client = got.extend({
+    agent,
     timeout: { request: options.timeoutMs },
     followRedirect: false,
     throwHttpErrors: false,
@@ -75,7 +86,13 @@ export function webhookSender(options: SenderOptions) {
           errorClass: success ? null : status >= 300 && status < 400 ? "redirect" : "http_status",
           success,
         });
-        stream.destroy();
+      });
+      // The body is never used, but reading it to the end keeps the connection reusable; a
+      // receiver that sends more than RESPONSE_LIMIT bytes loses its connection instead.
+      let received = 0;
+      stream.on("data", (chunk: Buffer) => {
+        received += chunk.length;
+        if (received > RESPONSE_LIMIT) stream.destroy();
       });
       stream.on("error", (error: { code?: string; name?: string }) => {
         resolve({ statusCode: null, errorClass: classifyTransportError(error), success: false });
