@@ -11,7 +11,9 @@ import {
   type DeliveryJob,
   type RunJob,
 } from "@svc/queue";
-import { localStorage } from "@svc/runners";
+import { createRunners, localStorage } from "@svc/runners";
+import { cogWebhookUrl, startCogCallbackServer } from "./cog/callbackServer.js";
+import { cogDoneChannel, redisCogResults } from "./cog/results.js";
 import type { WorkerDeps } from "./deps.js";
 import { loadBlocklist } from "./runs/contentPolicy.js";
 import { executeRun, type ExecuteOutcome } from "./runs/executeRun.js";
@@ -49,17 +51,39 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   const runsQueue = createRunsQueue(redis, prefix);
   const deliveriesQueue = createDeliveriesQueue(redis, prefix);
   const notify = (ids: readonly string[]) => enqueueDeliveries(deliveriesQueue, ids);
+  const secretsKey = parseSecretsKey(config.SECRETS_KEY);
+  const cogResults = redisCogResults(redis, prefix);
+  const callbackBase = config.COG_CALLBACK_URL;
+  const cogServer = callbackBase
+    ? await startCogCallbackServer({
+        host: config.COG_CALLBACK_HOST,
+        port: config.COG_CALLBACK_PORT,
+        secretsKey,
+        results: cogResults,
+        logger,
+      })
+    : undefined;
+  const runners = createRunners({
+    ...(callbackBase && {
+      cog: {
+        results: cogResults,
+        webhookUrl: (id: string) => cogWebhookUrl(callbackBase, secretsKey, id),
+        log: (message: string, meta: Record<string, unknown>) => logger.info(message, meta),
+      },
+    }),
+  });
   const executeDeps = {
     db,
     logger,
     storage: localStorage(config.OUTPUT_DIR, config.PUBLIC_BASE_URL),
+    runners,
     blocklist: loadBlocklist(config),
     enqueueDeliveries: notify,
   };
   const deliverDeps = {
     db,
     logger,
-    secretsKey: parseSecretsKey(config.SECRETS_KEY),
+    secretsKey,
     send: webhookSender({
       timeoutMs: config.WEBHOOK_TIMEOUT_MS,
       allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS,
@@ -98,10 +122,13 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   // A cancel reaches every worker; the one holding the run aborts its runner.
   const subscriber = redis.duplicate();
   subscriber.on("error", () => {});
-  await subscriber.subscribe(cancelChannel(prefix));
-  subscriber.on("message", (_channel, runId: string) => {
-    if (runs.cancelJob(runId, "canceled"))
-      logger.info("run canceled while executing; runner aborted", { run_id: runId });
+  await subscriber.subscribe(cancelChannel(prefix), cogDoneChannel(prefix));
+  subscriber.on("message", (channel: string, id: string) => {
+    if (channel === cogDoneChannel(prefix)) {
+      void cogResults.announced(id);
+    } else if (runs.cancelJob(id, "canceled")) {
+      logger.info("run canceled while executing; runner aborted", { run_id: id });
+    }
   });
 
   const sweep = async () => {
@@ -129,6 +156,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   return {
     async close() {
       clearInterval(sweeper);
+      cogServer?.close();
       // Finish running jobs within the grace period. Past it, stop waiting: the process exits, the
       // jobs' locks expire, and BullMQ's stalled-job check hands them to another worker. (A later
       // close(true) would not help: BullMQ returns the pending graceful close.)

@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
-import type { Mode } from "@svc/core";
+import type { Mode, ModelCategory } from "@svc/core";
 import { createAccount, createApiKey, grantTokens, listApiKeys, revokeApiKey, type Db } from "@svc/db";
+import { importCogModel } from "./models.js";
 
 export const USAGE = `usage: svc <command> [options]
 
@@ -12,6 +13,14 @@ export const USAGE = `usage: svc <command> [options]
   keys list [--account <acct_…>]                  list keys (prefix only, never the key)
   keys revoke <key_…>                             revoke a key; it stops working at once
   demo [--tokens <n>]                             ensure the demo account and print a new live and test key
+  models list                                     every model with status, runner and price
+  models set-status <model id> <status>           e.g. active, deprecated (only active models run)
+  models import --cog <base-url> --id <vendor/model> [--category image|video|audio] [--price <tokens>]
+         [--unit <unit>] [--units-from <input field>] [--name <name>] [--description <text>]
+         [--like <model id> --input-map <file.json>] [--status <status>] [--save]
+                                                  add a model served by a Cog server: input schema from
+                                                  its /openapi.json (or --like's, mapped by --input-map);
+                                                  --save also writes catalogue/models.json
 `;
 
 export class UsageError extends Error {}
@@ -53,6 +62,17 @@ function parseOptions(argv: string[]) {
         amount: { type: "string" },
         mode: { type: "string" },
         json: { type: "boolean", default: false },
+        cog: { type: "string" },
+        id: { type: "string" },
+        description: { type: "string" },
+        category: { type: "string" },
+        price: { type: "string" },
+        unit: { type: "string" },
+        "units-from": { type: "string" },
+        like: { type: "string" },
+        "input-map": { type: "string" },
+        status: { type: "string" },
+        save: { type: "boolean", default: false },
       },
     });
   } catch (error) {
@@ -140,6 +160,48 @@ export async function runCommand(db: Db, argv: string[], out: Out): Promise<void
           test_key: test.key,
         },
       );
+      return;
+    }
+    case "models import": {
+      if (!values.cog) throw new UsageError("--cog <base-url> is required");
+      const entry = await importCogModel(db, {
+        cog: values.cog,
+        id: required(values.id, "id"),
+        name: values.name,
+        description: values.description,
+        category: (values.category ?? "image") as ModelCategory,
+        price: positiveInt(values.price ?? "1", "price"),
+        unit: values.unit,
+        unitsFrom: values["units-from"],
+        like: values.like,
+        inputMap: values["input-map"],
+        status: values.status,
+        save: values.save,
+      }).catch((error: unknown) => {
+        throw new UsageError((error as Error).message);
+      });
+      print(`imported ${entry.id}${values.save ? " (and saved to the catalogue file)" : ""}`, entry);
+      return;
+    }
+    case "models list": {
+      for (const m of await db.model.findMany({ orderBy: { id: "asc" } })) {
+        const runner = (m.runner as { kind: string }).kind;
+        const price = m.pricing as { tokens_per_unit: number; unit: string };
+        print(`${m.id}  ${m.status}  ${m.category}  ${runner}  ${price.tokens_per_unit}/${price.unit}`, {
+          id: m.id,
+          status: m.status,
+          runner,
+        });
+      }
+      return;
+    }
+    case "models set-status": {
+      const status = positionals[3];
+      if (!arg || !status || !/^[a-z_]+$/.test(status))
+        throw new UsageError("usage: models set-status <model id> <status>");
+      const updated = await db.model.updateMany({ where: { id: arg }, data: { status } });
+      if (!updated.count) throw new UsageError(`no model ${arg}`);
+      print(`${arg} is now ${status}`, { id: arg, status });
       return;
     }
     default:

@@ -60,6 +60,11 @@ export const workerEnvSchema = serviceEnvSchema.extend({
   WEBHOOK_TIMEOUT_MS: int(100, 120_000).default(10_000),
   WEBHOOK_BACKOFF_BASE_MS: int(1, 3_600_000).default(30_000),
   WEBHOOK_CA_FILE: z.string().optional(),
+  // Cog models: the URL at which Cog servers reach this worker's callback server (their
+  // predictions' webhook), and where that server listens. Unset: Cog models cannot run here.
+  COG_CALLBACK_URL: url(["http", "https"]).optional(),
+  COG_CALLBACK_HOST: z.string().min(1).default("0.0.0.0"),
+  COG_CALLBACK_PORT: int(0, 65535).default(3100),
 });
 
 export type BaseConfig = z.infer<typeof baseEnvSchema>;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { cogRunnerSchema } from "./cog.js";
 import { pricingSchema } from "./pricing.js";
 
 export const MODEL_CATEGORIES = ["image", "video", "audio"] as const;
@@ -14,7 +15,7 @@ export const runnerSchema = z.discriminatedUnion("kind", [
     // Simulated execution time per unit, so that EXECUTING and cancel can be observed.
     delay_ms: z.int().min(0).default(0),
   }),
-  z.looseObject({ kind: z.literal("cog") }),
+  cogRunnerSchema,
 ]);
 
 export type RunnerSettings = z.infer<typeof runnerSchema>;

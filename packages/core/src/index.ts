@@ -14,3 +14,4 @@ export * from "./webhooks/events.js";
 export * from "./webhooks/delivery.js";
 export * from "./webhooks/addresses.js";
 export * from "./webhooks/present.js";
+export * from "./cog.js";

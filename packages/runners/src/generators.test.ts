@@ -2,7 +2,9 @@ import { mkdtemp, readFile, readdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PNG } from "pngjs";
-import { IMAGE_SIZES, localStorage, renderGif, renderImage, renderWav, runnerFor } from "./index.js";
+import { createRunners, IMAGE_SIZES, localStorage, renderGif, renderImage, renderWav } from "./index.js";
+
+const runnerFor = createRunners().for;
 
 describe("image generator", () => {
   it("when the presets are read, then they are the interface's sizes", () => {
@@ -61,6 +63,7 @@ describe("built-in runners with local storage", () => {
         settings,
         signal: new AbortController().signal,
         outputs: storage(),
+        unitsRequested: 2,
       });
     const [a, b] = await Promise.all([run("run_a"), run("run_b")]);
     expect(a.units).toBe(2);
@@ -82,6 +85,7 @@ describe("built-in runners with local storage", () => {
       settings: { kind: "builtin", generator: "image", delay_ms: 10_000 },
       signal: controller.signal,
       outputs: localStorage(tmpdir(), "http://x")(),
+      unitsRequested: 1,
     });
     controller.abort(new Error("canceled"));
     await expect(running).rejects.toThrow("canceled");

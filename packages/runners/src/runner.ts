@@ -6,6 +6,8 @@ export interface RunContext {
   /** The input after schema validation, defaults applied. */
   input: Record<string, unknown>;
   settings: RunnerSettings;
+  /** Units the run asked for (and reserved): the charge when a runner cannot count what it made. */
+  unitsRequested: number;
   /** Aborted on cancel or timeout; a runner stops as soon as it can and throws signal.reason. */
   signal: AbortSignal;
   outputs: RunOutputs;
@@ -29,6 +31,14 @@ export class RunnerError extends Error {
   ) {
     super(message);
     this.name = "RunnerError";
+  }
+}
+
+/** The model server canceled the prediction itself: the run ends CANCELED, charged nothing. */
+export class RunnerCanceled extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "RunnerCanceled";
   }
 }
 

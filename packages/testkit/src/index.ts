@@ -5,3 +5,4 @@ export * from "./models.js";
 export * from "./process.js";
 export * from "./wait.js";
 export * from "./httpsReceiver.js";
+export * from "./fakeCogServer.js";

@@ -10,12 +10,13 @@ import {
 import { findRunWithModel, settleRun, startRun, type Db, type Settlement } from "@svc/db";
 import type { Logger } from "@svc/logger";
 import type { RunJob } from "@svc/queue";
-import { RunnerError, runnerFor, type OutputStorage } from "@svc/runners";
+import { RunnerCanceled, RunnerError, type OutputStorage, type Runners } from "@svc/runners";
 
 export interface ExecuteDeps {
   db: Db;
   logger: Logger;
   storage: OutputStorage;
+  runners: Runners;
   blocklist: readonly string[];
   /** Hands the deliveries recorded with a terminal transition to the delivery queue. */
   enqueueDeliveries(ids: readonly string[]): Promise<void>;
@@ -78,7 +79,9 @@ export async function executeRun(
   const settings = catalogueEntrySchema.shape.runner.parse(run.model.runner);
   log.info("run executing", { model_id: run.modelId });
   try {
-    const result = await runnerFor(settings).run({ runId, input, settings, signal, outputs: deps.storage() });
+    const result = await deps.runners
+      .for(settings)
+      .run({ runId, input, settings, signal, outputs: deps.storage(), unitsRequested: run.unitsRequested });
     const pricing = run.model.pricing as Pricing;
     const settled = await settleAndNotify(deps, runId, ["EXECUTING"], {
       to: "COMPLETED",
@@ -101,6 +104,11 @@ export async function executeRun(
     }
     if (cancelSignal?.aborted) {
       log.info("run aborted after cancel");
+      return "canceled";
+    }
+    if (error instanceof RunnerCanceled) {
+      await settleAndNotify(deps, runId, ["EXECUTING"], { to: "CANCELED", charge: () => 0 });
+      log.info("run canceled by the model server");
       return "canceled";
     }
     if (error instanceof RunnerError) {

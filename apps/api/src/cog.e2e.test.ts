@@ -1,0 +1,277 @@
+import request from "supertest";
+import { runCommand } from "@svc/cli";
+import { ledgerTotals, loadCatalogue, seedCatalogue } from "@svc/db";
+import {
+  createAccountWithKeys,
+  freePort,
+  startFakeCog,
+  waitFor,
+  type FakeCog,
+  type SpawnedApp,
+} from "@svc/testkit";
+import { PUBLIC_BASE_URL, setupE2E, startWorker, stopWorker, type E2E } from "./test/e2e.js";
+
+const IMAGE_MAP = {
+  rename: { num_images: "num_outputs" },
+  expand: {
+    image_size: {
+      square_hd: { width: 1024, height: 1024 },
+      landscape_16_9: { width: 1024, height: 576 },
+      portrait_16_9: { width: 576, height: 1024 },
+      landscape_4_3: { width: 1024, height: 768 },
+      portrait_4_3: { width: 768, height: 1024 },
+    },
+  },
+};
+
+describe("Cog runner end to end", () => {
+  let ctx: E2E;
+  let worker: SpawnedApp;
+  const cogs: FakeCog[] = [];
+  let live: Record<string, string>;
+  let accountId: string;
+
+  /** A model with our public image interface, served by the given Cog servers. */
+  async function cogModel(id: string, servers: FakeCog[], extra: Record<string, unknown> = {}) {
+    const [hq] = (await loadCatalogue()).filter((m) => m.id === "acme/pixel-hq");
+    await seedCatalogue(ctx.api.database.db, [
+      {
+        ...hq!,
+        id,
+        name: id,
+        highlighted: false,
+        runner: {
+          kind: "cog",
+          servers: servers.map((s) => s.url),
+          output: "image",
+          concurrency: 1,
+          dispatch_attempts: 3,
+          health_interval_ms: 100,
+          request_timeout_ms: 2_000,
+          input_map: IMAGE_MAP,
+        },
+        ...extra,
+      },
+    ]);
+  }
+  const fakeCog = async (...args: Parameters<typeof startFakeCog>) => {
+    const cog = await startFakeCog(...args);
+    cogs.push(cog);
+    return cog;
+  };
+  const create = async (model: string, input: object) =>
+    (await request(ctx.api.app).post(`/api/v1/models/${model}/run`).set(live).send({ input }).expect(201))
+      .body.data.run_id as string;
+  const until = (runId: string, statuses: string[]) =>
+    waitFor(
+      async () => {
+        const run = (await request(ctx.api.app).get(`/api/v1/runs/${runId}`).set(live).expect(200)).body.data;
+        return statuses.includes(run.status) ? run : null;
+      },
+      { what: `run ${runId} to be ${statuses.join("/")}` },
+    );
+
+  beforeAll(async () => {
+    const port = await freePort();
+    // Every worker of this file uses the same lock: BullMQ lets one worker's stalled-check interval
+    // gate all others' (a shared key), so a worker with a longer one would delay takeovers.
+    ctx = await setupE2E({
+      COG_CALLBACK_URL: `http://127.0.0.1:${port}`,
+      COG_CALLBACK_PORT: String(port),
+      COG_CALLBACK_HOST: "127.0.0.1",
+      RUN_LOCK_MS: "1000",
+    });
+    worker = await startWorker(ctx.workerEnvFor());
+    const keys = await createAccountWithKeys(ctx.api.database.db, 1000);
+    live = { Authorization: `Bearer ${keys.liveKey}` };
+    accountId = keys.account.id;
+  });
+  afterAll(async () => {
+    await Promise.all(cogs.map((c) => c.close()));
+    await stopWorker(worker);
+    await ctx.api.close();
+  });
+
+  it("when a Cog model completes, then its outputs are copied to our storage, mapped input reached the model, and units are charged", async () => {
+    const cog = await fakeCog();
+    await cogModel("cog/sdxl", [cog]);
+    const before = (await ledgerTotals(ctx.api.database.db, accountId)).cached.balance;
+    const runId = await create("cog/sdxl", {
+      prompt: "a lighthouse",
+      image_size: "landscape_16_9",
+      num_images: 2,
+    });
+    const done = await until(runId, ["COMPLETED", "FAILED"]);
+    expect(done.status).toBe("COMPLETED");
+    expect(done.tokens_charged).toBe(10);
+    expect(cog.puts).toEqual([
+      {
+        id: runId,
+        started: true,
+        prefer: "respond-async",
+        input: { prompt: "a lighthouse", width: 1024, height: 576, num_outputs: 2 },
+      },
+    ]);
+    expect(done.output.images).toHaveLength(2);
+    for (const url of done.output.images as string[]) {
+      expect(url.startsWith(`${PUBLIC_BASE_URL}/files/out_`)).toBe(true);
+      const file = await request(ctx.api.app).get(url.slice(PUBLIC_BASE_URL.length)).buffer(true).expect(200);
+      expect(file.headers["content-type"]).toBe("image/png");
+      expect([(file.body as Buffer).readUInt32BE(16), (file.body as Buffer).readUInt32BE(20)]).toEqual([
+        1024, 576,
+      ]);
+    }
+    expect((await ledgerTotals(ctx.api.database.db, accountId)).cached).toEqual({
+      balance: before - 10,
+      reserved: 0,
+    });
+  });
+
+  it("when the model fails, then the run is FAILED with MODEL_ERROR and Cog's error text, charged 0", async () => {
+    const cog = await fakeCog({ behaviour: { delayMs: 100, fail: "CUDA out of memory" } });
+    await cogModel("cog/broken", [cog]);
+    const runId = await create("cog/broken", { prompt: "p" });
+    const failed = await until(runId, ["FAILED"]);
+    expect(failed.error).toEqual({ code: "MODEL_ERROR", message: "CUDA out of memory" });
+    expect((await ctx.api.database.db.run.findUniqueOrThrow({ where: { id: runId } })).tokensCharged).toBe(0);
+  });
+
+  it("when an executing Cog run is canceled, then the cancel reaches the server's cancel route", async () => {
+    const cog = await fakeCog({ behaviour: { delayMs: 30_000 } });
+    await cogModel("cog/slow", [cog]);
+    const runId = await create("cog/slow", { prompt: "p" });
+    await waitFor(async () => cog.puts.length === 1);
+    await request(ctx.api.app).post(`/api/v1/runs/${runId}/cancel`).set(live).expect(200);
+    await waitFor(async () => cog.cancels.includes(runId), { what: "the Cog cancel call" });
+    expect(cog.predictions.get(runId)?.status).toBe("canceled");
+    expect((await until(runId, ["CANCELED"])).tokens_charged).toBe(0);
+  });
+
+  it("when the only server is STARTING or BUSY, then it gets no work and the run waits until it is READY", async () => {
+    const cog = await fakeCog({ health: "STARTING", behaviour: { delayMs: 50 } });
+    await cogModel("cog/warming", [cog]);
+    const runId = await create("cog/warming", { prompt: "p" });
+    await waitFor(async () => cog.healthChecks >= 3, { what: "health checks" });
+    cog.health = "BUSY";
+    const checks = cog.healthChecks;
+    await waitFor(async () => cog.healthChecks >= checks + 2, { what: "more health checks" });
+    expect(cog.puts).toEqual([]);
+    expect((await ctx.api.database.db.run.findUniqueOrThrow({ where: { id: runId } })).status).toBe(
+      "EXECUTING",
+    );
+    cog.health = "READY";
+    expect((await until(runId, ["COMPLETED"])).tokens_charged).toBe(5);
+    expect(cog.puts).toHaveLength(1);
+  });
+
+  it("when a server answers 409 busy, then the run waits for a slot and both runs complete once", async () => {
+    const cog = await fakeCog({ concurrency: 1, reportsBusy: false, behaviour: { delayMs: 400 } });
+    // This process believes the server takes 2 at once; the server says otherwise with 409.
+    await cogModel("cog/overbooked", [cog]);
+    const model = await ctx.api.database.db.model.findUniqueOrThrow({ where: { id: "cog/overbooked" } });
+    await ctx.api.database.db.model.update({
+      where: { id: model.id },
+      data: { runner: { ...(model.runner as object), concurrency: 2 } },
+    });
+    const [a, b] = await Promise.all([
+      create("cog/overbooked", { prompt: "a" }),
+      create("cog/overbooked", { prompt: "b" }),
+    ]);
+    const done = await Promise.all([until(a, ["COMPLETED", "FAILED"]), until(b, ["COMPLETED", "FAILED"])]);
+    expect(done.map((r) => r.status)).toEqual(["COMPLETED", "COMPLETED"]);
+    expect(cog.conflicts).toBeGreaterThan(0);
+    expect(
+      cog.puts
+        .filter((p) => p.started)
+        .map((p) => p.id)
+        .sort(),
+    ).toEqual([a, b].sort());
+  });
+
+  it("when the server dies mid-run, then the run is sent to another server and charged once", async () => {
+    const [first, second] = [
+      await fakeCog({ behaviour: { delayMs: 30_000 } }),
+      await fakeCog({ behaviour: { delayMs: 100 } }),
+    ];
+    await cogModel("cog/ha", [first, second]);
+    const runId = await create("cog/ha", { prompt: "survive" });
+    await waitFor(async () => first.puts.length === 1);
+    await first.kill();
+    const done = await until(runId, ["COMPLETED", "FAILED"]);
+    expect(done.status).toBe("COMPLETED");
+    expect(second.puts.map((p) => p.id)).toEqual([runId]);
+    expect(await ctx.api.database.db.ledgerEntry.count({ where: { runId, kind: "CHARGE" } })).toBe(1);
+    expect(worker.lines.some((l) => l.message === "cog server unavailable" && l.server === first.url)).toBe(
+      true,
+    );
+  });
+
+  it("when every server of a model is gone, then the run ends FAILED rather than stuck, charged 0", async () => {
+    const cog = await fakeCog({ behaviour: { delayMs: 30_000 } });
+    await cogModel("cog/doomed", [cog], { execution_timeout_ms: 3_000 });
+    const runId = await create("cog/doomed", { prompt: "p" });
+    await waitFor(async () => cog.puts.length === 1);
+    await cog.kill();
+    const failed = await until(runId, ["FAILED"]);
+    expect(["MODEL_ERROR", "TIMEOUT"]).toContain(failed.error.code);
+    expect((await ctx.api.database.db.run.findUniqueOrThrow({ where: { id: runId } })).tokensCharged).toBe(0);
+  });
+
+  it("when the worker dies mid-run, then the next worker re-attaches to the running prediction instead of starting it again", async () => {
+    // Long enough that the prediction is still running when the second worker takes the job over.
+    const cog = await fakeCog({ behaviour: { delayMs: 8_000 } });
+    await cogModel("cog/reattach", [cog]);
+    const port = await freePort();
+    const env = ctx.workerEnvFor({
+      COG_CALLBACK_URL: `http://127.0.0.1:${port}`,
+      COG_CALLBACK_PORT: String(port),
+    });
+    await stopWorker(worker);
+    const doomed = await startWorker(env);
+    const runId = await create("cog/reattach", { prompt: "p" });
+    await waitFor(async () => cog.puts.length === 1);
+    doomed.child.kill("SIGKILL");
+    await doomed.exited;
+    worker = await startWorker(env);
+    const done = await until(runId, ["COMPLETED", "FAILED"]);
+    expect(done.status).toBe("COMPLETED");
+    expect(cog.puts.map((p) => p.started)).toEqual([true, false]);
+    expect(await ctx.api.database.db.ledgerEntry.count({ where: { runId, kind: "CHARGE" } })).toBe(1);
+  });
+
+  it("when a model is imported from a Cog server's openapi.json, then run input is validated against the server's schema", async () => {
+    const cog = await fakeCog({ behaviour: { delayMs: 50 } });
+    const lines: string[] = [];
+    await runCommand(
+      ctx.api.database.db,
+      ["models", "import", "--cog", cog.url, "--id", "cog/imported", "--price", "3"],
+      (l) => lines.push(l),
+    );
+    expect(lines[0]).toBe("imported cog/imported");
+    const model = (await request(ctx.api.app).get("/api/v1/models/cog/imported").set(live).expect(200)).body
+      .data;
+    expect(model.input_schema.properties.scheduler).toMatchObject({
+      enum: ["DDIM", "K_EULER"],
+      default: "DDIM",
+    });
+    expect(model.pricing).toMatchObject({ tokens_per_unit: 3, units_from: "num_outputs" });
+    const bad = await request(ctx.api.app)
+      .post("/api/v1/models/cog/imported/run")
+      .set(live)
+      .send({ input: { prompt: "p", width: 4096, scheduler: "PLMS" } })
+      .expect(400);
+    expect(bad.body.error.details.map((d: { path: string }) => d.path).sort()).toEqual([
+      "input.scheduler",
+      "input.width",
+    ]);
+    const runId = await create("cog/imported", { prompt: "fine", width: 128, height: 64, num_outputs: 1 });
+    expect((await until(runId, ["COMPLETED"])).tokens_charged).toBe(3);
+    expect(cog.puts[0]!.input).toEqual({
+      prompt: "fine",
+      width: 128,
+      height: 64,
+      num_outputs: 1,
+      scheduler: "DDIM",
+    });
+  });
+});

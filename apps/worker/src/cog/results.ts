@@ -1,0 +1,70 @@
+import type { Redis } from "ioredis";
+import { cogPredictionSchema, type CogPrediction } from "@svc/core";
+import type { CogResults } from "@svc/runners";
+
+const KEEP_SECONDS = 3_600;
+
+export const cogDoneChannel = (prefix: string) => `${prefix}:cog-done`;
+
+/**
+ * Completed Cog predictions in Redis: stored under a key for an hour (a job retried after a crash
+ * finds a prediction that finished meanwhile) and announced on a channel that every worker's
+ * subscriber hears (the worker waiting for it wakes at once, whichever replica Cog called).
+ */
+export function redisCogResults(redis: Redis, prefix: string) {
+  const waiters = new Map<string, Set<(p: CogPrediction) => void>>();
+  const resultKey = (id: string) => `${prefix}:cog:result:${id}`;
+  const serverKey = (id: string) => `${prefix}:cog:server:${id}`;
+
+  const get = async (id: string): Promise<CogPrediction | null> => {
+    const text = await redis.get(resultKey(id));
+    return text ? cogPredictionSchema.parse(JSON.parse(text)) : null;
+  };
+
+  const results: CogResults & {
+    store(id: string, prediction: CogPrediction): Promise<void>;
+    /** Feed of the channel's messages (prediction ids), from the worker's subscriber. */
+    announced(id: string): Promise<void>;
+  } = {
+    get,
+    wait(id, signal) {
+      return new Promise((resolve) => {
+        const done = (p: CogPrediction | null) => {
+          waiters.get(id)?.delete(onResult);
+          if (!waiters.get(id)?.size) waiters.delete(id);
+          signal.removeEventListener("abort", onAbort);
+          resolve(p);
+        };
+        const onResult = (p: CogPrediction) => done(p);
+        const onAbort = () => done(null);
+        if (!waiters.has(id)) waiters.set(id, new Set());
+        waiters.get(id)!.add(onResult);
+        signal.addEventListener("abort", onAbort, { once: true });
+        // Registered first, then checked: a result stored in between is not missed.
+        get(id).then(
+          (p) => p && done(p),
+          () => {},
+        );
+      });
+    },
+    async serverOf(id) {
+      return redis.get(serverKey(id));
+    },
+    async setServer(id, server) {
+      if (server) await redis.set(serverKey(id), server, "EX", 24 * KEEP_SECONDS);
+      else await redis.del(serverKey(id));
+    },
+    async store(id, prediction) {
+      await redis.set(resultKey(id), JSON.stringify(prediction), "EX", KEEP_SECONDS);
+      await redis.publish(cogDoneChannel(prefix), id);
+    },
+    async announced(id) {
+      if (!waiters.has(id)) return;
+      const prediction = await get(id);
+      if (prediction) for (const wake of [...(waiters.get(id) ?? [])]) wake(prediction);
+    },
+  };
+  return results;
+}
+
+export type RedisCogResults = ReturnType<typeof redisCogResults>;

@@ -1,0 +1,243 @@
+import { once } from "node:events";
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import { renderImage } from "@svc/runners";
+
+// A stand-in for a Cog model container (replicate/cog), which cannot run here (no GPU, no
+// Docker). It speaks Cog's documented HTTP API: GET /health-check, GET /openapi.json,
+// PUT /predictions/{id} (idempotent; Prefer: respond-async -> 202), POST /predictions/{id}/cancel,
+// 409 when every slot is busy, and the `completed` webhook with the prediction object.
+export type CogHealth = "STARTING" | "READY" | "BUSY" | "SETUP_FAILED" | "DEFUNCT";
+
+export interface FakeCogBehaviour {
+  delayMs: number;
+  /** Fails the prediction with this error text instead of succeeding. */
+  fail?: string;
+}
+
+interface Prediction {
+  id: string;
+  input: Record<string, unknown>;
+  status: "processing" | "succeeded" | "failed" | "canceled";
+  webhook?: string;
+  timer?: NodeJS.Timeout;
+  output?: unknown;
+  error?: string;
+}
+
+export interface FakeCog {
+  url: string;
+  health: CogHealth;
+  behaviour: FakeCogBehaviour;
+  /** Every PUT, with whether it started a new prediction (false: re-attached to a running one). */
+  puts: { id: string; started: boolean; input: Record<string, unknown>; prefer: string | undefined }[];
+  cancels: string[];
+  /** PUTs refused with 409 because every slot was busy. */
+  conflicts: number;
+  healthChecks: number;
+  predictions: Map<string, Prediction>;
+  /** Stops answering at once, like a crashed container: no webhook is ever sent. */
+  kill(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const FAKE_COG_OPENAPI = {
+  openapi: "3.0.2",
+  info: { title: "Cog", version: "0.1.0" },
+  paths: {},
+  components: {
+    schemas: {
+      Input: {
+        title: "Input",
+        type: "object",
+        required: ["prompt"],
+        properties: {
+          prompt: { title: "Prompt", type: "string", description: "Input prompt", "x-order": 0 },
+          width: {
+            title: "Width",
+            type: "integer",
+            default: 512,
+            minimum: 64,
+            maximum: 2048,
+            description: "Output width",
+            "x-order": 1,
+          },
+          height: {
+            title: "Height",
+            type: "integer",
+            default: 512,
+            minimum: 64,
+            maximum: 2048,
+            description: "Output height",
+            "x-order": 2,
+          },
+          num_outputs: {
+            title: "Num Outputs",
+            type: "integer",
+            default: 1,
+            minimum: 1,
+            maximum: 4,
+            description: "Number of images",
+            "x-order": 3,
+          },
+          scheduler: {
+            allOf: [{ $ref: "#/components/schemas/scheduler" }],
+            default: "DDIM",
+            description: "Sampler",
+            "x-order": 4,
+          },
+        },
+      },
+      scheduler: {
+        title: "scheduler",
+        description: "An enumeration.",
+        enum: ["DDIM", "K_EULER"],
+        type: "string",
+      },
+      Output: { title: "Output", type: "array", items: { type: "string", format: "uri" } },
+    },
+  },
+};
+
+async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return chunks.length ? (JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>) : {};
+}
+
+export async function startFakeCog(
+  opts: {
+    concurrency?: number;
+    health?: CogHealth;
+    behaviour?: FakeCogBehaviour;
+    /** false: /health-check says READY even with every slot taken (a stale answer), so PUTs meet 409. */
+    reportsBusy?: boolean;
+  } = {},
+): Promise<FakeCog> {
+  const concurrency = opts.concurrency ?? 1;
+  const running = () => [...cog.predictions.values()].filter((p) => p.status === "processing").length;
+  const view = (p: Prediction) => ({
+    id: p.id,
+    input: p.input,
+    status: p.status,
+    output: p.output ?? null,
+    error: p.error ?? null,
+  });
+  // Like Cog, a terminal webhook is retried (here up to 20 times, 250 ms apart) until it gets a 2xx.
+  const notify = (p: Prediction) => {
+    if (!p.webhook) return;
+    const body = JSON.stringify(view(p));
+    void (async () => {
+      for (let attempt = 0; attempt < 20 && server.listening; attempt++) {
+        try {
+          const res = await fetch(p.webhook!, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body,
+          });
+          if (res.ok) return;
+        } catch {
+          // connection refused: the receiver may be restarting
+        }
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    })();
+  };
+  const finish = (p: Prediction) => {
+    if (p.status !== "processing") return;
+    if (cog.behaviour.fail) {
+      p.status = "failed";
+      p.error = cog.behaviour.fail;
+    } else {
+      const width = Number(p.input.width ?? 512);
+      const height = Number(p.input.height ?? 512);
+      p.status = "succeeded";
+      p.output = Array.from(
+        { length: Number(p.input.num_outputs ?? 1) },
+        (_, i) =>
+          `data:image/png;base64,${renderImage(String(p.input.prompt), width, height, i).toString("base64")}`,
+      );
+    }
+    notify(p);
+  };
+
+  const server: Server = createServer(async (req, res) => {
+    const reply = (status: number, body: unknown) =>
+      res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+    const path = new URL(req.url ?? "/", "http://cog").pathname;
+    if (req.method === "GET" && path === "/health-check") {
+      cog.healthChecks++;
+      const status =
+        cog.health === "READY" && running() >= concurrency && opts.reportsBusy !== false
+          ? "BUSY"
+          : cog.health;
+      return reply(200, { status, setup: { status: cog.health === "STARTING" ? "starting" : "succeeded" } });
+    }
+    if (req.method === "GET" && path === "/openapi.json") return reply(200, FAKE_COG_OPENAPI);
+    const put = /^\/predictions\/([^/]+)$/.exec(path);
+    if (req.method === "PUT" && put) {
+      const id = decodeURIComponent(put[1]!);
+      const body = await readJson(req);
+      const existing = cog.predictions.get(id);
+      if (existing?.status === "processing") {
+        cog.puts.push({
+          id,
+          started: false,
+          input: existing.input,
+          prefer: req.headers.prefer as string | undefined,
+        });
+        return reply(202, view(existing));
+      }
+      if (cog.health !== "READY" || running() >= concurrency) {
+        cog.conflicts++;
+        return reply(409, { detail: "Already running a prediction" });
+      }
+      const p: Prediction = {
+        id,
+        input: body.input as Record<string, unknown>,
+        status: "processing",
+        webhook: body.webhook as string | undefined,
+      };
+      cog.predictions.set(id, p);
+      cog.puts.push({ id, started: true, input: p.input, prefer: req.headers.prefer as string | undefined });
+      p.timer = setTimeout(() => finish(p), cog.behaviour.delayMs);
+      return reply(202, { ...view(p), status: "starting" });
+    }
+    const cancel = /^\/predictions\/([^/]+)\/cancel$/.exec(path);
+    if (req.method === "POST" && cancel) {
+      const id = decodeURIComponent(cancel[1]!);
+      cog.cancels.push(id);
+      const p = cog.predictions.get(id);
+      if (!p) return reply(404, { detail: "Not found" });
+      if (p.status === "processing") {
+        clearTimeout(p.timer);
+        p.status = "canceled";
+        notify(p);
+      }
+      return reply(200, {});
+    }
+    reply(404, { detail: "Not Found" });
+  });
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+
+  const stop = async () => {
+    for (const p of cog.predictions.values()) clearTimeout(p.timer);
+    if (!server.listening) return;
+    server.closeAllConnections();
+    server.close();
+    await once(server, "close");
+  };
+  const cog: FakeCog = {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    health: opts.health ?? "READY",
+    behaviour: opts.behaviour ?? { delayMs: 300 },
+    puts: [],
+    cancels: [],
+    conflicts: 0,
+    healthChecks: 0,
+    predictions: new Map(),
+    kill: stop,
+    close: stop,
+  };
+  return cog;
+}
