@@ -127,6 +127,28 @@ describe("Cog runner end to end", () => {
     });
   });
 
+  it("when the model returns URLs instead of data URLs, then the files are downloaded into our storage", async () => {
+    const cog = await fakeCog({ behaviour: { delayMs: 50, outputAsUrl: true } });
+    await cogModel("cog/uploads", [cog]);
+    const runId = await create("cog/uploads", { prompt: "by url", image_size: "portrait_4_3" });
+    const done = await until(runId, ["COMPLETED", "FAILED"]);
+    expect(done.status).toBe("COMPLETED");
+    const [url] = done.output.images as string[];
+    expect(url!.startsWith(`${PUBLIC_BASE_URL}/files/out_`)).toBe(true);
+    expect(url).toMatch(/\.png$/);
+    const file = await request(ctx.api.app).get(url!.slice(PUBLIC_BASE_URL.length)).buffer(true).expect(200);
+    expect([(file.body as Buffer).readUInt32BE(16), (file.body as Buffer).readUInt32BE(20)]).toEqual([
+      768, 1024,
+    ]);
+  });
+
+  it("when the Cog server cancels the prediction itself, then the run ends CANCELED, charged 0", async () => {
+    const cog = await fakeCog({ behaviour: { delayMs: 50, serverCancels: true } });
+    await cogModel("cog/self-cancel", [cog]);
+    const runId = await create("cog/self-cancel", { prompt: "p" });
+    expect(await until(runId, ["CANCELED"])).toMatchObject({ status: "CANCELED", tokens_charged: 0 });
+  });
+
   it("when the model fails, then the run is FAILED with MODEL_ERROR and Cog's error text, charged 0", async () => {
     const cog = await fakeCog({ behaviour: { delayMs: 100, fail: "CUDA out of memory" } });
     await cogModel("cog/broken", [cog]);

@@ -1,5 +1,5 @@
 import { hashApiKey } from "@svc/core";
-import { ledgerTotals } from "@svc/db";
+import { ledgerTotals, loadCatalogue, seedCatalogue } from "@svc/db";
 import { createTestDatabase, type TestDatabase } from "@svc/testkit";
 import { UsageError, runCommand } from "./commands.js";
 
@@ -63,6 +63,20 @@ describe("svc admin commands", () => {
     expect(second.live_key).toMatch(/^svc_live_/);
     expect(second.test_key).toMatch(/^svc_test_/);
     expect(await database.db.account.count({ where: { name: "demo" } })).toBe(1);
+  });
+
+  it("when models are listed and a status is set, then the listing shows it and only a known model can be changed", async () => {
+    await seedCatalogue(database.db, await loadCatalogue());
+    expect((await run("models", "list")).find((l) => l.startsWith("acme/pixel-hq "))).toMatch(
+      /acme\/pixel-hq {2}active {2}image {2}builtin {2}5\/image/,
+    );
+    await run("models", "set-status", "acme/pixel-hq", "deprecated");
+    expect((await database.db.model.findUniqueOrThrow({ where: { id: "acme/pixel-hq" } })).status).toBe(
+      "deprecated",
+    );
+    await expect(run("models", "set-status", "acme/none", "active")).rejects.toThrow(/no model/);
+    await expect(run("models", "set-status", "acme/pixel-hq", "Not A Status")).rejects.toThrow(/usage/);
+    await expect(run("models", "import", "--id", "x/y")).rejects.toThrow(/--cog/);
   });
 
   it.each([

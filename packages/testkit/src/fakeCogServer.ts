@@ -12,6 +12,10 @@ export interface FakeCogBehaviour {
   delayMs: number;
   /** Fails the prediction with this error text instead of succeeding. */
   fail?: string;
+  /** Ends the prediction as canceled by the server itself. */
+  serverCancels?: boolean;
+  /** Returns outputs as URLs served by this server (as with Cog's --upload-url) instead of data URLs. */
+  outputAsUrl?: boolean;
 }
 
 interface Prediction {
@@ -147,6 +151,14 @@ export async function startFakeCog(
     if (cog.behaviour.fail) {
       p.status = "failed";
       p.error = cog.behaviour.fail;
+    } else if (cog.behaviour.serverCancels) {
+      p.status = "canceled";
+    } else if (cog.behaviour.outputAsUrl) {
+      p.status = "succeeded";
+      p.output = Array.from(
+        { length: Number(p.input.num_outputs ?? 1) },
+        (_, i) => `${cog.url}/outputs/${p.id}/${i}.png`,
+      );
     } else {
       const width = Number(p.input.width ?? 512);
       const height = Number(p.input.height ?? 512);
@@ -173,6 +185,18 @@ export async function startFakeCog(
       return reply(200, { status, setup: { status: cog.health === "STARTING" ? "starting" : "succeeded" } });
     }
     if (req.method === "GET" && path === "/openapi.json") return reply(200, FAKE_COG_OPENAPI);
+    const file = /^\/outputs\/([^/]+)\/(\d+)\.png$/.exec(path);
+    if (req.method === "GET" && file) {
+      const p = cog.predictions.get(decodeURIComponent(file[1]!));
+      if (!p) return reply(404, { detail: "Not Found" });
+      const png = renderImage(
+        String(p.input.prompt),
+        Number(p.input.width ?? 512),
+        Number(p.input.height ?? 512),
+        Number(file[2]),
+      );
+      return res.writeHead(200, { "content-type": "image/png" }).end(png);
+    }
     const put = /^\/predictions\/([^/]+)$/.exec(path);
     if (req.method === "PUT" && put) {
       const id = decodeURIComponent(put[1]!);
