@@ -47,7 +47,14 @@ const env = {
   LOG_LEVEL: "warn",
   DATABASE_POOL_SIZE: "20",
 };
-const api = spawnApp("api", { ...env, PORT: String(PORT), HOST: "127.0.0.1", LOG_LEVEL: "info" });
+const api = spawnApp("api", {
+  ...env,
+  PORT: String(PORT),
+  HOST: "127.0.0.1",
+  LOG_LEVEL: "info",
+  RATE_LIMIT_PER_MINUTE: "10000000",
+  RATE_LIMIT_RUNS_PER_MINUTE: "10000000",
+});
 const startWorker = () =>
   spawnApp("worker", { ...env, LOG_LEVEL: "info", WORKER_CONCURRENCY: values["worker-concurrency"] });
 let worker = values["create-first"] ? undefined : startWorker();

@@ -47,7 +47,13 @@ const env = {
   LOG_LEVEL: "info",
   DATABASE_POOL_SIZE: "20",
 };
-const api = spawnApp("api", { ...env, PORT: String(PORT), HOST: "127.0.0.1" });
+const api = spawnApp("api", {
+  ...env,
+  PORT: String(PORT),
+  HOST: "127.0.0.1",
+  RATE_LIMIT_PER_MINUTE: "10000000",
+  RATE_LIMIT_RUNS_PER_MINUTE: "10000000",
+});
 const worker = spawnApp("worker", {
   ...env,
   LOG_LEVEL: process.env.BENCH_WORKER_LOG ?? "warn",

@@ -3,6 +3,7 @@ import { authenticate } from "./auth/authenticate.js";
 import type { AppDeps } from "./deps.js";
 import { errorHandler, notFound } from "./http/errorHandler.js";
 import { parseJsonBody, requireJsonBody } from "./http/jsonBody.js";
+import { rateLimit } from "./http/rateLimit.js";
 import { requestId } from "./http/requestId.js";
 import { requestLog } from "./http/requestLog.js";
 import { healthRoutes } from "./routes/health.js";
@@ -27,7 +28,18 @@ export function createApp(deps: AppDeps): express.Express {
 
   // Authenticate before reading a body, so that anonymous callers cannot make us parse one.
   const v1 = Router();
-  v1.use(authenticate(deps), requireJsonBody, parseJsonBody(config.BODY_LIMIT_BYTES));
+  v1.use(authenticate(deps));
+  if (config.RATE_LIMIT_ENABLED) {
+    v1.use(
+      rateLimit({
+        redis: deps.redis,
+        prefix: config.QUEUE_PREFIX,
+        perMinute: config.RATE_LIMIT_PER_MINUTE,
+        runsPerMinute: config.RATE_LIMIT_RUNS_PER_MINUTE,
+      }),
+    );
+  }
+  v1.use(requireJsonBody, parseJsonBody(config.BODY_LIMIT_BYTES));
   v1.use(runRoutes(deps), modelRoutes(deps), webhookRoutes(deps));
   app.use("/api/v1", v1);
 

@@ -40,6 +40,10 @@ export const apiEnvSchema = serviceEnvSchema.extend({
   TRUST_PROXY: bool.default(false),
   READY_TIMEOUT_MS: int(50, 60_000).default(2_000),
   SHUTDOWN_GRACE_MS: int(0, 600_000).default(10_000),
+  // Per API key, shared by all API replicas through Redis: requests and run creations per minute.
+  RATE_LIMIT_ENABLED: bool.default(true),
+  RATE_LIMIT_PER_MINUTE: int(1, 10_000_000).default(600),
+  RATE_LIMIT_RUNS_PER_MINUTE: int(1, 10_000_000).default(120),
 });
 
 export const workerEnvSchema = serviceEnvSchema.extend({

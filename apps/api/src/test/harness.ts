@@ -36,6 +36,9 @@ export async function startApi(
     QUEUE_PREFIX: testQueuePrefix(),
     AUTH_CACHE_TTL_MS: "0",
     CATALOGUE_CACHE_TTL_MS: "0",
+    // High enough never to interfere; the rate-limit tests set their own.
+    RATE_LIMIT_PER_MINUTE: "1000000",
+    RATE_LIMIT_RUNS_PER_MINUTE: "1000000",
     SECRETS_KEY: TEST_SECRETS_KEY,
     WEBHOOK_ALLOW_PRIVATE_URLS: "true",
     LOG_LEVEL: "http",

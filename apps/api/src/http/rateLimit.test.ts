@@ -1,0 +1,83 @@
+import request from "supertest";
+import { createAccountWithKeys, seedTestModels } from "@svc/testkit";
+import { startApi, type ApiHarness } from "../test/harness.js";
+
+describe("rate limits per API key", () => {
+  let a: ApiHarness;
+  let b: ApiHarness;
+
+  beforeAll(async () => {
+    const limits = { RATE_LIMIT_PER_MINUTE: "5", RATE_LIMIT_RUNS_PER_MINUTE: "2" };
+    a = await startApi(limits);
+    await seedTestModels(a.database.db);
+    // A second API instance: same database and Redis prefix, its own process state.
+    b = await startApi({ ...limits, QUEUE_PREFIX: a.config.QUEUE_PREFIX }, { database: a.database });
+  });
+  afterAll(async () => {
+    await b.close();
+    await a.close();
+  });
+
+  it("when the N+1th request of the minute arrives, then it is a 429 with Retry-After and RateLimit headers", async () => {
+    const { liveKey } = await createAccountWithKeys(a.database.db);
+    const auth = { Authorization: `Bearer ${liveKey}` };
+    const remaining: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await request(a.app).get("/api/v1/models").set(auth).expect(200);
+      expect(res.headers["ratelimit-limit"]).toBe("5");
+      remaining.push(res.headers["ratelimit-remaining"]!);
+    }
+    expect(remaining).toEqual(["4", "3", "2", "1", "0"]);
+    const limited = await request(a.app).get("/api/v1/models").set(auth).expect(429);
+    expect(limited.body.error).toMatchObject({
+      code: "RATE_LIMITED",
+      message: expect.stringMatching(/5 per minute/),
+    });
+    const retryAfter = Number(limited.headers["retry-after"]);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(limited.headers).toMatchObject({ "ratelimit-limit": "5", "ratelimit-remaining": "0" });
+    expect(Number(limited.headers["ratelimit-reset"])).toBe(retryAfter);
+  });
+
+  it("when two API instances share Redis, then they count the same budget", async () => {
+    const { liveKey } = await createAccountWithKeys(a.database.db);
+    const auth = { Authorization: `Bearer ${liveKey}` };
+    for (let i = 0; i < 3; i++) await request(a.app).get("/api/v1/models").set(auth).expect(200);
+    for (let i = 0; i < 2; i++) await request(b.app).get("/api/v1/models").set(auth).expect(200);
+    await request(b.app).get("/api/v1/models").set(auth).expect(429);
+    await request(a.app).get("/api/v1/models").set(auth).expect(429);
+  });
+
+  it("when run creations exceed their own budget, then the next creation is a 429 while reads still pass", async () => {
+    const { liveKey } = await createAccountWithKeys(a.database.db);
+    const auth = { Authorization: `Bearer ${liveKey}` };
+    const create = () =>
+      request(a.app)
+        .post("/api/v1/models/test/instant/run")
+        .set(auth)
+        .send({ input: { prompt: "p" } });
+    await create().expect(201);
+    await create().expect(201);
+    const limited = await create().expect(429);
+    expect(limited.body.error.message).toMatch(/run creations/);
+    expect(limited.headers["ratelimit-limit"]).toBe("2");
+    await request(a.app).get("/api/v1/models").set(auth).expect(200);
+  });
+
+  it("when one key is limited, then another key of the same account is not", async () => {
+    const keys = await createAccountWithKeys(a.database.db);
+    for (let i = 0; i < 5; i++)
+      await request(a.app)
+        .get("/api/v1/models")
+        .set({ Authorization: `Bearer ${keys.liveKey}` });
+    await request(a.app)
+      .get("/api/v1/models")
+      .set({ Authorization: `Bearer ${keys.liveKey}` })
+      .expect(429);
+    await request(a.app)
+      .get("/api/v1/models")
+      .set({ Authorization: `Bearer ${keys.testKey}` })
+      .expect(200);
+  });
+});
