@@ -42,6 +42,7 @@ const env = {
   REDIS_URL: TEST_REDIS_URL,
   QUEUE_PREFIX: prefix,
   SECRETS_KEY: TEST_SECRETS_KEY,
+  METRICS_PORT: "0",
   OUTPUT_DIR: outputDir,
   PUBLIC_BASE_URL: `http://127.0.0.1:${PORT}`,
   LOG_LEVEL: "warn",

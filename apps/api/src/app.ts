@@ -1,5 +1,7 @@
 import express, { Router } from "express";
+import { ApiError } from "@svc/core";
 import { authenticate } from "./auth/authenticate.js";
+import { observeHttp } from "./metrics.js";
 import type { AppDeps } from "./deps.js";
 import { errorHandler, notFound } from "./http/errorHandler.js";
 import { parseJsonBody, requireJsonBody } from "./http/jsonBody.js";
@@ -18,8 +20,14 @@ export function createApp(deps: AppDeps): express.Express {
   app.set("trust proxy", config.TRUST_PROXY);
   app.set("query parser", "simple");
 
-  app.use(requestId, requestLog(logger));
+  app.use(requestId, requestLog(logger), observeHttp(deps.metrics));
   app.use(healthRoutes(deps));
+  app.get("/metrics", async (req, res) => {
+    if (config.METRICS_TOKEN && req.get("authorization") !== `Bearer ${config.METRICS_TOKEN}`) {
+      throw new ApiError("UNAUTHORIZED", "The metrics endpoint needs the configured METRICS_TOKEN.");
+    }
+    res.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics());
+  });
   // Generated outputs: public, unguessable paths; unknown files fall through to the JSON 404.
   app.use(
     "/files",
@@ -28,6 +36,11 @@ export function createApp(deps: AppDeps): express.Express {
 
   // Authenticate before reading a body, so that anonymous callers cannot make us parse one.
   const v1 = Router();
+  // Errors are answered outside the router, where req.baseUrl is gone: keep it for the metrics.
+  v1.use((req, res, next) => {
+    res.locals.mount = req.baseUrl;
+    next();
+  });
   v1.use(authenticate(deps));
   if (config.RATE_LIMIT_ENABLED) {
     v1.use(

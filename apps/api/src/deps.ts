@@ -3,6 +3,7 @@ import type { ApiConfig } from "@svc/config";
 import type { Db } from "@svc/db";
 import type { Logger } from "@svc/logger";
 import type { Producer } from "@svc/queue";
+import type { ApiMetrics } from "./metrics.js";
 
 /** Everything a request handler may touch, built once in main.ts (or by a test). */
 export interface AppDeps {
@@ -11,4 +12,5 @@ export interface AppDeps {
   redis: Redis;
   logger: Logger;
   queues: Producer;
+  metrics: ApiMetrics;
 }

@@ -4,6 +4,7 @@ import { createDb } from "@svc/db";
 import { createLogger } from "@svc/logger";
 import { createRedis, createProducer } from "@svc/queue";
 import { createApp } from "./app.js";
+import { createApiMetrics } from "./metrics.js";
 
 let config: ApiConfig;
 try {
@@ -18,7 +19,10 @@ const logger = createLogger({ service: "api", level: config.LOG_LEVEL });
 const db = createDb({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE });
 const redis = createRedis(config.REDIS_URL, "producer");
 const queues = createProducer(redis, config.QUEUE_PREFIX);
-const server = createApp({ config, db, redis, logger, queues }).listen(config.PORT, config.HOST);
+const server = createApp({ config, db, redis, logger, queues, metrics: createApiMetrics() }).listen(
+  config.PORT,
+  config.HOST,
+);
 await once(server, "listening");
 const address = server.address();
 logger.info("api listening", { port: typeof address === "object" && address ? address.port : config.PORT });

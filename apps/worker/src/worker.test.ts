@@ -26,6 +26,7 @@ describe("worker process", () => {
       REDIS_URL: TEST_REDIS_URL,
       QUEUE_PREFIX: prefix,
       SECRETS_KEY: TEST_SECRETS_KEY,
+      METRICS_PORT: "0",
     });
     const ready = await worker.waitForLine((l) => l.message === "worker ready");
     expect(ready).toMatchObject({ service: "worker", level: "info", queue_prefix: prefix });

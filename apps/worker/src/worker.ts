@@ -17,6 +17,7 @@ import { cogDoneChannel, redisCogResults } from "./cog/results.js";
 import type { WorkerDeps } from "./deps.js";
 import { loadBlocklist } from "./runs/contentPolicy.js";
 import { executeRun, type ExecuteOutcome } from "./runs/executeRun.js";
+import { createWorkerMetrics, startMetricsServer } from "./metrics.js";
 import { sweepRuns } from "./runs/sweeper.js";
 import { deliverWebhook } from "./webhooks/deliverWebhook.js";
 import { webhookSender } from "./webhooks/sendWebhook.js";
@@ -63,6 +64,10 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
         logger,
       })
     : undefined;
+  const metrics = createWorkerMetrics({ runs: runsQueue, deliveries: deliveriesQueue });
+  const metricsServer = config.METRICS_PORT
+    ? await startMetricsServer(metrics, config.METRICS_HOST, config.METRICS_PORT)
+    : undefined;
   const runners = createRunners({
     ...(callbackBase && {
       cog: {
@@ -79,11 +84,13 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
     runners,
     blocklist: loadBlocklist(config),
     enqueueDeliveries: notify,
+    metrics,
   };
   const deliverDeps = {
     db,
     logger,
     secretsKey,
+    metrics,
     send: webhookSender({
       timeoutMs: config.WEBHOOK_TIMEOUT_MS,
       allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS,
@@ -157,6 +164,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
     async close() {
       clearInterval(sweeper);
       cogServer?.close();
+      metricsServer?.close();
       // Finish running jobs within the grace period. Past it, stop waiting: the process exits, the
       // jobs' locks expire, and BullMQ's stalled-job check hands them to another worker. (A later
       // close(true) would not help: BullMQ returns the pending graceful close.)

@@ -41,6 +41,8 @@ export const apiEnvSchema = serviceEnvSchema.extend({
   READY_TIMEOUT_MS: int(50, 60_000).default(2_000),
   SHUTDOWN_GRACE_MS: int(0, 600_000).default(10_000),
   // Per API key, shared by all API replicas through Redis: requests and run creations per minute.
+  // When set, GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>`.
+  METRICS_TOKEN: z.string().min(16, "expected at least 16 characters").optional(),
   RATE_LIMIT_ENABLED: bool.default(true),
   RATE_LIMIT_PER_MINUTE: int(1, 10_000_000).default(600),
   RATE_LIMIT_RUNS_PER_MINUTE: int(1, 10_000_000).default(120),
@@ -69,6 +71,9 @@ export const workerEnvSchema = serviceEnvSchema.extend({
   COG_CALLBACK_URL: url(["http", "https"]).optional(),
   COG_CALLBACK_HOST: z.string().min(1).default("0.0.0.0"),
   COG_CALLBACK_PORT: int(0, 65535).default(3100),
+  // Prometheus metrics of the worker: GET /metrics on this port (0 disables the server).
+  METRICS_HOST: z.string().min(1).default("0.0.0.0"),
+  METRICS_PORT: int(0, 65535).default(9464),
 });
 
 export type BaseConfig = z.infer<typeof baseEnvSchema>;

@@ -52,7 +52,7 @@ const listRunsQuery = z.object({
 
 const runNotFound = (id: string) => new ApiError("RUN_NOT_FOUND", `No run with id ${JSON.stringify(id)}.`);
 
-export function runRoutes({ db, redis, queues, config, logger }: AppDeps): Router {
+export function runRoutes({ db, redis, queues, config, logger, metrics }: AppDeps): Router {
   const router = Router();
   const cachedModel = modelCache(db, config.CATALOGUE_CACHE_TTL_MS);
 
@@ -89,6 +89,8 @@ export function runRoutes({ db, redis, queues, config, logger }: AppDeps): Route
         : null,
     });
     if (!replayed) {
+      metrics.runsCreated.inc({ model: modelId, mode: auth.mode });
+      if (auth.mode === "live") metrics.tokensReserved.inc({ model: modelId }, run.estimatedTokens);
       // The run is committed; if Redis is down now the sweeper enqueues it later (same job id).
       await queues.enqueueRun(run.id).catch((error: unknown) =>
         logger.warn("enqueue failed; the sweeper will pick the run up", {

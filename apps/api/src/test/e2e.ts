@@ -24,6 +24,8 @@ export async function setupE2E(workerEnv: Record<string, string> = {}, apiEnv: R
     SWEEP_INTERVAL_MS: "200",
     SWEEP_QUEUED_AFTER_MS: "0",
     LOG_LEVEL: "info",
+    // Several workers run at once in tests: no metrics server unless a test asks for one.
+    METRICS_PORT: "0",
     ...workerEnv,
     ...extra,
   });

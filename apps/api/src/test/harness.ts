@@ -13,6 +13,7 @@ import {
   type TestDatabase,
 } from "@svc/testkit";
 import { createApp } from "../app.js";
+import { createApiMetrics, type ApiMetrics } from "../metrics.js";
 
 export interface ApiHarness {
   app: ReturnType<typeof createApp>;
@@ -20,6 +21,7 @@ export interface ApiHarness {
   config: ApiConfig;
   redis: Redis;
   queues: Producer;
+  metrics: ApiMetrics;
   logLines: string[];
   close(): Promise<void>;
 }
@@ -53,13 +55,15 @@ export async function startApi(
   // The app's own client, from its configuration, so that a test can point it at a dead server.
   const db = createDb({ url: config.DATABASE_URL, poolSize: 5 });
   const queues = createProducer(redis, config.QUEUE_PREFIX);
-  const app = createApp({ config, db, redis, logger, queues });
+  const metrics = createApiMetrics();
+  const app = createApp({ config, db, redis, logger, queues, metrics });
   return {
     app,
     database,
     config,
     redis,
     queues,
+    metrics,
     logLines,
     async close() {
       await queues.close().catch(() => {});

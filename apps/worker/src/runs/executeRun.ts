@@ -10,6 +10,7 @@ import {
 import { findRunWithModel, settleRun, startRun, type Db, type Settlement } from "@svc/db";
 import type { Logger } from "@svc/logger";
 import type { RunJob } from "@svc/queue";
+import type { WorkerMetrics } from "../metrics.js";
 import { RunnerCanceled, RunnerError, type OutputStorage, type Runners } from "@svc/runners";
 
 export interface ExecuteDeps {
@@ -20,6 +21,7 @@ export interface ExecuteDeps {
   blocklist: readonly string[];
   /** Hands the deliveries recorded with a terminal transition to the delivery queue. */
   enqueueDeliveries(ids: readonly string[]): Promise<void>;
+  metrics?: Pick<WorkerMetrics, "runsFinished" | "runQueueWait" | "tokensCharged">;
 }
 
 export type ExecuteOutcome = "completed" | "failed" | "canceled" | "skipped";
@@ -56,6 +58,25 @@ export async function executeRun(
   job: Job<RunJob>,
   cancelSignal?: AbortSignal,
 ): Promise<ExecuteOutcome> {
+  const outcome = await execute(deps, job, cancelSignal);
+  if (deps.metrics && outcome !== "skipped") {
+    const run = await deps.db.run.findUnique({
+      where: { id: job.data.runId },
+      select: { modelId: true, status: true, tokensCharged: true },
+    });
+    if (run) {
+      deps.metrics.runsFinished.inc({ model: run.modelId, outcome: run.status.toLowerCase() });
+      if (run.tokensCharged) deps.metrics.tokensCharged.inc({ model: run.modelId }, run.tokensCharged);
+    }
+  }
+  return outcome;
+}
+
+async function execute(
+  deps: ExecuteDeps,
+  job: Job<RunJob>,
+  cancelSignal?: AbortSignal,
+): Promise<ExecuteOutcome> {
   const { db } = deps;
   const { runId } = job.data;
   const log = deps.logger.child({ run_id: runId, job_id: job.id, attempt: job.attemptsMade + 1 });
@@ -67,6 +88,8 @@ export async function executeRun(
     return "skipped";
   }
   const run = (await findRunWithModel(db, runId))!;
+  if (run.attempts === 1)
+    deps.metrics?.runQueueWait.observe((run.startedAt!.getTime() - run.createdAt.getTime()) / 1000);
   const input = run.input as Record<string, unknown>;
   if (blockedTerm(String(input.prompt ?? ""), deps.blocklist)) {
     await fail("CONTENT_POLICY", "The prompt was rejected by the content policy.");

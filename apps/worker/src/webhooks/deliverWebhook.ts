@@ -10,6 +10,7 @@ import {
 } from "@svc/db";
 import type { Logger } from "@svc/logger";
 import type { DeliveryJob } from "@svc/queue";
+import type { WorkerMetrics } from "../metrics.js";
 import type { WebhookSender } from "./sendWebhook.js";
 
 export interface DeliverDeps {
@@ -17,6 +18,7 @@ export interface DeliverDeps {
   logger: Logger;
   secretsKey: Buffer;
   send: WebhookSender;
+  metrics?: Pick<WorkerMetrics, "deliveryAttempts" | "deliveryLatency">;
 }
 
 export class RetryDelivery extends Error {}
@@ -79,6 +81,8 @@ export async function deliverWebhook(
     durationMs,
     ...result,
   });
+  deps.metrics?.deliveryAttempts.inc({ outcome });
+  deps.metrics?.deliveryLatency.observe(durationMs / 1000);
   log.info("webhook attempt", {
     attempt: number,
     status_code: result.statusCode,

@@ -1,0 +1,46 @@
+import type { RequestHandler } from "express";
+import { Counter, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+
+export type ApiMetrics = ReturnType<typeof createApiMetrics>;
+
+/** The API's Prometheus series, on a registry of its own (tests create several apps per process). */
+export function createApiMetrics() {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  return {
+    registry,
+    httpDuration: new Histogram({
+      name: "svc_http_request_duration_seconds",
+      help: "HTTP request latency by method, route and status",
+      labelNames: ["method", "route", "status"] as const,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers: [registry],
+    }),
+    runsCreated: new Counter({
+      name: "svc_runs_created_total",
+      help: "Runs created, by model and mode",
+      labelNames: ["model", "mode"] as const,
+      registers: [registry],
+    }),
+    tokensReserved: new Counter({
+      name: "svc_tokens_reserved_total",
+      help: "Tokens reserved at run creation (live mode), by model",
+      labelNames: ["model"] as const,
+      registers: [registry],
+    }),
+  };
+}
+
+/** Observes every response; the route is the matched pattern (e.g. /api/v1/runs/:runId), never the raw path. */
+export function observeHttp(metrics: ApiMetrics): RequestHandler {
+  return (req, res, next) => {
+    const end = metrics.httpDuration.startTimer();
+    res.on("finish", () => {
+      const route = req.route?.path
+        ? `${res.locals.mount ?? req.baseUrl}${String(req.route.path)}`
+        : "unmatched";
+      end({ method: req.method, route, status: String(res.statusCode) });
+    });
+    next();
+  };
+}
