@@ -20,7 +20,12 @@ export function createApp(deps: AppDeps): express.Express {
   app.set("trust proxy", config.TRUST_PROXY);
   app.set("query parser", "simple");
 
-  app.use(requestId, requestLog(logger), observeHttp(deps.metrics));
+  app.use(requestId, requestLog(logger), observeHttp(deps.metrics), (_req, res, next) => {
+    // While draining, clients are told not to reuse their connections, so none is idle (and
+    // about to be reused) when the server finally closes them.
+    if (deps.lifecycle.draining) res.set("Connection", "close");
+    next();
+  });
   app.use(healthRoutes(deps));
   app.get("/metrics", async (req, res) => {
     if (config.METRICS_TOKEN && req.get("authorization") !== `Bearer ${config.METRICS_TOKEN}`) {

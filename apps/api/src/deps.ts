@@ -13,4 +13,6 @@ export interface AppDeps {
   logger: Logger;
   queues: Producer;
   metrics: ApiMetrics;
+  /** Set on SIGTERM: readiness fails and responses close their connections (see main.ts). */
+  lifecycle: { draining: boolean };
 }

@@ -40,6 +40,9 @@ export const apiEnvSchema = serviceEnvSchema.extend({
   TRUST_PROXY: bool.default(false),
   READY_TIMEOUT_MS: int(50, 60_000).default(2_000),
   SHUTDOWN_GRACE_MS: int(0, 600_000).default(10_000),
+  // After SIGTERM, how long the API keeps serving with readiness failing and connections closing
+  // after each response, before it stops accepting (part of the grace period).
+  SHUTDOWN_DRAIN_MS: int(0, 600_000).default(1_000),
   // Per API key, shared by all API replicas through Redis: requests and run creations per minute.
   // When set, GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>`.
   METRICS_TOKEN: z.string().min(16, "expected at least 16 characters").optional(),

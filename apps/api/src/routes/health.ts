@@ -27,6 +27,7 @@ export function healthRoutes(deps: AppDeps): Router {
     res.json({ data: { status: "ok" } });
   });
   router.get("/readyz", async (_req, res) => {
+    if (deps.lifecycle.draining) throw new ApiError("SERVICE_UNAVAILABLE", "Shutting down.");
     const [postgres, redis] = await Promise.all([
       pingPostgres(deps),
       pingRedis(deps.redis, deps.config.READY_TIMEOUT_MS),

@@ -56,7 +56,7 @@ export async function startApi(
   const db = createDb({ url: config.DATABASE_URL, poolSize: 5 });
   const queues = createProducer(redis, config.QUEUE_PREFIX);
   const metrics = createApiMetrics();
-  const app = createApp({ config, db, redis, logger, queues, metrics });
+  const app = createApp({ config, db, redis, logger, queues, metrics, lifecycle: { draining: false } });
   return {
     app,
     database,
