@@ -1,5 +1,6 @@
 import express, { Router } from "express";
 import { ApiError } from "@svc/core";
+import { DASHBOARD_PATH } from "./admin/queueDashboard.js";
 import { authenticate } from "./auth/authenticate.js";
 import { observeHttp } from "./metrics.js";
 import type { AppDeps } from "./deps.js";
@@ -38,6 +39,8 @@ export function createApp(deps: AppDeps): express.Express {
     "/files",
     express.static(config.OUTPUT_DIR, { index: false, dotfiles: "ignore", immutable: true, maxAge: "7d" }),
   );
+
+  if (deps.dashboard) app.use(DASHBOARD_PATH, ...deps.dashboard.handlers);
 
   // Authenticate before reading a body, so that anonymous callers cannot make us parse one.
   const v1 = Router();

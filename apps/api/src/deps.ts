@@ -3,6 +3,7 @@ import type { ApiConfig } from "@svc/config";
 import type { Db } from "@svc/db";
 import type { Logger } from "@svc/logger";
 import type { Producer } from "@svc/queue";
+import type { QueueDashboard } from "./admin/queueDashboard.js";
 import type { ApiMetrics } from "./metrics.js";
 
 /** Everything a request handler may touch, built once in main.ts (or by a test). */
@@ -15,4 +16,6 @@ export interface AppDeps {
   metrics: ApiMetrics;
   /** Set on SIGTERM: readiness fails and responses close their connections (see main.ts). */
   lifecycle: { draining: boolean };
+  /** The operators' queue dashboard, when ADMIN_PASSWORD is configured. */
+  dashboard?: QueueDashboard;
 }

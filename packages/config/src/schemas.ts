@@ -43,6 +43,8 @@ export const apiEnvSchema = serviceEnvSchema.extend({
   // After SIGTERM, how long the API keeps serving with readiness failing and connections closing
   // after each response, before it stops accepting (part of the grace period).
   SHUTDOWN_DRAIN_MS: int(0, 600_000).default(1_000),
+  // The operators' queue dashboard at /admin/queues (user "admin"); unset: no dashboard.
+  ADMIN_PASSWORD: z.string().min(16, "expected at least 16 characters").optional(),
   // Per API key, shared by all API replicas through Redis: requests and run creations per minute.
   // When set, GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>`.
   METRICS_TOKEN: z.string().min(16, "expected at least 16 characters").optional(),

@@ -12,6 +12,7 @@ import {
   deleteRedisPrefix,
   type TestDatabase,
 } from "@svc/testkit";
+import { queueDashboard } from "../admin/queueDashboard.js";
 import { createApp } from "../app.js";
 import { createApiMetrics, type ApiMetrics } from "../metrics.js";
 
@@ -56,7 +57,19 @@ export async function startApi(
   const db = createDb({ url: config.DATABASE_URL, poolSize: 5 });
   const queues = createProducer(redis, config.QUEUE_PREFIX);
   const metrics = createApiMetrics();
-  const app = createApp({ config, db, redis, logger, queues, metrics, lifecycle: { draining: false } });
+  const dashboard = config.ADMIN_PASSWORD
+    ? queueDashboard(config.REDIS_URL, config.QUEUE_PREFIX, config.ADMIN_PASSWORD)
+    : undefined;
+  const app = createApp({
+    config,
+    db,
+    redis,
+    logger,
+    queues,
+    metrics,
+    lifecycle: { draining: false },
+    dashboard,
+  });
   return {
     app,
     database,
@@ -67,6 +80,7 @@ export async function startApi(
     logLines,
     async close() {
       await queues.close().catch(() => {});
+      await dashboard?.close();
       redis.disconnect();
       await db.$disconnect();
       await deleteRedisPrefix(config.QUEUE_PREFIX);
