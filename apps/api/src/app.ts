@@ -1,8 +1,10 @@
 import express, { Router } from "express";
+import swaggerUi from "swagger-ui-express";
 import { ApiError } from "@svc/core";
 import { DASHBOARD_PATH } from "./admin/queueDashboard.js";
 import { authenticate } from "./auth/authenticate.js";
 import { observeHttp } from "./metrics.js";
+import { buildOpenApiDocument } from "./openapi/document.js";
 import type { AppDeps } from "./deps.js";
 import { errorHandler, notFound } from "./http/errorHandler.js";
 import { parseJsonBody, requireJsonBody } from "./http/jsonBody.js";
@@ -41,6 +43,13 @@ export function createApp(deps: AppDeps): express.Express {
   );
 
   if (deps.dashboard) app.use(DASHBOARD_PATH, ...deps.dashboard.handlers);
+
+  const openapi = buildOpenApiDocument(config.PUBLIC_BASE_URL);
+  app.get("/api/v1/openapi.json", (_req, res) => {
+    res.json(openapi);
+  });
+  app.use("/docs", swaggerUi.serve);
+  app.get("/docs", swaggerUi.setup(openapi, { customSiteTitle: "Model Run Service API" }));
 
   // Authenticate before reading a body, so that anonymous callers cannot make us parse one.
   const v1 = Router();

@@ -25,7 +25,7 @@ import { checkWebhookUrl } from "../webhooks/checkUrl.js";
 import { modelCache } from "../catalogue/modelCache.js";
 import { modelIdFrom } from "./models.js";
 
-const createRunBody = z.strictObject({
+export const createRunBody = z.strictObject({
   input: z.record(z.string(), z.unknown(), "expected an object"),
   webhook_url: z
     .url({ protocol: /^https$/, error: "expected an https:// URL" })
@@ -33,9 +33,9 @@ const createRunBody = z.strictObject({
     .optional(),
 });
 
-const runHeaders = z.object({ "idempotency-key": z.string().min(1).max(255).optional() });
+export const runHeaders = z.object({ "idempotency-key": z.string().min(1).max(255).optional() });
 
-const listRunsQuery = z.object({
+export const listRunsQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
   cursor: cursorSchema,
   model_id: z.string().min(1).optional(),

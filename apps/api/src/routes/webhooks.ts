@@ -33,7 +33,7 @@ export const SECRET_MESSAGE =
   "Store the signing_secret securely: it is returned only once and cannot be retrieved again.";
 const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
-const createBody = z.strictObject({
+export const createWebhookBody = z.strictObject({
   url: z.url({ protocol: /^https$/, error: "expected an https:// URL" }).max(2048),
   events: z
     .array(z.enum(EVENT_TYPES, `expected one of ${EVENT_TYPES.join(", ")}`))
@@ -42,7 +42,7 @@ const createBody = z.strictObject({
     .optional(),
 });
 
-const deliveriesQuery = z.object({
+export const deliveriesQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
   cursor: cursorSchema,
 });
@@ -66,7 +66,7 @@ export function webhookRoutes({ db, config, queues, logger }: AppDeps): Router {
     );
 
   router.post("/webhooks", async (req, res) => {
-    const body = validate(createBody, req.body ?? {}, "body");
+    const body = validate(createWebhookBody, req.body ?? {}, "body");
     await checkWebhookUrl(body.url, "url", config.WEBHOOK_ALLOW_PRIVATE_URLS);
     const secret = generateSigningSecret();
     const endpoint = await createEndpoint(db, owner(res), {

@@ -14,6 +14,7 @@ import {
 } from "@svc/testkit";
 import { queueDashboard } from "../admin/queueDashboard.js";
 import { createApp } from "../app.js";
+import { recordContractViolations } from "./contract.js";
 import { createApiMetrics, type ApiMetrics } from "../metrics.js";
 
 export interface ApiHarness {
@@ -70,6 +71,7 @@ export async function startApi(
     lifecycle: { draining: false },
     dashboard,
   });
+  const violations = recordContractViolations(app);
   return {
     app,
     database,
@@ -79,6 +81,8 @@ export async function startApi(
     metrics,
     logLines,
     async close() {
+      if (violations.length)
+        throw new Error(`responses outside the OpenAPI document:\n${violations.join("\n")}`);
       await queues.close().catch(() => {});
       await dashboard?.close();
       redis.disconnect();

@@ -1,0 +1,349 @@
+import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from "@asteasolutions/zod-to-openapi";
+import { z } from "zod";
+import { listModelsQuery } from "../routes/models.js";
+import { createRunBody, listRunsQuery, runHeaders } from "../routes/runs.js";
+import { createWebhookBody, deliveriesQuery } from "../routes/webhooks.js";
+import * as R from "./responses.js";
+
+type Responses = RouteConfig["responses"];
+export type OpenApiDocument = ReturnType<OpenApiGeneratorV31["generateDocument"]>;
+
+const header = (description: string, example?: string) => ({
+  description,
+  schema: { type: "string" as const, ...(example && { example }) },
+});
+const REQUEST_ID = {
+  "X-Request-Id": header(
+    "Id of this request: the client's, if well formed, else a new one",
+    "req_3RmyhIeXARDIpLowOdbJwH",
+  ),
+};
+const RATE_HEADERS = {
+  "RateLimit-Limit": header("Requests allowed per minute for this key", "600"),
+  "RateLimit-Remaining": header("Requests left in the current minute", "599"),
+  "RateLimit-Reset": header("Seconds until the window resets", "42"),
+};
+
+const ERROR_TEXT: Record<number, string> = {
+  400: "Invalid request (INVALID_JSON or VALIDATION_ERROR, with details)",
+  401: "Missing, malformed, unknown or revoked API key (UNAUTHORIZED); WWW-Authenticate: Bearer",
+  402: "Not enough available tokens (INSUFFICIENT_TOKENS); nothing was created",
+  404: "Unknown id, or one of another account or mode",
+  409: "Conflict with the resource's state",
+  413: "Body larger than the limit (PAYLOAD_TOO_LARGE)",
+  415: "Body that is not application/json (UNSUPPORTED_MEDIA_TYPE)",
+  429: "Over the per-key rate limit (RATE_LIMITED); see Retry-After",
+  500: "Unexpected error (INTERNAL_ERROR)",
+  503: "Postgres or Redis unavailable (SERVICE_UNAVAILABLE); safe to retry after Retry-After",
+};
+
+const ok = (status: number, schema: z.ZodType, description: string, rate = true) => ({
+  [status]: {
+    description,
+    headers: { ...REQUEST_ID, ...(rate && RATE_HEADERS) },
+    content: { "application/json": { schema } },
+  },
+});
+
+const errors = (...statuses: number[]): Responses =>
+  Object.fromEntries(
+    statuses.map((s) => [
+      s,
+      {
+        description: ERROR_TEXT[s]!,
+        headers: {
+          ...REQUEST_ID,
+          ...(s === 429 || s === 503
+            ? { "Retry-After": header("Seconds to wait before retrying", "5") }
+            : {}),
+        },
+        content: { "application/json": { schema: R.ErrorBody } },
+      },
+    ]),
+  );
+
+/** Every authenticated operation can also answer these. */
+const AUTHED = [401, 429, 500, 503];
+const WITH_BODY = [400, 413, 415];
+
+const modelId = z.string().meta({
+  description: "Model id; it may contain slashes (vendor/model or vendor/family/variant)",
+  example: "acme/pixel/fast",
+});
+const runId = z.string().meta({ example: "run_4ReEbWIXuDXbjwlguHgMmo" });
+const webhookId = z.string().meta({ example: "wh_2kdpCM5tfN6vjSuI1aG2v2" });
+
+function operations(registry: OpenAPIRegistry) {
+  const v1 = (route: RouteConfig) =>
+    registry.registerPath({ ...route, path: `/api/v1${route.path}`, security: [{ bearer: [] }] });
+
+  v1({
+    method: "get",
+    path: "/models",
+    tags: ["Models"],
+    summary: "List active models",
+    request: { query: listModelsQuery },
+    responses: {
+      ...ok(200, R.ModelList, "A page of active models, ordered by id"),
+      ...errors(400, ...AUTHED),
+    },
+  });
+  v1({
+    method: "get",
+    path: "/models/{modelId}",
+    tags: ["Models"],
+    summary: "Read one model with its input schema and pricing",
+    request: { params: z.object({ modelId }) },
+    responses: { ...ok(200, z.object({ data: R.ModelDetail }), "The model"), ...errors(404, ...AUTHED) },
+  });
+  v1({
+    method: "post",
+    path: "/models/{modelId}/run",
+    tags: ["Runs"],
+    summary: "Start a run",
+    description:
+      "Validates input against the model's input schema (defaults applied), reserves estimated_tokens for live keys and queues the run. With an Idempotency-Key, the same key and body within 24 h return the original run.",
+    request: {
+      params: z.object({ modelId }),
+      headers: runHeaders,
+      body: {
+        required: true,
+        content: {
+          "application/json": {
+            schema: createRunBody,
+            example: {
+              input: { prompt: "a lighthouse at dawn", image_size: "landscape_16_9", num_images: 2 },
+              webhook_url: "https://example.com/hooks/runs",
+            },
+          },
+        },
+      },
+    },
+    responses: {
+      ...ok(201, R.RunCreated, "The run, queued (or the original run for a repeated Idempotency-Key)"),
+      ...errors(...WITH_BODY, 402, 404, 409, ...AUTHED),
+    },
+  });
+  v1({
+    method: "get",
+    path: "/runs",
+    tags: ["Runs"],
+    summary: "List runs, newest first",
+    request: { query: listRunsQuery },
+    responses: {
+      ...ok(200, R.RunList, "A page of runs and the cursor of the next"),
+      ...errors(400, ...AUTHED),
+    },
+  });
+  v1({
+    method: "get",
+    path: "/runs/{runId}",
+    tags: ["Runs"],
+    summary: "Read a run's status and result",
+    request: { params: z.object({ runId }) },
+    responses: {
+      ...ok(200, R.RunResponse, "The run, with the fields of its status"),
+      ...errors(404, ...AUTHED),
+    },
+  });
+  v1({
+    method: "post",
+    path: "/runs/{runId}/cancel",
+    tags: ["Runs"],
+    summary: "Cancel a queued or executing run",
+    request: { params: z.object({ runId }) },
+    responses: {
+      ...ok(200, R.RunCanceled, "Canceled (also for a run already canceled)"),
+      ...errors(404, 409, ...AUTHED),
+    },
+  });
+  v1({
+    method: "post",
+    path: "/webhooks",
+    tags: ["Webhooks"],
+    summary: "Register a webhook endpoint",
+    request: {
+      body: {
+        required: true,
+        content: {
+          "application/json": {
+            schema: createWebhookBody,
+            example: { url: "https://example.com/hooks", events: ["run.completed", "run.failed"] },
+          },
+        },
+      },
+    },
+    responses: {
+      ...ok(201, R.WebhookCreated, "The endpoint and its signing secret, shown only now"),
+      ...errors(...WITH_BODY, ...AUTHED),
+    },
+  });
+  v1({
+    method: "get",
+    path: "/webhooks",
+    tags: ["Webhooks"],
+    summary: "List webhook endpoints",
+    responses: {
+      ...ok(200, R.WebhookList, "The caller's endpoints (never their secrets)"),
+      ...errors(...AUTHED),
+    },
+  });
+  v1({
+    method: "get",
+    path: "/webhooks/default/secret",
+    tags: ["Webhooks"],
+    summary: "Signing secret of per-run webhook_url deliveries",
+    responses: {
+      ...ok(200, R.DefaultSecret, "The account's default secret for this mode"),
+      ...errors(...AUTHED),
+    },
+  });
+  const byId = { params: z.object({ webhookId }) };
+  const endpointOps: [RouteConfig["method"], string, string, z.ZodType, string, number[]][] = [
+    ["get", "", "Read a webhook endpoint", R.WebhookResponse, "The endpoint", []],
+    ["delete", "", "Delete a webhook endpoint", R.WebhookDeleted, "Deleted", []],
+    [
+      "post",
+      "/enable",
+      "Re-enable a disabled endpoint (resets its failure count)",
+      R.WebhookResponse,
+      "The endpoint, active",
+      [],
+    ],
+    [
+      "post",
+      "/rotate-secret",
+      "Rotate the signing secret (the previous one signs alongside for 24 h)",
+      R.SecretRotated,
+      "The new secret, shown only now",
+      [],
+    ],
+  ];
+  for (const [method, suffix, summary, schema, description, extra] of endpointOps) {
+    v1({
+      method,
+      path: `/webhooks/{webhookId}${suffix}`,
+      tags: ["Webhooks"],
+      summary,
+      request: byId,
+      responses: { ...ok(200, schema, description), ...errors(404, ...extra, ...AUTHED) },
+    });
+  }
+  v1({
+    method: "get",
+    path: "/webhooks/{webhookId}/deliveries",
+    tags: ["Webhooks"],
+    summary: "Delivery log of an endpoint, newest first, with every attempt",
+    request: { ...byId, query: deliveriesQuery },
+    responses: { ...ok(200, R.DeliveryList, "A page of deliveries"), ...errors(400, 404, ...AUTHED) },
+  });
+  v1({
+    method: "post",
+    path: "/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver",
+    tags: ["Webhooks"],
+    summary: "Send a delivery again (same body, new delivery id)",
+    request: { params: z.object({ webhookId, deliveryId: z.string() }) },
+    responses: { ...ok(202, R.Redelivered, "Queued"), ...errors(404, ...AUTHED) },
+  });
+  v1({
+    method: "post",
+    path: "/webhooks/{webhookId}/test",
+    tags: ["Webhooks"],
+    summary: "Send a signed webhook.test event",
+    request: byId,
+    responses: { ...ok(202, R.TestQueued, "Queued"), ...errors(404, ...AUTHED) },
+  });
+
+  // No API key on these (security: [] says so explicitly); /metrics takes METRICS_TOKEN when set.
+  const open = (path: string, summary: string, responses: Responses, tags = ["Operations"]) =>
+    registry.registerPath({
+      method: "get",
+      path,
+      tags,
+      summary,
+      responses,
+      security: path === "/metrics" ? [{}, { metricsToken: [] }] : [],
+    });
+  open("/healthz", "Liveness: the process runs", ok(200, R.Health, "Alive", false));
+  open("/readyz", "Readiness: Postgres and Redis answer (503 while draining for shutdown)", {
+    ...ok(200, R.Ready, "Ready", false),
+    ...errors(503),
+  });
+  open("/metrics", "Prometheus metrics (bearer METRICS_TOKEN when configured)", {
+    200: {
+      description: "Prometheus text exposition",
+      content: { "text/plain": { schema: { type: "string" } } },
+    },
+    ...errors(401),
+  });
+  open(
+    "/api/v1/openapi.json",
+    "This document",
+    { 200: { description: "OpenAPI 3.1", content: { "application/json": { schema: { type: "object" } } } } },
+    ["Documentation"],
+  );
+  open(
+    "/docs",
+    "Human-readable API documentation rendered from this document",
+    { 200: { description: "HTML page", content: { "text/html": { schema: { type: "string" } } } } },
+    ["Documentation"],
+  );
+  registry.registerPath({
+    method: "get",
+    path: "/files/{token}/{name}",
+    tags: ["Runs"],
+    summary: "A run's output file (public, unguessable URL; no key)",
+    request: {
+      params: z.object({
+        token: z.string().meta({ example: "out_70roCqjUmmTprm0UySY0KD" }),
+        name: z.string().meta({ example: "0.png" }),
+      }),
+    },
+    responses: {
+      200: {
+        description: "The file with its content type",
+        content: {
+          "image/png": { schema: { type: "string", format: "binary" } },
+          "image/gif": { schema: { type: "string", format: "binary" } },
+          "audio/wav": { schema: { type: "string", format: "binary" } },
+        },
+      },
+      ...errors(404),
+    },
+    security: [],
+  });
+}
+
+/** The OpenAPI 3.1 document of the service, built from the schemas the routes validate with. */
+export function buildOpenApiDocument(serverUrl: string): OpenApiDocument {
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent("securitySchemes", "bearer", {
+    type: "http",
+    scheme: "bearer",
+    description: "An API key: svc_live_… (charged) or svc_test_… (never charged)",
+  });
+  registry.registerComponent("securitySchemes", "metricsToken", {
+    type: "http",
+    scheme: "bearer",
+    description: "METRICS_TOKEN, when the operator configured one",
+  });
+  operations(registry);
+  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: "3.1.0",
+    info: {
+      title: "Model Run Service API",
+      version: "1.0.0",
+      description:
+        "Run generative AI models (image, video, audio) asynchronously: list models, start runs, poll them or receive signed webhooks, cancel them. Tokens are reserved at start and settled on actual execution; test keys are never charged.",
+      license: { name: "MIT", identifier: "MIT" },
+    },
+    servers: [{ url: serverUrl }],
+    tags: [
+      { name: "Models", description: "The model catalogue" },
+      { name: "Runs", description: "Starting, reading and canceling runs" },
+      { name: "Webhooks", description: "Endpoints, signed deliveries and their log" },
+      { name: "Operations", description: "Health, readiness and metrics" },
+      { name: "Documentation", description: "This document and its rendering" },
+    ],
+  });
+}

@@ -1,0 +1,181 @@
+import { z } from "zod";
+import { ERROR_STATUS, EVENT_TYPES, MODEL_CATEGORIES, RUN_ERROR_CODES } from "@svc/core";
+
+// Response shapes for the OpenAPI document (requests use the routes' own validation schemas).
+// They are checked against real responses by the test harness, so they cannot drift silently.
+const timestamp = z.string().meta({ format: "date-time", example: "2026-11-21T06:49:03.120Z" });
+const runId = z.string().meta({ example: "run_4ReEbWIXuDXbjwlguHgMmo" });
+
+export const ErrorBody = z
+  .object({
+    error: z.object({
+      code: z.enum(Object.keys(ERROR_STATUS) as [keyof typeof ERROR_STATUS]),
+      message: z.string(),
+      details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+      request_id: z.string(),
+    }),
+  })
+  .meta({
+    id: "Error",
+    example: {
+      error: {
+        code: "VALIDATION_ERROR",
+        message: "Invalid request query.",
+        details: [{ path: "limit", message: "expected an integer from 1 to 200" }],
+        request_id: "req_3RmyhIeXARDIpLowOdbJwH",
+      },
+    },
+  });
+
+export const Model = z
+  .object({
+    id: z.string().meta({ example: "acme/pixel/fast" }),
+    name: z.string(),
+    description: z.string(),
+    category: z.enum(MODEL_CATEGORIES),
+    outputs_image: z.boolean(),
+    outputs_video: z.boolean(),
+    outputs_audio: z.boolean(),
+    estimated_tokens: z.number().meta({ example: 2 }),
+    status: z.string().meta({ example: "active" }),
+    highlighted: z.boolean(),
+  })
+  .meta({ id: "Model" });
+
+export const ModelDetail = Model.extend({
+  input_schema: z.record(z.string(), z.unknown()).meta({ description: "JSON Schema of the run input" }),
+  pricing: z.object({
+    unit: z.string(),
+    tokens_per_unit: z.number(),
+    units_from: z.string().nullable(),
+    description: z.string(),
+  }),
+}).meta({ id: "ModelDetail" });
+
+export const ModelList = z.object({
+  data: z.object({ models: z.array(Model), total: z.number(), limit: z.number(), offset: z.number() }),
+});
+
+export const RunCreated = z
+  .object({
+    data: z.object({
+      run_id: runId,
+      status: z.literal("queued"),
+      model_id: z.string(),
+      model_name: z.string(),
+      estimated_tokens: z.number(),
+      is_test_request: z.boolean(),
+      created_at: timestamp,
+    }),
+  })
+  .meta({ id: "RunCreated" });
+
+const ActiveRun = z.strictObject({
+  run_id: runId,
+  status: z.enum(["QUEUED", "EXECUTING"]),
+  model_id: z.string(),
+  created_at: timestamp,
+  started_at: timestamp.optional(),
+});
+const CompletedRun = z.strictObject({
+  run_id: runId,
+  status: z.literal("COMPLETED"),
+  model_id: z.string(),
+  output: z
+    .record(z.string(), z.unknown())
+    .meta({ example: { images: ["https://runs.example.com/files/out_70roCqjUmmTprm0UySY0KD/0.png"] } }),
+  tokens_charged: z.number(),
+  created_at: timestamp,
+  completed_at: timestamp,
+  duration_ms: z.number(),
+});
+const FailedRun = z.strictObject({
+  run_id: runId,
+  status: z.literal("FAILED"),
+  error: z.object({ message: z.string(), code: z.enum(RUN_ERROR_CODES) }),
+});
+const CanceledRun = z.strictObject({
+  run_id: runId,
+  status: z.literal("CANCELED"),
+  model_id: z.string(),
+  created_at: timestamp,
+  started_at: timestamp.optional(),
+  canceled_at: timestamp,
+  tokens_charged: z.number(),
+});
+export const Run = z
+  .union([ActiveRun, CompletedRun, FailedRun, CanceledRun])
+  .meta({ id: "Run", description: "Fields by status, as in the interface specification" });
+export const RunResponse = z.object({ data: Run });
+export const RunList = z.object({
+  data: z.object({ runs: z.array(Run), next_cursor: z.string().nullable() }),
+});
+export const RunCanceled = z.object({
+  data: z.object({ run_id: runId, status: z.literal("CANCELED"), canceled_at: timestamp }),
+});
+
+const events = z.array(z.enum(EVENT_TYPES));
+export const WebhookEndpoint = z
+  .object({
+    id: z.string().meta({ example: "wh_2kdpCM5tfN6vjSuI1aG2v2" }),
+    url: z.string(),
+    events,
+    status: z.enum(["active", "disabled"]),
+    consecutive_failures: z.number(),
+    created_at: timestamp,
+    disabled_at: timestamp.nullable(),
+  })
+  .meta({ id: "WebhookEndpoint" });
+const secret = z.string().meta({ example: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwJkU3Fx9w8Lg=" });
+export const WebhookCreated = z.object({
+  data: z.object({ id: z.string(), url: z.string(), events, signing_secret: secret }),
+  message: z.string(),
+});
+export const WebhookList = z.object({
+  data: z.object({ webhooks: z.array(WebhookEndpoint), total: z.number() }),
+});
+export const WebhookResponse = z.object({ data: WebhookEndpoint });
+export const WebhookDeleted = z.object({ data: z.object({ id: z.string(), deleted: z.literal(true) }) });
+export const SecretRotated = z.object({
+  data: z.object({ id: z.string(), signing_secret: secret, previous_secret_expires_at: timestamp }),
+  message: z.string(),
+});
+export const DefaultSecret = z.object({ data: z.object({ signing_secret: secret }) });
+const Delivery = z
+  .object({
+    id: z.string(),
+    event: z.string(),
+    run_id: z.string().nullable(),
+    status: z.enum(["pending", "succeeded", "failed"]),
+    created_at: timestamp,
+    completed_at: timestamp.nullable(),
+    attempts: z.array(
+      z.object({
+        number: z.number(),
+        started_at: timestamp,
+        duration_ms: z.number(),
+        status_code: z.number().nullable(),
+        error_class: z
+          .enum(["timeout", "connection", "tls", "redirect", "http_status", "refused_address"])
+          .nullable(),
+        success: z.boolean(),
+      }),
+    ),
+  })
+  .meta({ id: "Delivery" });
+export const DeliveryList = z.object({
+  data: z.object({ deliveries: z.array(Delivery), next_cursor: z.string().nullable() }),
+});
+export const Redelivered = z.object({
+  data: z.object({ delivery_id: z.string(), redelivery_of: z.string() }),
+});
+export const TestQueued = z.object({
+  data: z.object({ delivery_id: z.string(), event: z.literal("webhook.test") }),
+});
+export const Health = z.object({ data: z.object({ status: z.literal("ok") }) });
+export const Ready = z.object({
+  data: z.object({
+    status: z.literal("ready"),
+    checks: z.object({ postgres: z.literal("ok"), redis: z.literal("ok") }),
+  }),
+});

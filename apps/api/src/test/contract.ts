@@ -1,0 +1,77 @@
+import type { Express, Request, Response } from "express";
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import { buildOpenApiDocument } from "../openapi/document.js";
+
+type Doc = ReturnType<typeof buildOpenApiDocument>;
+
+/** Express route pattern -> OpenAPI path key, with parameter names erased on both sides. */
+export const normalisePath = (path: string) => path.replace(/:(\w+)|\*(\w+)|\{(\w+)\}/g, "{}");
+
+/**
+ * Checks every JSON response an app sends against the OpenAPI document: the operation is found by
+ * the matched route, the schema by the status. Unmatched requests (404, or 401 before routing)
+ * must carry the error body. Returns the list of violations, filled as requests are served.
+ */
+export function recordContractViolations(
+  app: Express,
+  doc: Doc = buildOpenApiDocument("http://localhost"),
+): string[] {
+  const violations: string[] = [];
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
+  ajv.addSchema({ $id: "https://openapi.local/doc", components: doc.components });
+  const compiled = new Map<string, ValidateFunction | null>();
+  const operations = new Map<string, Record<string, { content?: Record<string, { schema?: object }> }>>();
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    for (const [method, op] of Object.entries(item as Record<string, { responses?: object }>)) {
+      if (op?.responses)
+        operations.set(`${method.toUpperCase()} ${normalisePath(path)}`, op.responses as never);
+    }
+  }
+  const errorSchema = { $ref: "https://openapi.local/doc#/components/schemas/Error" };
+
+  const validatorFor = (key: string, schema: object | undefined) => {
+    if (!compiled.has(key)) {
+      compiled.set(
+        key,
+        schema
+          ? ajv.compile(
+              JSON.parse(
+                JSON.stringify(schema).replaceAll(
+                  '"#/components/',
+                  '"https://openapi.local/doc#/components/',
+                ),
+              ),
+            )
+          : null,
+      );
+    }
+    return compiled.get(key)!;
+  };
+
+  const check = (req: Request, res: Response, body: unknown) => {
+    // The operators' queue dashboard (bull-board) is a UI of its own, not part of the public API.
+    if (req.originalUrl.startsWith("/admin/")) return;
+    const route = req.route?.path ? `${res.locals.mount ?? req.baseUrl}${String(req.route.path)}` : null;
+    const where = `${req.method} ${req.originalUrl} -> ${res.statusCode}`;
+    if (!route) {
+      if (res.statusCode < 400) return violations.push(`${where}: answered outside any documented route`);
+      const validate = validatorFor("error", errorSchema)!;
+      if (!validate(body)) violations.push(`${where}: ${ajv.errorsText(validate.errors)}`);
+      return;
+    }
+    const key = `${req.method} ${normalisePath(route)}`;
+    const responses = operations.get(key);
+    if (!responses) return violations.push(`${where}: route ${key} is not in the document`);
+    const response = responses[String(res.statusCode)];
+    if (!response) return violations.push(`${where}: status ${res.statusCode} is not documented for ${key}`);
+    const validate = validatorFor(`${key} ${res.statusCode}`, response.content?.["application/json"]?.schema);
+    if (validate && !validate(body)) violations.push(`${where}: ${ajv.errorsText(validate.errors)}`);
+  };
+
+  const original = app.response.json;
+  app.response.json = function json(this: Response, body: unknown) {
+    check(this.req, this, body);
+    return original.call(this, body);
+  };
+  return violations;
+}
