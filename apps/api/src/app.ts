@@ -66,6 +66,7 @@ export function createApp(deps: AppDeps): express.Express {
         prefix: config.QUEUE_PREFIX,
         perMinute: config.RATE_LIMIT_PER_MINUTE,
         runsPerMinute: config.RATE_LIMIT_RUNS_PER_MINUTE,
+        windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
       }),
     );
   }

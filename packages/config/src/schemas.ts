@@ -51,6 +51,8 @@ export const apiEnvSchema = serviceEnvSchema.extend({
   RATE_LIMIT_ENABLED: bool.default(true),
   RATE_LIMIT_PER_MINUTE: int(1, 10_000_000).default(600),
   RATE_LIMIT_RUNS_PER_MINUTE: int(1, 10_000_000).default(120),
+  // Length of a rate-limit window in seconds (the limits above are per window; 60 = per minute).
+  RATE_LIMIT_WINDOW_SECONDS: int(1, 3_600).default(60),
 });
 
 export const workerEnvSchema = serviceEnvSchema.extend({

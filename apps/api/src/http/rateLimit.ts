@@ -9,6 +9,7 @@ export interface RateLimitOptions {
   prefix: string;
   perMinute: number;
   runsPerMinute: number;
+  windowSeconds: number;
 }
 
 /**
@@ -17,15 +18,16 @@ export interface RateLimitOptions {
  * If Redis fails, an in-process limiter with the same budget takes over (per replica) rather
  * than letting requests through unlimited or failing them.
  */
-export function rateLimit({ redis, prefix, perMinute, runsPerMinute }: RateLimitOptions): RequestHandler {
+export function rateLimit({ redis, prefix, perMinute, runsPerMinute, windowSeconds }: RateLimitOptions): RequestHandler {
   const limiter = (name: string, points: number) =>
     new RateLimiterRedis({
       storeClient: redis,
       keyPrefix: `${prefix}:rl:${name}`,
       points,
-      duration: 60,
-      insuranceLimiter: new RateLimiterMemory({ keyPrefix: `rl:${name}`, points, duration: 60 }),
+      duration: windowSeconds,
+      insuranceLimiter: new RateLimiterMemory({ keyPrefix: `rl:${name}`, points, duration: windowSeconds }),
     });
+  const per = windowSeconds === 60 ? "minute" : `${windowSeconds} s`;
   const overall = limiter("all", perMinute);
   const runs = limiter("runs", runsPerMinute);
 
@@ -55,7 +57,7 @@ export function rateLimit({ redis, prefix, perMinute, runsPerMinute }: RateLimit
         const retryAfter = String(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)));
         throw new ApiError(
           "RATE_LIMITED",
-          `Too many ${bucket === runs ? "run creations" : "requests"} for this API key: ${limit} per minute. Retry in ${retryAfter} s.`,
+          `Too many ${bucket === runs ? "run creations" : "requests"} for this API key: ${limit} per ${per}. Retry in ${retryAfter} s.`,
           undefined,
           { "Retry-After": retryAfter },
         );

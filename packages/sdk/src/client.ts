@@ -1,0 +1,230 @@
+import { RunFailedError } from "./errors.js";
+import { call, type HttpOptions, type RequestOptions } from "./http.js";
+import type {
+  CreatedRun,
+  CreatedWebhook,
+  Delivery,
+  EventType,
+  ModelCategory,
+  ModelDetail,
+  ModelList,
+  Run,
+  RunList,
+  RunStatus,
+  WebhookEndpoint,
+} from "./types.js";
+
+export interface ClientOptions {
+  /** svc_live_… or svc_test_… */
+  apiKey: string;
+  /** e.g. https://runs.example.com (without /api/v1) */
+  baseUrl: string;
+  /** Retries of idempotent calls on 429, 503 and network errors. Default 3. */
+  maxRetries?: number;
+  /** Longest single wait before a retry, in ms. Default 60 000. */
+  maxRetryDelayMs?: number;
+  fetch?: typeof fetch;
+}
+
+export interface RunOptions {
+  /** Makes creation safe to retry; the same key and body within 24 h return the same run. */
+  idempotencyKey?: string;
+  signal?: AbortSignal;
+}
+
+export interface WaitOptions {
+  signal?: AbortSignal;
+  /** Give up waiting after this long (ms). */
+  timeoutMs?: number;
+  /** On abort or timeout, also cancel the run on the server. Default true. */
+  cancelOnAbort?: boolean;
+  /** First poll interval; it grows by half up to maxPollIntervalMs. Defaults 250 and 5000 ms. */
+  pollIntervalMs?: number;
+  maxPollIntervalMs?: number;
+}
+
+const TERMINAL: RunStatus[] = ["COMPLETED", "FAILED", "CANCELED"];
+type Data<T> = { data: T };
+
+/** A typed client of the Model Run Service API. */
+export class ModelRunClient {
+  private readonly http: HttpOptions;
+
+  constructor(options: ClientOptions) {
+    if (!/^svc_(live|test)_/.test(options.apiKey))
+      throw new TypeError("apiKey must be an svc_live_… or svc_test_… key");
+    this.http = {
+      apiKey: options.apiKey,
+      baseUrl: options.baseUrl,
+      fetch: options.fetch ?? globalThis.fetch,
+      maxRetries: options.maxRetries ?? 3,
+      maxRetryDelayMs: options.maxRetryDelayMs ?? 60_000,
+    };
+  }
+
+  private async data<T>(o: RequestOptions): Promise<T> {
+    return (await call<Data<T>>(this.http, o)).data;
+  }
+
+  readonly models = {
+    list: (
+      q: {
+        category?: ModelCategory;
+        output_type?: ModelCategory;
+        highlighted?: boolean;
+        limit?: number;
+        offset?: number;
+      } = {},
+    ) => this.data<ModelList>({ method: "GET", path: "/models", query: q, idempotent: true }),
+    get: (modelId: string) =>
+      this.data<ModelDetail>({
+        method: "GET",
+        path: `/models/${modelId.split("/").map(encodeURIComponent).join("/")}`,
+        idempotent: true,
+      }),
+  };
+
+  readonly runs = {
+    /** Starts a run. Retried on 429/503 only when it carries an idempotency key. */
+    create: (
+      modelId: string,
+      body: { input: Record<string, unknown>; webhook_url?: string },
+      o: RunOptions = {},
+    ) =>
+      this.data<CreatedRun>({
+        method: "POST",
+        path: `/models/${modelId.split("/").map(encodeURIComponent).join("/")}/run`,
+        body,
+        headers: o.idempotencyKey ? { "idempotency-key": o.idempotencyKey } : {},
+        idempotent: o.idempotencyKey !== undefined,
+        signal: o.signal,
+      }),
+    get: (runId: string, signal?: AbortSignal) =>
+      this.data<Run>({ method: "GET", path: `/runs/${encodeURIComponent(runId)}`, idempotent: true, signal }),
+    list: (
+      q: {
+        limit?: number;
+        cursor?: string;
+        model_id?: string;
+        status?: RunStatus;
+        created_after?: string;
+        created_before?: string;
+      } = {},
+    ) => this.data<RunList>({ method: "GET", path: "/runs", query: q, idempotent: true }),
+    /** Cancels a queued or executing run; canceling twice is harmless. */
+    cancel: (runId: string) =>
+      this.data<{ run_id: string; status: "CANCELED"; canceled_at: string }>({
+        method: "POST",
+        path: `/runs/${encodeURIComponent(runId)}/cancel`,
+        idempotent: true,
+      }),
+    /** Polls a run until it is COMPLETED, FAILED or CANCELED. */
+    wait: (runId: string, o: WaitOptions = {}) => this.wait(runId, o),
+  };
+
+  /**
+   * Creates a run and waits for it: resolves with the COMPLETED run, rejects with RunFailedError
+   * for FAILED (and CANCELED) runs. Aborting the signal or passing timeoutMs stops waiting and, by
+   * default, cancels the run on the server too.
+   */
+  async run(
+    modelId: string,
+    body: { input: Record<string, unknown>; webhook_url?: string },
+    o: RunOptions & WaitOptions = {},
+  ): Promise<Run> {
+    const created = await this.runs.create(modelId, body, o);
+    const run = await this.wait(created.run_id, o);
+    if (run.status !== "COMPLETED") throw new RunFailedError(run);
+    return run;
+  }
+
+  private async wait(runId: string, o: WaitOptions): Promise<Run> {
+    const signals = [
+      o.signal,
+      o.timeoutMs !== undefined ? AbortSignal.timeout(o.timeoutMs) : undefined,
+    ].filter((s): s is AbortSignal => !!s);
+    const signal = signals.length ? AbortSignal.any(signals) : undefined;
+    let interval = o.pollIntervalMs ?? 250;
+    try {
+      for (;;) {
+        const run = await this.runs.get(runId, signal);
+        if (TERMINAL.includes(run.status)) return run;
+        await new Promise<void>((resolve, reject) => {
+          const timer = setTimeout(resolve, interval);
+          signal?.addEventListener("abort", () => (clearTimeout(timer), reject(signal.reason)), {
+            once: true,
+          });
+        });
+        interval = Math.min(o.maxPollIntervalMs ?? 5_000, interval * 1.5);
+      }
+    } catch (error) {
+      if (signal?.aborted && o.cancelOnAbort !== false) await this.runs.cancel(runId).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  readonly webhooks = {
+    create: (body: { url: string; events?: EventType[] }) =>
+      call<{ data: CreatedWebhook; message: string }>(this.http, {
+        method: "POST",
+        path: "/webhooks",
+        body,
+        idempotent: false,
+      }).then((r) => r.data),
+    list: () =>
+      this.data<{ webhooks: WebhookEndpoint[]; total: number }>({
+        method: "GET",
+        path: "/webhooks",
+        idempotent: true,
+      }),
+    get: (id: string) =>
+      this.data<WebhookEndpoint>({
+        method: "GET",
+        path: `/webhooks/${encodeURIComponent(id)}`,
+        idempotent: true,
+      }),
+    delete: (id: string) =>
+      this.data<{ id: string; deleted: true }>({
+        method: "DELETE",
+        path: `/webhooks/${encodeURIComponent(id)}`,
+        idempotent: true,
+      }),
+    enable: (id: string) =>
+      this.data<WebhookEndpoint>({
+        method: "POST",
+        path: `/webhooks/${encodeURIComponent(id)}/enable`,
+        idempotent: true,
+      }),
+    rotateSecret: (id: string) =>
+      this.data<{ id: string; signing_secret: string; previous_secret_expires_at: string }>({
+        method: "POST",
+        path: `/webhooks/${encodeURIComponent(id)}/rotate-secret`,
+        idempotent: false,
+      }),
+    deliveries: (id: string, q: { limit?: number; cursor?: string } = {}) =>
+      this.data<{ deliveries: Delivery[]; next_cursor: string | null }>({
+        method: "GET",
+        path: `/webhooks/${encodeURIComponent(id)}/deliveries`,
+        query: q,
+        idempotent: true,
+      }),
+    redeliver: (id: string, deliveryId: string) =>
+      this.data<{ delivery_id: string; redelivery_of: string }>({
+        method: "POST",
+        path: `/webhooks/${encodeURIComponent(id)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver`,
+        idempotent: false,
+      }),
+    test: (id: string) =>
+      this.data<{ delivery_id: string; event: "webhook.test" }>({
+        method: "POST",
+        path: `/webhooks/${encodeURIComponent(id)}/test`,
+        idempotent: false,
+      }),
+    defaultSecret: () =>
+      this.data<{ signing_secret: string }>({
+        method: "GET",
+        path: "/webhooks/default/secret",
+        idempotent: true,
+      }).then((d) => d.signing_secret),
+  };
+}

@@ -1,0 +1,104 @@
+import { ModelRunError } from "./errors.js";
+
+export interface HttpOptions {
+  baseUrl: string;
+  apiKey: string;
+  fetch: typeof fetch;
+  maxRetries: number;
+  /** Upper bound of a single wait before retrying (Retry-After is honoured up to this). */
+  maxRetryDelayMs: number;
+}
+
+export interface RequestOptions {
+  method: "GET" | "POST" | "DELETE";
+  path: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Safe to send twice: reads, deletes, cancels, and creations carrying an Idempotency-Key. */
+  idempotent: boolean;
+  signal?: AbortSignal;
+}
+
+const RETRYABLE = new Set([429, 503]);
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    signal?.throwIfAborted();
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** Seconds (or an HTTP date) of a Retry-After header, as milliseconds. */
+export function retryAfterMs(value: string | null): number | undefined {
+  if (!value) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+/**
+ * One API call. 429 and 503 answers are retried after Retry-After (or exponential backoff), and
+ * network errors after backoff, but only for idempotent calls: a POST that creates something is
+ * never sent twice unless it carries an Idempotency-Key.
+ */
+export async function call<T>(http: HttpOptions, o: RequestOptions): Promise<T> {
+  const url = new URL(`${http.baseUrl.replace(/\/$/, "")}/api/v1${o.path}`);
+  for (const [k, v] of Object.entries(o.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+  for (let attempt = 0; ; attempt++) {
+    const backoff = Math.min(http.maxRetryDelayMs, 250 * 2 ** attempt);
+    let res: Response;
+    try {
+      res = await http.fetch(url, {
+        method: o.method,
+        signal: o.signal,
+        headers: {
+          authorization: `Bearer ${http.apiKey}`,
+          accept: "application/json",
+          ...(o.body !== undefined && { "content-type": "application/json" }),
+          ...o.headers,
+        },
+        body: o.body === undefined ? undefined : JSON.stringify(o.body),
+      });
+    } catch (error) {
+      if (o.signal?.aborted || !o.idempotent || attempt >= http.maxRetries) throw error;
+      await sleep(backoff, o.signal);
+      continue;
+    }
+    if (RETRYABLE.has(res.status) && o.idempotent && attempt < http.maxRetries) {
+      await res.body?.cancel();
+      await sleep(
+        Math.min(http.maxRetryDelayMs, retryAfterMs(res.headers.get("retry-after")) ?? backoff),
+        o.signal,
+      );
+      continue;
+    }
+    const text = await res.text();
+    const body = text
+      ? (JSON.parse(text) as {
+          data?: T;
+          error?: { code: string; message: string; details?: []; request_id?: string };
+        })
+      : {};
+    if (!res.ok) {
+      const e = body.error;
+      throw new ModelRunError(
+        res.status,
+        e?.code ?? "HTTP_ERROR",
+        e?.message ?? `HTTP ${res.status}`,
+        e?.request_id ?? res.headers.get("x-request-id") ?? undefined,
+        e?.details,
+      );
+    }
+    return body as T;
+  }
+}

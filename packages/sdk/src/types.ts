@@ -1,0 +1,109 @@
+// Shapes of the Model Run Service API (see its OpenAPI document at /api/v1/openapi.json).
+export type ModelCategory = "image" | "video" | "audio";
+export type RunStatus = "QUEUED" | "EXECUTING" | "COMPLETED" | "FAILED" | "CANCELED";
+export type EventType = "run.completed" | "run.failed" | "run.canceled";
+
+export interface Model {
+  id: string;
+  name: string;
+  description: string;
+  category: ModelCategory;
+  outputs_image: boolean;
+  outputs_video: boolean;
+  outputs_audio: boolean;
+  estimated_tokens: number;
+  status: string;
+  highlighted: boolean;
+}
+
+export interface ModelDetail extends Model {
+  input_schema: Record<string, unknown>;
+  pricing: { unit: string; tokens_per_unit: number; units_from: string | null; description: string };
+}
+
+export interface ModelList {
+  models: Model[];
+  total: number;
+  limit: number;
+  offset: number;
+}
+
+export interface CreatedRun {
+  run_id: string;
+  status: "queued";
+  model_id: string;
+  model_name: string;
+  estimated_tokens: number;
+  is_test_request: boolean;
+  created_at: string;
+}
+
+export interface Run {
+  run_id: string;
+  status: RunStatus;
+  model_id?: string;
+  created_at?: string;
+  started_at?: string;
+  completed_at?: string;
+  canceled_at?: string;
+  duration_ms?: number;
+  output?: { images?: string[]; video?: string[]; audio?: string[] } & Record<string, unknown>;
+  tokens_charged?: number;
+  error?: { message: string; code: string };
+}
+
+export interface RunList {
+  runs: Run[];
+  next_cursor: string | null;
+}
+
+export interface WebhookEndpoint {
+  id: string;
+  url: string;
+  events: EventType[];
+  status: "active" | "disabled";
+  consecutive_failures: number;
+  created_at: string;
+  disabled_at: string | null;
+}
+
+export interface CreatedWebhook {
+  id: string;
+  url: string;
+  events: EventType[];
+  signing_secret: string;
+}
+
+export interface Delivery {
+  id: string;
+  event: string;
+  run_id: string | null;
+  status: "pending" | "succeeded" | "failed";
+  created_at: string;
+  completed_at: string | null;
+  attempts: {
+    number: number;
+    started_at: string;
+    duration_ms: number;
+    status_code: number | null;
+    error_class: string | null;
+    success: boolean;
+  }[];
+}
+
+/** A webhook delivery body (per-run or registered endpoint). */
+export interface WebhookEvent {
+  event: EventType | "webhook.test";
+  webhook_id?: string;
+  created_at?: string;
+  data: {
+    run_id?: string;
+    model_id?: string;
+    result?: Record<string, unknown>;
+    error?: { message: string; code: string };
+    canceled_at?: string;
+    tokens_charged?: number;
+    timestamp?: string;
+    message?: string;
+  };
+}
