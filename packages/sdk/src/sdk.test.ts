@@ -112,10 +112,10 @@ describe("SDK against the running API", () => {
   it("when the AbortSignal fires while waiting, then run() rejects and the run is canceled on the server", async () => {
     const controller = new AbortController();
     const waiting = client.run("test/slow", { input: { prompt: "stop" } }, { signal: controller.signal });
-    const [created] = (await waitFor(async () => {
+    const created = await waitFor(async () => {
       const page = await client.runs.list({ status: "EXECUTING", model_id: "test/slow" });
-      return page.runs.length ? page.runs : null;
-    })) as [{ run_id: string }];
+      return page.runs[0] ?? null;
+    });
     controller.abort();
     await expect(waiting).rejects.toMatchObject({ name: "AbortError" });
     expect((await client.runs.get(created.run_id)).status).toBe("CANCELED");
