@@ -3,20 +3,8 @@
 // (test/instant, 1 image of 1024x1024 per run). Prints creations/s, completions/s and p50/p99 of
 // creation latency and of created -> started. Traffic goes to 127.0.0.1 only, bounded in count.
 import { parseArgs } from "node:util";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import {
-  createAccountWithKeys,
-  createTestDatabase,
-  deleteRedisPrefix,
-  seedTestModels,
-  spawnApp,
-  testQueuePrefix,
-  TEST_REDIS_URL,
-  TEST_SECRETS_KEY,
-  waitFor,
-} from "../../packages/testkit/dist/index.js";
+import { createAccountWithKeys, waitFor } from "../../packages/testkit/dist/index.js";
+import { percentile, startService } from "./service.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -29,41 +17,16 @@ const { values } = parseArgs({
 });
 const RUNS = Number(values.runs);
 const CONCURRENCY = Number(values.concurrency);
-const PORT = 3900 + Math.floor(Math.random() * 90);
-
-const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const pct = percentile;
 const ms = (n) => `${n.toFixed(1)} ms`;
 
-const database = await createTestDatabase();
-const prefix = testQueuePrefix();
-const outputDir = await mkdtemp(join(tmpdir(), "svc-bench-"));
-const env = {
-  DATABASE_URL: database.url,
-  REDIS_URL: TEST_REDIS_URL,
-  QUEUE_PREFIX: prefix,
-  SECRETS_KEY: TEST_SECRETS_KEY,
-  METRICS_PORT: "0",
-  OUTPUT_DIR: outputDir,
-  PUBLIC_BASE_URL: `http://127.0.0.1:${PORT}`,
-  LOG_LEVEL: "warn",
-  DATABASE_POOL_SIZE: "20",
-};
-const api = spawnApp("api", {
-  ...env,
-  PORT: String(PORT),
-  HOST: "127.0.0.1",
-  LOG_LEVEL: "info",
-  RATE_LIMIT_PER_MINUTE: "10000000",
-  RATE_LIMIT_RUNS_PER_MINUTE: "10000000",
+const service = await startService({
+  workerEnv: { WORKER_CONCURRENCY: values["worker-concurrency"] },
+  startWorkerNow: !values["create-first"],
 });
-const startWorker = () =>
-  spawnApp("worker", { ...env, LOG_LEVEL: "info", WORKER_CONCURRENCY: values["worker-concurrency"] });
-let worker = values["create-first"] ? undefined : startWorker();
+const { database } = service;
 try {
-  await seedTestModels(database.db);
   const { account, liveKey } = await createAccountWithKeys(database.db, RUNS * 10);
-  await api.waitForLine((l) => l.message === "api listening");
-  await worker?.waitForLine((l) => l.message === "worker ready");
 
   const latencies = [];
   let next = 0;
@@ -74,7 +37,7 @@ try {
       while (next < RUNS) {
         next++;
         const t0 = performance.now();
-        const res = await fetch(`http://127.0.0.1:${PORT}/api/v1/models/test/instant/run`, {
+        const res = await fetch(`${service.base}/models/test/instant/run`, {
           method: "POST",
           headers: { Authorization: `Bearer ${liveKey}`, "Content-Type": "application/json" },
           body: JSON.stringify({ input: { prompt: `benchmark run ${next}` } }),
@@ -86,7 +49,7 @@ try {
     }),
   );
   const createdSeconds = (performance.now() - started) / 1000;
-  worker ??= startWorker();
+  if (!service.worker) await service.startWorker();
   await waitFor(
     async () =>
       (await database.db.run.count({ where: { accountId: account.id, status: "COMPLETED" } })) ===
@@ -124,10 +87,5 @@ try {
     `ledger: balance ${totals.balance} (charged ${RUNS * 10 - totals.balance}), reserved ${totals.reserved}`,
   );
 } finally {
-  api.child.kill("SIGTERM");
-  worker.child.kill("SIGTERM");
-  await Promise.all([api.exited, worker.exited]);
-  await deleteRedisPrefix(prefix);
-  await database.drop();
-  await rm(outputDir, { recursive: true, force: true });
+  await service.stop();
 }

@@ -1,19 +1,12 @@
 import { once } from "node:events";
-import { ConfigError, type ApiConfig, loadApiConfig } from "@svc/config";
+import { configOrExit, loadApiConfig } from "@svc/config";
 import { createDb } from "@svc/db";
 import { createLogger } from "@svc/logger";
 import { createRedis, createProducer } from "@svc/queue";
 import { createApp } from "./app.js";
 import { createApiMetrics } from "./metrics.js";
 
-let config: ApiConfig;
-try {
-  config = loadApiConfig();
-} catch (error) {
-  if (!(error instanceof ConfigError)) throw error;
-  process.stderr.write(`${error.message}\n`);
-  process.exit(78);
-}
+const config = configOrExit(loadApiConfig);
 
 const logger = createLogger({ service: "api", level: config.LOG_LEVEL });
 const db = createDb({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE });

@@ -1,17 +1,10 @@
-import { ConfigError, type WorkerConfig, loadWorkerConfig } from "@svc/config";
+import { configOrExit, loadWorkerConfig } from "@svc/config";
 import { createDb } from "@svc/db";
 import { createLogger } from "@svc/logger";
 import { createRedis } from "@svc/queue";
 import { startWorker, type RunningWorker } from "./worker.js";
 
-let config: WorkerConfig;
-try {
-  config = loadWorkerConfig();
-} catch (error) {
-  if (!(error instanceof ConfigError)) throw error;
-  process.stderr.write(`${error.message}\n`);
-  process.exit(78);
-}
+const config = configOrExit(loadWorkerConfig);
 
 const logger = createLogger({ service: "worker", level: config.LOG_LEVEL });
 const db = createDb({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE });

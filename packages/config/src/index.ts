@@ -8,6 +8,7 @@ import {
   type WorkerConfig,
 } from "./schemas.js";
 
+import { ConfigError } from "./parse.js";
 export { ConfigError, parseEnv } from "./parse.js";
 export * from "./schemas.js";
 
@@ -16,3 +17,14 @@ type Env = Record<string, string | undefined>;
 export const loadBaseConfig = (env: Env = process.env): BaseConfig => parseEnv(baseEnvSchema, env);
 export const loadApiConfig = (env: Env = process.env): ApiConfig => parseEnv(apiEnvSchema, env);
 export const loadWorkerConfig = (env: Env = process.env): WorkerConfig => parseEnv(workerEnvSchema, env);
+
+/** For a process's entry point: the parsed configuration, or exit 78 (EX_CONFIG) naming every problem. */
+export function configOrExit<T>(load: () => T): T {
+  try {
+    return load();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(78);
+  }
+}

@@ -5,6 +5,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { generate } from "selfsigned";
+import { changes } from "./changes.js";
 
 export interface TestCertificate {
   key: string;
@@ -70,29 +71,17 @@ export async function startHttpsReceiver(
 ): Promise<HttpsReceiver> {
   const { key, cert } = await testCertificate();
   const requests: ReceivedRequest[] = [];
-  const waiters = new Set<() => void>();
+  const arrivals = changes();
   const receiver: HttpsReceiver = {
     requests,
     respond,
     url: (path = "/hook") => `https://127.0.0.1:${(server.address() as { port: number }).port}${path}`,
     waitForRequests(count, timeoutMs = 20_000) {
-      return new Promise((resolve, reject) => {
-        const check = () => {
-          if (requests.length < count) return;
-          cleanup();
-          resolve(requests.slice(0, count));
-        };
-        const timer = setTimeout(() => {
-          cleanup();
-          reject(new Error(`expected ${count} requests within ${timeoutMs} ms, got ${requests.length}`));
-        }, timeoutMs);
-        const cleanup = () => {
-          clearTimeout(timer);
-          waiters.delete(check);
-        };
-        waiters.add(check);
-        check();
-      });
+      return arrivals.until(
+        () => (requests.length >= count ? requests.slice(0, count) : undefined),
+        timeoutMs,
+        () => `expected ${count} requests within ${timeoutMs} ms, got ${requests.length}`,
+      );
     },
     async close() {
       server.closeAllConnections();
@@ -112,7 +101,7 @@ export async function startHttpsReceiver(
       };
       const reply = receiver.respond(request, requests.length);
       requests.push(request);
-      for (const wake of waiters) wake();
+      arrivals.notify();
       setTimeout(() => {
         if (res.destroyed) return;
         res.writeHead(reply.status, reply.headers ?? {}).end();

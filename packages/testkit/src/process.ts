@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { repoPaths } from "@svc/db";
+import { changes } from "./changes.js";
 
 export interface SpawnedApp {
   child: ChildProcess;
@@ -19,7 +20,7 @@ export function spawnApp(name: "api" | "worker", env: Record<string, string>): S
     stdio: ["ignore", "pipe", "pipe"],
   });
   const lines: Record<string, unknown>[] = [];
-  const waiters = new Set<() => void>();
+  const output = changes();
   let buffer = "";
   child.stdout!.on("data", (chunk: Buffer) => {
     buffer += chunk.toString();
@@ -32,7 +33,7 @@ export function spawnApp(name: "api" | "worker", env: Record<string, string>): S
         lines.push({ message: part });
       }
     }
-    for (const wake of waiters) wake();
+    output.notify();
   });
   child.stderr!.on("data", (chunk: Buffer) => lines.push({ stderr: chunk.toString() }));
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
@@ -41,28 +42,12 @@ export function spawnApp(name: "api" | "worker", env: Record<string, string>): S
     lines,
     exited,
     waitForLine(match, timeoutMs = 20_000) {
-      return new Promise((resolve, reject) => {
-        const check = () => {
-          const found = lines.find(match);
-          if (!found) return;
-          cleanup();
-          resolve(found);
-        };
-        const timer = setTimeout(() => {
-          cleanup();
-          reject(
-            new Error(
-              `no matching log line within ${timeoutMs} ms; got:\n${lines.map((l) => JSON.stringify(l)).join("\n")}`,
-            ),
-          );
-        }, timeoutMs);
-        const cleanup = () => {
-          clearTimeout(timer);
-          waiters.delete(check);
-        };
-        waiters.add(check);
-        check();
-      });
+      return output.until(
+        () => lines.find(match),
+        timeoutMs,
+        () =>
+          `no matching log line within ${timeoutMs} ms; got:\n${lines.map((l) => JSON.stringify(l)).join("\n")}`,
+      );
     },
   };
 }

@@ -18,7 +18,13 @@ export interface RateLimitOptions {
  * If Redis fails, an in-process limiter with the same budget takes over (per replica) rather
  * than letting requests through unlimited or failing them.
  */
-export function rateLimit({ redis, prefix, perMinute, runsPerMinute, windowSeconds }: RateLimitOptions): RequestHandler {
+export function rateLimit({
+  redis,
+  prefix,
+  perMinute,
+  runsPerMinute,
+  windowSeconds,
+}: RateLimitOptions): RequestHandler {
   const limiter = (name: string, points: number) =>
     new RateLimiterRedis({
       storeClient: redis,

@@ -54,25 +54,30 @@ export async function recordRunDeliveries(tx: Prisma.TransactionClient, run: Run
   return rows.map((r) => r.id!);
 }
 
-export async function createTestDelivery(
+/** Records one pending delivery to an endpoint and returns its id (the caller enqueues it). */
+async function insertDelivery(
+  db: Db,
+  data: Omit<Prisma.DeliveryUncheckedCreateInput, "id">,
+): Promise<string> {
+  const id = newId("whd");
+  await db.delivery.create({ data: { id, ...data } });
+  return id;
+}
+
+export function createTestDelivery(
   db: Db,
   endpoint: { id: string; accountId: string; mode: Owner["mode"]; url: string },
 ) {
   const now = new Date();
-  const id = newId("whd");
-  await db.delivery.create({
-    data: {
-      id,
-      accountId: endpoint.accountId,
-      mode: endpoint.mode,
-      endpointId: endpoint.id,
-      url: endpoint.url,
-      event: "webhook.test",
-      body: JSON.stringify(testPayload(endpoint.id, now)),
-      createdAt: now,
-    },
+  return insertDelivery(db, {
+    accountId: endpoint.accountId,
+    mode: endpoint.mode,
+    endpointId: endpoint.id,
+    url: endpoint.url,
+    event: "webhook.test",
+    body: JSON.stringify(testPayload(endpoint.id, now)),
+    createdAt: now,
   });
-  return id;
 }
 
 /** A new delivery of the same event and body (new id: receivers see a fresh delivery). */
@@ -84,20 +89,8 @@ export async function redeliver(
 ): Promise<string | null> {
   const original = await db.delivery.findFirst({ where: { id: deliveryId, endpointId, ...owner } });
   if (!original) return null;
-  const id = newId("whd");
-  await db.delivery.create({
-    data: {
-      id,
-      accountId: original.accountId,
-      mode: original.mode,
-      runId: original.runId,
-      endpointId,
-      url: original.url,
-      event: original.event,
-      body: original.body,
-    },
-  });
-  return id;
+  const { accountId, mode, runId, url, event, body } = original;
+  return insertDelivery(db, { accountId, mode, runId, endpointId, url, event, body });
 }
 
 export function findDeliveryToSend(db: Db, id: string) {
