@@ -8,10 +8,9 @@ import {
   deleteRedisPrefix,
   freePort,
   seedTestModels,
+  serviceEnv,
   spawnApp,
   testQueuePrefix,
-  TEST_REDIS_URL,
-  TEST_SECRETS_KEY,
 } from "../../packages/testkit/dist/index.js";
 
 export const percentile = (sorted, p) =>
@@ -24,12 +23,7 @@ export async function startService({ workerEnv = {}, startWorkerNow = true } = {
   const outputDir = await mkdtemp(join(tmpdir(), "svc-bench-"));
   const port = await freePort();
   const env = {
-    DATABASE_URL: database.url,
-    REDIS_URL: TEST_REDIS_URL,
-    QUEUE_PREFIX: prefix,
-    SECRETS_KEY: TEST_SECRETS_KEY,
-    WEBHOOK_ALLOW_PRIVATE_URLS: "true",
-    METRICS_PORT: "0",
+    ...serviceEnv(database.url, prefix),
     OUTPUT_DIR: outputDir,
     PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
     LOG_LEVEL: "info",

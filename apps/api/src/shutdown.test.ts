@@ -5,8 +5,7 @@ import {
   seedTestModels,
   spawnApp,
   testQueuePrefix,
-  TEST_REDIS_URL,
-  TEST_SECRETS_KEY,
+  serviceEnv,
   deleteRedisPrefix,
 } from "@svc/testkit";
 
@@ -19,10 +18,7 @@ describe("API shutdown", () => {
       const { liveKey } = await createAccountWithKeys(database.db, 100_000);
       const port = await freePort();
       const api = spawnApp("api", {
-        DATABASE_URL: database.url,
-        REDIS_URL: TEST_REDIS_URL,
-        QUEUE_PREFIX: prefix,
-        SECRETS_KEY: TEST_SECRETS_KEY,
+        ...serviceEnv(database.url, prefix),
         HOST: "127.0.0.1",
         PORT: String(port),
         SHUTDOWN_GRACE_MS: "5000",

@@ -4,12 +4,11 @@ import {
   deleteRedisPrefix,
   freePort,
   seedTestModels,
+  serviceEnv,
   spawnApp,
   startHttpsReceiver,
   testCertificate,
   testQueuePrefix,
-  TEST_REDIS_URL,
-  TEST_SECRETS_KEY,
   waitFor,
   type HttpsReceiver,
   type SpawnedApp,
@@ -40,13 +39,7 @@ describe("SDK against the running API", () => {
     database = await createTestDatabase();
     await seedTestModels(database.db);
     ({ liveKey } = await createAccountWithKeys(database.db, 10_000));
-    const env = {
-      DATABASE_URL: database.url,
-      REDIS_URL: TEST_REDIS_URL,
-      QUEUE_PREFIX: prefix,
-      SECRETS_KEY: TEST_SECRETS_KEY,
-      WEBHOOK_ALLOW_PRIVATE_URLS: "true",
-    };
+    const env = serviceEnv(database.url, prefix);
     const [port, limitedPort] = [await freePort(), await freePort()];
     api = spawnApp("api", { ...env, HOST: "127.0.0.1", PORT: String(port) });
     // Same service, tight limits: 2 requests and 1 run creation per 2-second window.
@@ -61,7 +54,6 @@ describe("SDK against the running API", () => {
     });
     worker = spawnApp("worker", {
       ...env,
-      METRICS_PORT: "0",
       WEBHOOK_CA_FILE: (await testCertificate()).caFile,
       WEBHOOK_BACKOFF_BASE_MS: "50",
     });

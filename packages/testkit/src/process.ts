@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { repoPaths } from "@svc/db";
 import { changes } from "./changes.js";
+import { TEST_REDIS_URL, TEST_SECRETS_KEY } from "./redis.js";
 
 export interface SpawnedApp {
   child: ChildProcess;
@@ -49,5 +50,21 @@ export function spawnApp(name: "api" | "worker", env: Record<string, string>): S
           `no matching log line within ${timeoutMs} ms; got:\n${lines.map((l) => JSON.stringify(l)).join("\n")}`,
       );
     },
+  };
+}
+
+/**
+ * The environment every API or worker process of a test needs: its database, Redis and queue
+ * prefix, the shared secrets key, private webhook URLs allowed (receivers run on 127.0.0.1), and
+ * no worker metrics server (several workers run at once).
+ */
+export function serviceEnv(databaseUrl: string, prefix: string): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: TEST_REDIS_URL,
+    QUEUE_PREFIX: prefix,
+    SECRETS_KEY: TEST_SECRETS_KEY,
+    WEBHOOK_ALLOW_PRIVATE_URLS: "true",
+    METRICS_PORT: "0",
   };
 }

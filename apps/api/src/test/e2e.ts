@@ -1,7 +1,7 @@
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { seedTestModels, spawnApp, TEST_REDIS_URL, TEST_SECRETS_KEY, type SpawnedApp } from "@svc/testkit";
+import { seedTestModels, serviceEnv, spawnApp, type SpawnedApp } from "@svc/testkit";
 import { startApi } from "./harness.js";
 
 // The API in-process (supertest) and the worker as a real process, on one database and queue prefix.
@@ -14,18 +14,12 @@ export async function setupE2E(workerEnv: Record<string, string> = {}, apiEnv: R
   const api = await startApi({ OUTPUT_DIR: outputDir, PUBLIC_BASE_URL, ...apiEnv });
   await seedTestModels(api.database.db);
   const workerEnvFor = (extra: Record<string, string> = {}) => ({
-    DATABASE_URL: api.database.url,
-    REDIS_URL: TEST_REDIS_URL,
-    QUEUE_PREFIX: api.config.QUEUE_PREFIX,
-    SECRETS_KEY: TEST_SECRETS_KEY,
-    WEBHOOK_ALLOW_PRIVATE_URLS: "true",
+    ...serviceEnv(api.database.url, api.config.QUEUE_PREFIX),
     OUTPUT_DIR: outputDir,
     PUBLIC_BASE_URL,
     SWEEP_INTERVAL_MS: "200",
     SWEEP_QUEUED_AFTER_MS: "0",
     LOG_LEVEL: "info",
-    // Several workers run at once in tests: no metrics server unless a test asks for one.
-    METRICS_PORT: "0",
     ...workerEnv,
     ...extra,
   });
