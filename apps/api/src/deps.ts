@@ -3,6 +3,7 @@ import type { ApiConfig } from "@svc/config";
 import type { Db } from "@svc/db";
 import type { Logger } from "@svc/logger";
 import type { Producer } from "@svc/queue";
+import type { RunLifecycle } from "@svc/use-cases";
 import type { QueueDashboard } from "./admin/queueDashboard.js";
 import type { ApiMetrics } from "./metrics.js";
 
@@ -13,6 +14,8 @@ export interface AppDeps {
   redis: Redis;
   logger: Logger;
   queues: Producer;
+  /** Run creation and cancel: the use-cases the worker shares (group-committed). */
+  runs: RunLifecycle;
   metrics: ApiMetrics;
   /** Set on SIGTERM: readiness fails and responses close their connections (see main.ts). */
   lifecycle: { draining: boolean };

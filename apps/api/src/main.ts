@@ -5,6 +5,7 @@ import { createLogger } from "@svc/logger";
 import { createRedis, createProducer } from "@svc/queue";
 import { createApp } from "./app.js";
 import { createApiMetrics } from "./metrics.js";
+import { apiRunLifecycle } from "./runs/lifecycle.js";
 
 const config = configOrExit(loadApiConfig);
 
@@ -19,6 +20,7 @@ const server = createApp({
   redis,
   logger,
   queues,
+  runs: apiRunLifecycle(config, db, redis, queues, logger),
   metrics: createApiMetrics(),
   lifecycle,
 }).listen(config.PORT, config.HOST);

@@ -5,13 +5,14 @@ import {
   createDeliveriesQueue,
   createRunsQueue,
   DELIVERIES_QUEUE,
-  enqueueDeliveries,
   RUNS_QUEUE,
+  runTransport,
   whenRedisReady,
   type DeliveryJob,
   type RunJob,
 } from "@svc/queue";
 import { createRunners, localStorage } from "@svc/runners";
+import { createRunLifecycle, groupCommitSettings } from "@svc/use-cases";
 import { cogWebhookUrl, startCogCallbackServer } from "./cog/callbackServer.js";
 import { cogDoneChannel, redisCogResults } from "./cog/results.js";
 import type { WorkerDeps } from "./deps.js";
@@ -51,7 +52,6 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   const prefix = config.QUEUE_PREFIX;
   const runsQueue = createRunsQueue(redis, prefix);
   const deliveriesQueue = createDeliveriesQueue(redis, prefix);
-  const notify = (ids: readonly string[]) => enqueueDeliveries(deliveriesQueue, ids);
   const secretsKey = parseSecretsKey(config.SECRETS_KEY);
   const cogResults = redisCogResults(redis, prefix);
   const callbackBase = config.COG_CALLBACK_URL;
@@ -69,6 +69,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
     ? await startMetricsServer(metrics, config.METRICS_HOST, config.METRICS_PORT)
     : undefined;
   const runners = createRunners({
+    generatorThreads: config.GENERATOR_THREADS,
     ...(callbackBase && {
       cog: {
         results: cogResults,
@@ -77,13 +78,18 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
       },
     }),
   });
-  const executeDeps = {
+  const runLifecycle = createRunLifecycle({
     db,
+    logger,
+    queues: runTransport(redis, prefix, { runs: () => runsQueue, deliveries: () => deliveriesQueue }),
+    groupCommit: groupCommitSettings(config),
+  });
+  const executeDeps = {
+    runs: runLifecycle,
     logger,
     storage: localStorage(config.OUTPUT_DIR, config.PUBLIC_BASE_URL),
     runners,
     blocklist: loadBlocklist(config),
-    enqueueDeliveries: notify,
     metrics,
   };
   const deliverDeps = {
@@ -142,12 +148,12 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
     try {
       await sweepRuns({
         db,
+        runs: runLifecycle,
         queue: runsQueue,
         redis,
         prefix,
         logger,
         queuedAfterMs: config.SWEEP_QUEUED_AFTER_MS,
-        enqueueDeliveries: notify,
       });
       const resent = await sweepDeliveries(db, deliveriesQueue, config.SWEEP_QUEUED_AFTER_MS);
       if (resent) logger.info("sweep", { deliveries_enqueued: resent });
@@ -180,7 +186,13 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
         logger.warn("grace period over; leaving unfinished runs to other workers");
         return;
       }
-      await Promise.allSettled([subscriber.quit(), runsQueue.close(), deliveriesQueue.close()]);
+      await runLifecycle.drain();
+      await Promise.allSettled([
+        subscriber.quit(),
+        runsQueue.close(),
+        deliveriesQueue.close(),
+        runners.close(),
+      ]);
       await Promise.allSettled([redis.quit(), db.$disconnect()]);
     },
   };

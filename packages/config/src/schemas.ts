@@ -29,6 +29,12 @@ export const serviceEnvSchema = baseEnvSchema.extend({
     ),
   // Lets webhooks reach loopback/private addresses: local development and tests only.
   WEBHOOK_ALLOW_PRIVATE_URLS: bool.default(false),
+  // Group commit of run transitions (creation, start, settlement): how long the first run of a
+  // batch waits for company (0: only for the requests already read), the largest batch, and how
+  // many batches of one kind may be in the database at once.
+  GROUP_COMMIT_WINDOW_MS: int(0, 100).default(0),
+  GROUP_COMMIT_MAX_BATCH: int(1, 1000).default(200),
+  GROUP_COMMIT_IN_FLIGHT: int(1, 100).default(2),
 });
 
 export const apiEnvSchema = serviceEnvSchema.extend({
@@ -56,7 +62,10 @@ export const apiEnvSchema = serviceEnvSchema.extend({
 });
 
 export const workerEnvSchema = serviceEnvSchema.extend({
-  WORKER_CONCURRENCY: int(1, 1000).default(4),
+  // Runs executed at once by one worker process. The built-in generators' CPU work runs on
+  // GENERATOR_THREADS worker threads (0: one per core), so high concurrency keeps pick-up fast.
+  WORKER_CONCURRENCY: int(1, 1000).default(50),
+  GENERATOR_THREADS: int(0, 256).default(0),
   SHUTDOWN_GRACE_MS: int(0, 3_600_000).default(30_000),
   // A job whose worker stops renewing its lock for this long is handed to another worker.
   RUN_LOCK_MS: int(500, 600_000).default(30_000),

@@ -11,7 +11,8 @@ export const MODEL_ID_PATTERN = /^[a-z0-9][a-z0-9._-]*(\/[a-z0-9][a-z0-9._-]*)+$
 export const runnerSchema = z.discriminatedUnion("kind", [
   z.strictObject({
     kind: z.literal("builtin"),
-    generator: z.enum(MODEL_CATEGORIES),
+    // echo: no file, the input comes back as the output (a hello-world model, the benchmarks' no-op).
+    generator: z.enum([...MODEL_CATEGORIES, "echo"]),
     // Simulated execution time per unit, so that EXECUTING and cancel can be observed.
     delay_ms: z.int().min(0).default(0),
   }),
@@ -32,7 +33,8 @@ export const catalogueEntrySchema = z.strictObject({
   name: z.string().min(1),
   description: z.string().default(""),
   category: z.enum(MODEL_CATEGORIES),
-  outputs: z.array(z.enum(MODEL_CATEGORIES)).min(1),
+  // Empty for a model that makes no media file (acme/echo).
+  outputs: z.array(z.enum(MODEL_CATEGORIES)),
   status: z.string().min(1).default("active"),
   highlighted: z.boolean().default(false),
   pricing: pricingSchema,

@@ -15,3 +15,5 @@ export * from "./webhooks/delivery.js";
 export * from "./webhooks/addresses.js";
 export * from "./webhooks/present.js";
 export * from "./cog.js";
+export * from "./groupCommit.js";
+export * from "./settlement.js";

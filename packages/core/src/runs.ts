@@ -96,6 +96,6 @@ export function presentRun(run: RunRecord) {
   }
 }
 
-export function presentCanceledRun(run: RunRecord) {
+export function presentCanceledRun(run: { id: string; canceledAt: Date }) {
   return { run_id: run.id, status: "CANCELED" as const, canceled_at: iso(run.canceledAt) };
 }

@@ -1,3 +1,4 @@
+import pg from "pg";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "./generated/prisma/client.js";
 
@@ -8,9 +9,25 @@ export interface DbOptions {
   poolSize?: number;
 }
 
-/** A Prisma client on the pg driver adapter: no native engine, a bounded pool. */
+const pools = new WeakMap<Db, pg.Pool>();
+
+/**
+ * A Prisma client on the pg driver adapter: no native engine, a bounded pool. The run lifecycle's
+ * hot path talks to the same pool directly (see runTransitions.ts); $disconnect() ends it.
+ */
 export function createDb({ url, poolSize = 10 }: DbOptions): Db {
-  return new PrismaClient({
-    adapter: new PrismaPg({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5_000 }),
-  });
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5_000 });
+  // An idle connection that breaks (database restarted) is dropped by the pool; without a
+  // listener the error event would end the process.
+  pool.on("error", () => {});
+  const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+  pools.set(db, pool);
+  return db;
+}
+
+/** The node-postgres pool under a client made by createDb. */
+export function sqlPool(db: Db): pg.Pool {
+  const pool = pools.get(db);
+  if (!pool) throw new Error("this client was not made by createDb");
+  return pool;
 }

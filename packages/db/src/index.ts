@@ -1,4 +1,4 @@
-export { createDb, type Db, type DbOptions } from "./client.js";
+export { createDb, sqlPool, type Db, type DbOptions } from "./client.js";
 export { repoPaths } from "./paths.js";
 export { loadCatalogue, seedCatalogue } from "./catalogue.js";
 export * from "./repositories/accounts.js";
@@ -9,3 +9,4 @@ export type * from "./generated/prisma/client.js";
 export * from "./repositories/runs.js";
 export * from "./repositories/webhooks.js";
 export * from "./repositories/deliveries.js";
+export * from "./repositories/runTransitions.js";

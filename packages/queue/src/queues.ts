@@ -48,6 +48,14 @@ export async function enqueueRun(q: RunsQueue, runId: string): Promise<void> {
   await q.add("execute", { runId }, { ...RUN_JOB_OPTIONS, jobId: runId });
 }
 
+/** A batch of runs in one round trip (a group-committed batch of creations). */
+export async function enqueueRuns(q: RunsQueue, runIds: readonly string[]): Promise<void> {
+  if (!runIds.length) return;
+  await q.addBulk(
+    runIds.map((runId) => ({ name: "execute", data: { runId }, opts: { ...RUN_JOB_OPTIONS, jobId: runId } })),
+  );
+}
+
 export async function enqueueDeliveries(q: DeliveriesQueue, deliveryIds: readonly string[]): Promise<void> {
   if (!deliveryIds.length) return;
   await q.addBulk(
@@ -60,8 +68,6 @@ export async function enqueueDeliveries(q: DeliveriesQueue, deliveryIds: readonl
 }
 
 export interface Producer {
-  enqueueRun(runId: string): Promise<void>;
-  removeRun(runId: string): Promise<void>;
   enqueueDeliveries(deliveryIds: readonly string[]): Promise<void>;
   runs(): RunsQueue;
   deliveries(): DeliveriesQueue;
@@ -88,10 +94,6 @@ export function createProducer(connection: Redis, prefix: string): Producer {
     return (made.deliveries ??= createDeliveriesQueue(connection, prefix));
   };
   return {
-    enqueueRun: async (runId) => enqueueRun(runs(), runId),
-    removeRun: async (runId) => {
-      await runs().remove(runId);
-    },
     enqueueDeliveries: async (ids) => enqueueDeliveries(deliveries(), ids),
     runs,
     deliveries,
@@ -106,4 +108,26 @@ export const cancelChannel = (prefix: string) => `${prefix}:run-cancel`;
 
 export async function publishCancel(redis: Redis, prefix: string, runId: string): Promise<void> {
   await redis.publish(cancelChannel(prefix), runId);
+}
+
+/**
+ * What the run lifecycle needs from the queues (packages/use-cases LifecycleQueues), over the
+ * caller's queues: the API's fail-fast producer or the worker's own.
+ */
+export function runTransport(
+  redis: Redis,
+  prefix: string,
+  queues: { runs(): RunsQueue; deliveries(): DeliveriesQueue },
+) {
+  return {
+    enqueueRuns: async (runIds: readonly string[]) => enqueueRuns(queues.runs(), runIds),
+    enqueueDeliveries: async (ids: readonly string[]) => enqueueDeliveries(queues.deliveries(), ids),
+    async stopRun(runId: string) {
+      const [removed, published] = await Promise.allSettled([
+        queues.runs().remove(runId),
+        publishCancel(redis, prefix, runId),
+      ]);
+      for (const r of [removed, published]) if (r.status === "rejected") throw r.reason;
+    },
+  };
 }

@@ -1,6 +1,8 @@
 import type { RunnerSettings } from "@svc/core";
 import { audioRunner } from "./generators/audio.js";
+import { echoRunner } from "./generators/echo.js";
 import { imageRunner } from "./generators/image.js";
+import { createRenderPool } from "./generators/renderPool.js";
 import { videoRunner } from "./generators/video.js";
 import { createCogRunner, type CogRunnerDeps } from "./cog/cogRunner.js";
 import { RunnerError, type Runner } from "./runner.js";
@@ -13,19 +15,33 @@ export { IMAGE_SIZES, renderImage } from "./generators/image.js";
 export { renderWav } from "./generators/audio.js";
 export { VIDEO_SIZES, renderGif } from "./generators/video.js";
 
-const BUILTIN: Record<string, Runner> = { image: imageRunner, audio: audioRunner, video: videoRunner };
-
 export interface Runners {
   /** The runner named by a model's catalogue entry. */
   for(settings: RunnerSettings): Runner;
+  /** Stops the generators' worker threads. */
+  close(): Promise<void>;
+}
+
+export interface RunnersOptions {
+  cog?: CogRunnerDeps;
+  /** Worker threads for the built-in generators' CPU work (0: one per core). */
+  generatorThreads?: number;
 }
 
 /** The runners of this process: the built-in generators, and Cog when its callback is configured. */
-export function createRunners(options: { cog?: CogRunnerDeps } = {}): Runners {
+export function createRunners(options: RunnersOptions = {}): Runners {
   const cog = options.cog ? createCogRunner(options.cog) : undefined;
+  const pool = createRenderPool(options.generatorThreads);
+  const builtin: Record<string, Runner> = {
+    image: imageRunner(pool),
+    audio: audioRunner(pool),
+    video: videoRunner(pool),
+    echo: echoRunner,
+  };
   return {
+    close: () => pool.close(),
     for(settings) {
-      if (settings.kind === "builtin") return BUILTIN[settings.generator]!;
+      if (settings.kind === "builtin") return builtin[settings.generator]!;
       if (!cog)
         throw new RunnerError(
           "INTERNAL_ERROR",

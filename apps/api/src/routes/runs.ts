@@ -4,18 +4,14 @@ import { z } from "zod";
 import {
   ApiError,
   RUN_STATUSES,
-  cancelDecision,
   canonicalJson,
   presentCanceledRun,
   presentCreatedRun,
   presentRun,
-  settlementCharge,
-  tokensFor,
   unitsRequested,
   type Pricing,
 } from "@svc/core";
-import { createRun, findModel, findRunForAccount, listRuns, settleRun } from "@svc/db";
-import { publishCancel } from "@svc/queue";
+import { findRunForAccount, listRuns } from "@svc/db";
 import { authOf } from "../auth/authenticate.js";
 import type { AppDeps } from "../deps.js";
 import { cursorSchema, paginate } from "../http/cursor.js";
@@ -52,7 +48,7 @@ export const listRunsQuery = z.object({
 
 const runNotFound = (id: string) => new ApiError("RUN_NOT_FOUND", `No run with id ${JSON.stringify(id)}.`);
 
-export function runRoutes({ db, redis, queues, config, logger, metrics }: AppDeps): Router {
+export function runRoutes({ db, runs, config, metrics }: AppDeps): Router {
   const router = Router();
   const cachedModel = modelCache(db, config.CATALOGUE_CACHE_TTL_MS);
 
@@ -71,16 +67,14 @@ export function runRoutes({ db, redis, queues, config, logger, metrics }: AppDep
       await checkWebhookUrl(body.webhook_url, "webhook_url", config.WEBHOOK_ALLOW_PRIVATE_URLS);
     const input = validateRunInput(model, body.input);
     const pricing = model.pricing as Pricing;
-    const units = unitsRequested(pricing, input);
-    const { run, replayed } = await createRun(db, {
+    const result = await runs.create({
       accountId: auth.accountId,
       apiKeyId: auth.keyId,
       mode: auth.mode,
-      modelId,
+      model: { id: modelId, pricing },
       input,
+      unitsRequested: unitsRequested(pricing, input),
       webhookUrl: body.webhook_url ?? null,
-      unitsRequested: units,
-      estimatedTokens: tokensFor(pricing, units),
       idempotencyKey: key ?? null,
       requestHash: key
         ? createHash("sha256")
@@ -88,20 +82,26 @@ export function runRoutes({ db, redis, queues, config, logger, metrics }: AppDep
             .digest("hex")
         : null,
     });
-    if (!replayed) {
-      metrics.runsCreated.inc({ model: modelId, mode: auth.mode });
-      if (auth.mode === "live") metrics.tokensReserved.inc({ model: modelId }, run.estimatedTokens);
-      // The run is committed; if Redis is down now the sweeper enqueues it later (same job id).
-      await queues.enqueueRun(run.id).catch((error: unknown) =>
-        logger.warn("enqueue failed; the sweeper will pick the run up", {
-          request_id: res.locals.requestId,
-          run_id: run.id,
-          error: (error as Error).message,
-        }),
-      );
+    switch (result.kind) {
+      case "insufficient":
+        throw new ApiError(
+          "INSUFFICIENT_TOKENS",
+          `This run needs ${result.needed} tokens, more than the account has available.`,
+        );
+      case "key_reused":
+        throw new ApiError(
+          "IDEMPOTENCY_KEY_REUSED",
+          "This Idempotency-Key was used with a different request in the last 24 hours.",
+        );
+      case "replayed":
+        res.set("Idempotent-Replayed", "true");
+        break;
+      case "created":
+        metrics.runsCreated.inc({ model: modelId, mode: auth.mode });
+        if (auth.mode === "live") metrics.tokensReserved.inc({ model: modelId }, result.run.estimatedTokens);
+        break;
     }
-    if (replayed) res.set("Idempotent-Replayed", "true");
-    res.status(201).json({ data: presentCreatedRun(run, model.name) });
+    res.status(201).json({ data: presentCreatedRun(result.run, model.name) });
   });
 
   router.get("/runs", async (req, res) => {
@@ -131,41 +131,19 @@ export function runRoutes({ db, redis, queues, config, logger, metrics }: AppDep
   router.post("/runs/:runId/cancel", async (req, res) => {
     const auth = authOf(res);
     const runId = req.params.runId;
-    const run = await findRunForAccount(db, runId, auth.accountId, auth.mode);
-    if (!run) throw runNotFound(runId);
-    const notCancelable = (status: string) =>
-      new ApiError(
-        "RUN_NOT_CANCELABLE",
-        `Run ${runId} is ${status.toLowerCase()} and can no longer be canceled.`,
-      );
-    switch (cancelDecision(run.status)) {
-      case "already_canceled":
-        res.json({ data: presentCanceledRun(run) });
-        return;
+    const result = await runs.cancel(auth, runId);
+    switch (result.kind) {
+      case "not_found":
+        throw runNotFound(runId);
       case "not_cancelable":
-        throw notCancelable(run.status);
-      case "cancel":
-        break;
+        throw new ApiError(
+          "RUN_NOT_CANCELABLE",
+          `Run ${runId} is ${result.status.toLowerCase()} and can no longer be canceled.`,
+        );
+      case "canceled":
+      case "already_canceled":
+        res.json({ data: presentCanceledRun(result.run) });
     }
-    const model = await findModel(db, run.modelId);
-    const pricing = model!.pricing as Pricing;
-    const canceled = await settleRun(db, runId, ["QUEUED", "EXECUTING"], {
-      to: "CANCELED",
-      charge: (reserved) => settlementCharge(pricing, run.unitsCompleted, reserved),
-    });
-    // Lost a race: the run finished (409) or another cancel won (same answer as that cancel).
-    const final = canceled?.run ?? (await findRunForAccount(db, runId, auth.accountId, auth.mode))!;
-    if (final.status !== "CANCELED") throw notCancelable(final.status);
-    if (canceled) {
-      // Best effort: drop the waiting job, tell an executing worker to abort, send run.canceled
-      // to subscribed endpoints (a delivery left pending here is sent by the sweeper).
-      await Promise.allSettled([
-        queues.removeRun(runId),
-        publishCancel(redis, config.QUEUE_PREFIX, runId),
-        queues.enqueueDeliveries(canceled.deliveryIds),
-      ]);
-    }
-    res.json({ data: presentCanceledRun(final) });
   });
 
   return router;

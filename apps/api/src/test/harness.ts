@@ -16,6 +16,7 @@ import { queueDashboard } from "../admin/queueDashboard.js";
 import { createApp } from "../app.js";
 import { recordContractViolations } from "./contract.js";
 import { createApiMetrics, type ApiMetrics } from "../metrics.js";
+import { apiRunLifecycle } from "../runs/lifecycle.js";
 
 export interface ApiHarness {
   app: ReturnType<typeof createApp>;
@@ -67,6 +68,7 @@ export async function startApi(
     redis,
     logger,
     queues,
+    runs: apiRunLifecycle(config, db, redis, queues, logger),
     metrics,
     lifecycle: { draining: false },
     dashboard,

@@ -1,17 +1,17 @@
 import { overdueRuns, queuedRunsBefore, type Db } from "@svc/db";
 import type { Logger } from "@svc/logger";
-import { enqueueRun, publishCancel, type RunsQueue } from "@svc/queue";
-import { settleAndNotify } from "./executeRun.js";
+import { enqueueRuns, publishCancel, type RunsQueue } from "@svc/queue";
+import type { RunLifecycle } from "@svc/use-cases";
 import type { Redis } from "ioredis";
 
 export interface SweepDeps {
   db: Db;
+  runs: RunLifecycle;
   queue: RunsQueue;
   redis: Redis;
   prefix: string;
   logger: Logger;
   queuedAfterMs: number;
-  enqueueDeliveries(ids: readonly string[]): Promise<void>;
 }
 
 /**
@@ -22,29 +22,26 @@ export interface SweepDeps {
  * 2. EXECUTING runs past their deadline end FAILED/TIMEOUT, and any worker still on them is told.
  */
 export async function sweepRuns(deps: SweepDeps): Promise<{ enqueued: number; timedOut: number }> {
-  let enqueued = 0;
-  let timedOut = 0;
+  const missing: string[] = [];
+  let retried = 0;
   for (const { id } of await queuedRunsBefore(deps.db, new Date(Date.now() - deps.queuedAfterMs))) {
     const job = await deps.queue.getJob(id);
     if (!job) {
-      await enqueueRun(deps.queue, id);
-      enqueued++;
+      missing.push(id);
     } else if (await job.isFailed()) {
       await job.retry();
-      enqueued++;
+      retried++;
     }
   }
-  for (const { id } of await overdueRuns(deps.db, new Date())) {
-    const settled = await settleAndNotify(deps, id, ["EXECUTING"], {
-      to: "FAILED",
-      errorCode: "TIMEOUT",
-      errorMessage: "The run exceeded its execution timeout.",
-    });
-    if (settled) {
-      timedOut++;
-      await publishCancel(deps.redis, deps.prefix, id).catch(() => {});
-    }
-  }
+  await enqueueRuns(deps.queue, missing);
+  // Time-outs go through the lifecycle together: one settlement statement for all of them.
+  const overdue = await overdueRuns(deps.db, new Date());
+  const settled = await Promise.all(overdue.map((run) => deps.runs.timeOut(run)));
+  const timedOut = settled.filter(Boolean).length;
+  await Promise.allSettled(
+    overdue.filter((_, i) => settled[i]).map((run) => publishCancel(deps.redis, deps.prefix, run.id)),
+  );
+  const enqueued = missing.length + retried;
   if (enqueued || timedOut) deps.logger.info("sweep", { enqueued, timed_out: timedOut });
   return { enqueued, timedOut };
 }

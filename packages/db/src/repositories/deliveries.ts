@@ -1,58 +1,13 @@
 import {
   DELIVERY_ATTEMPTS,
   DISABLE_AFTER_FAILED_DELIVERIES,
-  endpointPayload,
-  eventForStatus,
   newId,
-  PER_RUN_EVENTS,
-  perRunPayload,
   testPayload,
   type AttemptErrorClass,
 } from "@svc/core";
 import type { Db } from "../client.js";
-import type { Prisma, Run } from "../generated/prisma/client.js";
+import type { Prisma } from "../generated/prisma/client.js";
 import type { Owner } from "./webhooks.js";
-
-/**
- * In the transaction that finished the run: one delivery per active endpoint of the run's account
- * and mode subscribed to the event, and one for the run's own webhook_url. Bodies are fixed here,
- * byte for byte, so every attempt sends and signs exactly the same text.
- */
-export async function recordRunDeliveries(tx: Prisma.TransactionClient, run: Run): Promise<string[]> {
-  const event = eventForStatus(run.status);
-  if (!event) return [];
-  const now = new Date();
-  const endpoints = await tx.webhookEndpoint.findMany({
-    where: { accountId: run.accountId, mode: run.mode, status: "active", events: { has: event } },
-    select: { id: true, url: true },
-  });
-  const rows: Prisma.DeliveryCreateManyInput[] = endpoints.map((endpoint) => ({
-    id: newId("whd"),
-    accountId: run.accountId,
-    mode: run.mode,
-    runId: run.id,
-    endpointId: endpoint.id,
-    url: endpoint.url,
-    event,
-    body: JSON.stringify(endpointPayload(event, run, endpoint.id, now)),
-    createdAt: now,
-  }));
-  if (run.webhookUrl && PER_RUN_EVENTS.includes(event)) {
-    rows.push({
-      id: newId("whd"),
-      accountId: run.accountId,
-      mode: run.mode,
-      runId: run.id,
-      endpointId: null,
-      url: run.webhookUrl,
-      event,
-      body: JSON.stringify(perRunPayload(event, run)),
-      createdAt: now,
-    });
-  }
-  if (rows.length) await tx.delivery.createMany({ data: rows });
-  return rows.map((r) => r.id!);
-}
 
 /** Records one pending delivery to an endpoint and returns its id (the caller enqueues it). */
 async function insertDelivery(

@@ -1,5 +1,6 @@
 import { abortableDelay, type Runner } from "../runner.js";
 import { inputSeed, prng, wordColours } from "../random.js";
+import type { RenderPool } from "./renderPool.js";
 
 const SAMPLE_RATE = 16_000;
 
@@ -34,11 +35,15 @@ export function renderWav(prompt: string, seconds: number, seed: number): Buffer
   return wav;
 }
 
-export const audioRunner: Runner = {
+export const audioRunner = (pool: RenderPool): Runner => ({
   async run({ input, settings, signal, outputs }) {
     const seconds = Number(input.duration_seconds ?? 5);
     await abortableDelay(settings.kind === "builtin" ? settings.delay_ms : 0, signal);
-    const url = await outputs.save("audio.wav", renderWav(String(input.prompt), seconds, inputSeed(input)));
+    const bytes = await pool.render(
+      { kind: "audio", prompt: String(input.prompt), seconds, seed: inputSeed(input) },
+      signal,
+    );
+    const url = await outputs.save("audio.wav", bytes);
     return { units: seconds, output: { audio: [url] } };
   },
-};
+});

@@ -1,6 +1,7 @@
 import { PNG } from "pngjs";
 import { abortableDelay, type Runner } from "../runner.js";
 import { inputSeed, prng, wordColours } from "../random.js";
+import type { RenderPool } from "./renderPool.js";
 
 export const IMAGE_SIZES: Record<string, [number, number]> = {
   square_hd: [1024, 1024],
@@ -64,7 +65,7 @@ export function renderImage(prompt: string, width: number, height: number, seed:
   });
 }
 
-export const imageRunner: Runner = {
+export const imageRunner = (pool: RenderPool): Runner => ({
   async run({ input, settings, signal, outputs }) {
     const [width, height] = IMAGE_SIZES[String(input.image_size)] ?? IMAGE_SIZES.square_hd!;
     const count = Number(input.num_images ?? 1);
@@ -72,10 +73,13 @@ export const imageRunner: Runner = {
     const images: string[] = [];
     for (let i = 0; i < count; i++) {
       await abortableDelay(delay, signal);
-      const bytes = renderImage(String(input.prompt), width, height, inputSeed(input) + i);
-      signal.throwIfAborted();
+      const prompt = String(input.prompt);
+      const bytes = await pool.render(
+        { kind: "image", prompt, width, height, seed: inputSeed(input) + i },
+        signal,
+      );
       images.push(await outputs.save(`${i}.png`, bytes));
     }
     return { units: images.length, output: { images } };
   },
-};
+});

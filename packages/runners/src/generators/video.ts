@@ -1,6 +1,7 @@
 import gifenc from "gifenc";
 import { abortableDelay, type Runner } from "../runner.js";
 import { inputSeed, prng, wordColours } from "../random.js";
+import type { RenderPool } from "./renderPool.js";
 
 export const VIDEO_SIZES: Record<string, [number, number]> = {
   landscape_16_9: [320, 180],
@@ -56,20 +57,21 @@ export function renderGif(
   return gif.bytes();
 }
 
-export const videoRunner: Runner = {
+export const videoRunner = (pool: RenderPool): Runner => ({
   async run({ input, settings, signal, outputs }) {
     const [width, height] = VIDEO_SIZES[String(input.video_size)] ?? VIDEO_SIZES.landscape_16_9!;
     const seconds = Number(input.duration_seconds ?? 3);
     await abortableDelay(settings.kind === "builtin" ? settings.delay_ms : 0, signal);
-    const bytes = renderGif(
-      String(input.prompt),
+    const task = {
+      kind: "video" as const,
+      prompt: String(input.prompt),
       width,
       height,
       seconds,
-      Number(input.fps ?? 8),
-      inputSeed(input),
-    );
-    signal.throwIfAborted();
+      fps: Number(input.fps ?? 8),
+      seed: inputSeed(input),
+    };
+    const bytes = await pool.render(task, signal);
     return { units: seconds, output: { video: [await outputs.save("video.gif", bytes)] } };
   },
-};
+});

@@ -1,0 +1,92 @@
+import { groupCommit } from "./groupCommit.js";
+
+const deferred = () => {
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  return { gate, release };
+};
+
+describe("groupCommit", () => {
+  it("when items arrive in one tick, then they are applied as one batch and each gets its own answer", async () => {
+    const batches: number[][] = [];
+    const gc = groupCommit<number, number>({
+      apply: async (items) => {
+        batches.push(items);
+        return items.map((n) => n * 10);
+      },
+      windowMs: 0,
+      maxBatch: 100,
+      maxInFlight: 1,
+    });
+    const answers = await Promise.all([1, 2, 3].map((n) => gc.submit(n)));
+    expect(answers).toEqual([10, 20, 30]);
+    expect(batches).toEqual([[1, 2, 3]]);
+  });
+
+  it("when a batch is running, then arrivals wait and form the next batch, never above maxBatch", async () => {
+    const batches: number[][] = [];
+    const first = deferred();
+    const gc = groupCommit<number, number>({
+      apply: async (items) => {
+        batches.push(items);
+        if (batches.length === 1) await first.gate;
+        return items;
+      },
+      windowMs: 0,
+      maxBatch: 3,
+      maxInFlight: 1,
+    });
+    const all = [gc.submit(0)];
+    await new Promise((r) => setImmediate(r));
+    for (let i = 1; i <= 5; i++) all.push(gc.submit(i));
+    expect(gc.pending).toBe(6);
+    first.release();
+    expect(await Promise.all(all)).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(batches).toEqual([[0], [1, 2, 3], [4, 5]]);
+    await gc.drain();
+    expect(gc.pending).toBe(0);
+  });
+
+  it("when two items share a key, then the later one goes in a later batch, after the earlier one's", async () => {
+    const batches: string[][] = [];
+    const gc = groupCommit<string, string>({
+      apply: async (items) => {
+        batches.push(items);
+        return items;
+      },
+      windowMs: 0,
+      maxBatch: 10,
+      maxInFlight: 4,
+      keyOf: (item) => item.split(":")[0],
+    });
+    await Promise.all(["a:1", "b:1", "a:2", "c:1", "a:3"].map((s) => gc.submit(s)));
+    expect(batches[0]).toEqual(["a:1", "b:1", "c:1"]);
+    expect(batches.slice(1)).toEqual([["a:2"], ["a:3"]]);
+  });
+
+  it("when a batch fails, then each of its items is rejected and later batches still run", async () => {
+    let calls = 0;
+    const gc = groupCommit<number, number>({
+      apply: async (items) => {
+        if (calls++ === 0) throw new Error("database away");
+        return items;
+      },
+      windowMs: 1,
+      maxBatch: 10,
+      maxInFlight: 1,
+    });
+    const failed = await Promise.allSettled([gc.submit(1), gc.submit(2)]);
+    expect(failed.map((r) => r.status)).toEqual(["rejected", "rejected"]);
+    expect(await gc.submit(3)).toBe(3);
+  });
+
+  it("when a full batch forms, then it goes without waiting for the window", async () => {
+    const gc = groupCommit<number, number>({
+      apply: async (items) => items,
+      windowMs: 60_000,
+      maxBatch: 2,
+      maxInFlight: 1,
+    });
+    expect(await Promise.all([gc.submit(1), gc.submit(2)])).toEqual([1, 2]);
+  });
+});

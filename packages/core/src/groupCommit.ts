@@ -1,0 +1,128 @@
+// Group commit: many callers' requests applied as one batch, each caller getting its own answer.
+// Fewer, larger statements beat more, faster ones: a busy account's row is locked once per batch
+// instead of once per run, and one commit (one WAL flush) serves the whole batch.
+
+export interface GroupCommitOptions<I, O> {
+  /** Applies a batch; answers[i] is the answer for items[i]. A throw fails every item of the batch. */
+  apply(items: I[]): Promise<O[]>;
+  /** How long the first item of a batch waits for company (0: until the current I/O callbacks are done). */
+  windowMs: number;
+  /** A batch never holds more items; a full batch goes at once. */
+  maxBatch: number;
+  /** Batches applied at the same time; while they run, arriving items form the next batch. */
+  maxInFlight: number;
+  /**
+   * Items with the same key never share a batch: a later one waits for the next batch, so it
+   * sees the earlier one's outcome as if they had been applied one by one.
+   */
+  keyOf?(item: I): string | undefined;
+}
+
+interface Pending<I, O> {
+  item: I;
+  resolve(answer: O): void;
+  reject(error: unknown): void;
+}
+
+export interface GroupCommit<I, O> {
+  submit(item: I): Promise<O>;
+  /** Resolves once every submitted item has its answer. */
+  drain(): Promise<void>;
+  /** Items waiting plus items in batches being applied. */
+  readonly pending: number;
+}
+
+export function groupCommit<I, O>(options: GroupCommitOptions<I, O>): GroupCommit<I, O> {
+  const { apply, windowMs, maxBatch, maxInFlight, keyOf } = options;
+  let queue: Pending<I, O>[] = [];
+  let inFlight = 0;
+  let inFlightItems = 0;
+  // Keys of items in batches being applied: their followers wait until those batches are done.
+  const busyKeys = new Map<string, number>();
+  let timer: { cancel(): void } | undefined;
+  let drained: (() => void)[] = [];
+
+  const settleDrain = () => {
+    if (queue.length > 0 || inFlight > 0) return;
+    const waiting = drained;
+    drained = [];
+    for (const done of waiting) done();
+  };
+
+  const take = (): { batch: Pending<I, O>[]; keys: string[] } => {
+    if (!keyOf) return { batch: queue.splice(0, maxBatch), keys: [] };
+    const batch: Pending<I, O>[] = [];
+    const rest: Pending<I, O>[] = [];
+    const keys = new Set<string>();
+    for (const p of queue) {
+      const key = keyOf(p.item);
+      const held = key !== undefined && (keys.has(key) || busyKeys.has(key));
+      if (batch.length >= maxBatch || held) {
+        rest.push(p);
+        continue;
+      }
+      if (key !== undefined) keys.add(key);
+      batch.push(p);
+    }
+    queue = rest;
+    return { batch, keys: [...keys] };
+  };
+
+  const flush = () => {
+    timer?.cancel();
+    timer = undefined;
+    while (queue.length > 0 && inFlight < maxInFlight) {
+      const { batch, keys } = take();
+      if (batch.length === 0) break; // everything left waits for a key held by a running batch
+      inFlight++;
+      inFlightItems += batch.length;
+      for (const key of keys) busyKeys.set(key, (busyKeys.get(key) ?? 0) + 1);
+      apply(batch.map((p) => p.item))
+        .then(
+          (answers) => batch.forEach((p, i) => p.resolve(answers[i]!)),
+          (error: unknown) => batch.forEach((p) => p.reject(error)),
+        )
+        .finally(() => {
+          inFlight--;
+          inFlightItems -= batch.length;
+          for (const key of keys) {
+            const n = busyKeys.get(key)! - 1;
+            if (n === 0) busyKeys.delete(key);
+            else busyKeys.set(key, n);
+          }
+          // Whatever arrived meanwhile has already waited for a batch: it goes now.
+          if (queue.length > 0) flush();
+          settleDrain();
+        });
+    }
+  };
+
+  const schedule = () => {
+    if (inFlight >= maxInFlight) return; // the end of a running batch flushes
+    if (queue.length >= maxBatch) return flush();
+    if (timer) return;
+    if (windowMs > 0) {
+      const t = setTimeout(flush, windowMs);
+      timer = { cancel: () => clearTimeout(t) };
+    } else {
+      const t = setImmediate(flush);
+      timer = { cancel: () => clearImmediate(t) };
+    }
+  };
+
+  return {
+    submit(item) {
+      return new Promise<O>((resolve, reject) => {
+        queue.push({ item, resolve, reject });
+        schedule();
+      });
+    },
+    drain() {
+      if (queue.length === 0 && inFlight === 0) return Promise.resolve();
+      return new Promise((resolve) => drained.push(resolve));
+    },
+    get pending() {
+      return queue.length + inFlightItems;
+    },
+  };
+}

@@ -1,0 +1,90 @@
+// How a run's reservation is settled and what its terminal event says: decided here, applied in
+// one statement by the run lifecycle (packages/db runTransitions), for a batch of runs at a time.
+import { ledgerEffect } from "./ledger.js";
+import type { RunErrorCode, RunStatus } from "./runs.js";
+import { endpointPayload, eventForStatus, PER_RUN_EVENTS, perRunPayload } from "./webhooks/events.js";
+
+export type SettlementDecision =
+  | { to: "COMPLETED"; output: Record<string, unknown>; unitsCompleted: number; charge: number }
+  | { to: "FAILED"; errorCode: RunErrorCode; errorMessage: string }
+  | { to: "CANCELED"; charge: number };
+
+export interface LedgerMove {
+  amount: number;
+  balanceDelta: number;
+  reservedDelta: number;
+}
+
+export interface SettlementPlan {
+  to: SettlementDecision["to"];
+  from: readonly RunStatus[];
+  expectedReserved: number;
+  at: Date;
+  tokensCharged: number;
+  /** CHARGE what is owed (never more than the reservation), RELEASE the rest. */
+  charge: LedgerMove;
+  release: LedgerMove;
+  unitsCompleted?: number;
+  output?: Record<string, unknown>;
+  errorCode?: string;
+  errorMessage?: string;
+  event: string;
+  /** Body for the run's own webhook_url; null when that target does not get this event. */
+  runBody: string | null;
+  /** An endpoint's body is endpointHead + JSON of the endpoint id + endpointTail. */
+  endpointHead: string;
+  endpointTail: string;
+}
+
+const move = (kind: "CHARGE" | "RELEASE", amount: number): LedgerMove => ({
+  amount,
+  ...ledgerEffect(kind, amount),
+});
+
+/**
+ * The settlement of a run holding `reserved` tokens, decided at `at`: a FAILED run is charged
+ * nothing, any other never more than its reservation. The webhook bodies are fixed here, byte for
+ * byte, so every attempt sends and signs the same text; an endpoint's body differs only by its id,
+ * which the statement that records the deliveries puts in.
+ */
+export function planSettlement(
+  run: { id: string; modelId: string; reservedTokens: number },
+  from: readonly RunStatus[],
+  decision: SettlementDecision,
+  at: Date,
+): SettlementPlan {
+  const reserved = run.reservedTokens;
+  const charge = decision.to === "FAILED" ? 0 : Math.min(reserved, Math.max(0, Math.floor(decision.charge)));
+  const event = eventForStatus(decision.to)!;
+  const finished = {
+    id: run.id,
+    modelId: run.modelId,
+    status: decision.to,
+    output: decision.to === "COMPLETED" ? decision.output : null,
+    tokensCharged: charge,
+    errorCode: decision.to === "FAILED" ? decision.errorCode : null,
+    errorMessage: decision.to === "FAILED" ? decision.errorMessage : null,
+    completedAt: decision.to === "CANCELED" ? null : at,
+    canceledAt: decision.to === "CANCELED" ? at : null,
+  };
+  // The id is the payload's second field, after the fixed event name: the first occurrence of the
+  // marker is always that field, whatever the output contains.
+  const marker = '"webhook_id":""';
+  const whole = JSON.stringify(endpointPayload(event, finished, "", at));
+  const cut = whole.indexOf(marker);
+  return {
+    to: decision.to,
+    from,
+    expectedReserved: reserved,
+    at,
+    tokensCharged: charge,
+    charge: move("CHARGE", charge),
+    release: move("RELEASE", reserved - charge),
+    ...(decision.to === "COMPLETED" && { output: decision.output, unitsCompleted: decision.unitsCompleted }),
+    ...(decision.to === "FAILED" && { errorCode: decision.errorCode, errorMessage: decision.errorMessage }),
+    event,
+    runBody: PER_RUN_EVENTS.includes(event) ? JSON.stringify(perRunPayload(event, finished)) : null,
+    endpointHead: whole.slice(0, cut + marker.length - 2),
+    endpointTail: whole.slice(cut + marker.length),
+  };
+}

@@ -1,0 +1,305 @@
+// The run lifecycle's hot path: each transition of a whole batch of runs is one SQL statement over
+// node-postgres (named, so prepared once per connection). No interactive transaction, no read-back:
+// a busy account's row is locked for one statement per batch, and each statement returns what its
+// caller needs. Rows are locked in id order (runs first, then accounts), so concurrent batches
+// cannot deadlock. Per-run rules (charges, payload bodies, fallbacks) are the caller's.
+import type pg from "pg";
+import type { Mode, RunStatus } from "@svc/core";
+
+export interface RunRow {
+  id: string;
+  accountId: string;
+  apiKeyId: string;
+  mode: Mode;
+  modelId: string;
+  input: Record<string, unknown>;
+  webhookUrl: string | null;
+  unitsRequested: number;
+  estimatedTokens: number;
+  /** Tokens to reserve now (0 for test runs); the account's available balance must cover them. */
+  reserve: number;
+  ledgerId: string;
+  idempotencyKey: string | null;
+  requestHash: string | null;
+}
+
+/**
+ * created: inserted (and reserved). conflict: a run with the same Idempotency-Key exists.
+ * unreserved: the account could not cover the batch's reservations for it (the caller retries
+ * such runs one at a time when the batch held several of the account's runs).
+ */
+export type InsertOutcome =
+  { kind: "created"; createdAt: Date } | { kind: "conflict" } | { kind: "unreserved" };
+
+const INSERT_RUNS = `
+WITH b AS (
+  SELECT * FROM jsonb_to_recordset($1::jsonb) AS t(
+    id text, account_id text, api_key_id text, mode "Mode", model_id text, input jsonb, webhook_url text,
+    units_requested int, estimated_tokens int, reserve int, ledger_id text, idempotency_key text, request_hash text)
+), fresh AS (
+  SELECT b.* FROM b WHERE b.idempotency_key IS NULL OR NOT EXISTS (
+    SELECT 1 FROM runs r WHERE r.account_id = b.account_id AND r.mode = b.mode AND r.idempotency_key = b.idempotency_key)
+), need AS (
+  SELECT account_id, sum(reserve)::int AS total FROM fresh WHERE reserve > 0 GROUP BY account_id
+), locked AS MATERIALIZED (
+  SELECT a.id FROM accounts a JOIN need ON need.account_id = a.id
+  WHERE a.balance - a.reserved >= need.total ORDER BY a.id FOR UPDATE OF a
+), reserved AS (
+  UPDATE accounts a SET reserved = a.reserved + need.total FROM need
+  WHERE a.id = need.account_id AND a.id IN (SELECT id FROM locked) RETURNING a.id
+), created AS (
+  INSERT INTO runs (id, account_id, api_key_id, mode, model_id, input, webhook_url, units_requested,
+                    estimated_tokens, reserved_tokens, idempotency_key, request_hash)
+  SELECT id, account_id, api_key_id, mode, model_id, input, webhook_url, units_requested,
+         estimated_tokens, reserve, idempotency_key, request_hash
+  FROM fresh WHERE reserve = 0 OR account_id IN (SELECT id FROM reserved)
+  RETURNING id, created_at
+), ledger AS (
+  INSERT INTO ledger_entries (id, account_id, run_id, kind, amount, balance_delta, reserved_delta)
+  SELECT f.ledger_id, f.account_id, f.id, 'RESERVE', f.reserve, 0, f.reserve
+  FROM fresh f JOIN created c ON c.id = f.id WHERE f.reserve > 0
+)
+SELECT id, created_at, 'created' AS outcome FROM created
+UNION ALL
+SELECT id, NULL, 'conflict' FROM b WHERE NOT EXISTS (SELECT 1 FROM fresh WHERE fresh.id = b.id)`;
+
+/**
+ * Reserves and inserts a batch of runs in one statement: per account, the batch's reservations are
+ * taken together only if the account can cover them all (available never below zero).
+ */
+export async function insertRuns(pool: pg.Pool, runs: readonly RunRow[]): Promise<InsertOutcome[]> {
+  const rows = runs.map((r) => ({
+    id: r.id,
+    account_id: r.accountId,
+    api_key_id: r.apiKeyId,
+    mode: r.mode,
+    model_id: r.modelId,
+    input: r.input,
+    webhook_url: r.webhookUrl,
+    units_requested: r.unitsRequested,
+    estimated_tokens: r.estimatedTokens,
+    reserve: r.reserve,
+    ledger_id: r.ledgerId,
+    idempotency_key: r.idempotencyKey,
+    request_hash: r.requestHash,
+  }));
+  const result = await pool.query<{ id: string; created_at: Date | null; outcome: "created" | "conflict" }>({
+    name: "runs_insert",
+    text: INSERT_RUNS,
+    values: [JSON.stringify(rows)],
+  });
+  const byId = new Map(result.rows.map((row) => [row.id, row]));
+  return runs.map((r): InsertOutcome => {
+    const row = byId.get(r.id);
+    if (!row) return { kind: "unreserved" };
+    return row.outcome === "created" ? { kind: "created", createdAt: row.created_at! } : { kind: "conflict" };
+  });
+}
+
+/** What the worker needs to execute a run, returned by the statement that started it. */
+export interface StartedRun {
+  id: string;
+  accountId: string;
+  mode: Mode;
+  modelId: string;
+  input: Record<string, unknown>;
+  unitsRequested: number;
+  reservedTokens: number;
+  attempts: number;
+  createdAt: Date;
+  startedAt: Date;
+  deadlineAt: Date;
+  runner: unknown;
+  pricing: unknown;
+  executionTimeoutMs: number;
+  /** The database's clock when the run started: terminal timestamps are derived from it. */
+  dbNow: Date;
+}
+
+const START_RUNS = `
+WITH locked AS MATERIALIZED (
+  SELECT id FROM runs WHERE id = ANY($1::text[]) AND status IN ('QUEUED', 'EXECUTING') ORDER BY id FOR UPDATE
+), started AS (
+  UPDATE runs r SET
+    status = 'EXECUTING',
+    started_at = COALESCE(r.started_at, now()),
+    deadline_at = COALESCE(r.deadline_at, now() + m.execution_timeout_ms * interval '1 millisecond'),
+    attempts = r.attempts + 1
+  FROM models m
+  WHERE r.id IN (SELECT id FROM locked) AND m.id = r.model_id
+  RETURNING r.id, r.account_id, r.mode, r.model_id, r.input, r.units_requested, r.reserved_tokens, r.attempts,
+            r.created_at, r.started_at, r.deadline_at, m.runner, m.pricing, m.execution_timeout_ms
+)
+SELECT started.*, now()::timestamptz(3) AS db_now FROM started`;
+
+/**
+ * QUEUED -> EXECUTING, or an EXECUTING run taken over after its worker died (attempts + 1), for a
+ * batch of runs. started_at and the deadline are set once, at the first start, by the database
+ * clock. A run missing from the answer is finished or canceled: there is nothing to execute.
+ */
+export async function startRuns(pool: pg.Pool, ids: readonly string[]): Promise<Map<string, StartedRun>> {
+  const result = await pool.query({ name: "runs_start", text: START_RUNS, values: [ids] });
+  return new Map(
+    result.rows.map((r) => [
+      r.id as string,
+      {
+        id: r.id,
+        accountId: r.account_id,
+        mode: r.mode,
+        modelId: r.model_id,
+        input: r.input,
+        unitsRequested: r.units_requested,
+        reservedTokens: r.reserved_tokens,
+        attempts: r.attempts,
+        createdAt: r.created_at,
+        startedAt: r.started_at,
+        deadlineAt: r.deadline_at,
+        runner: r.runner,
+        pricing: r.pricing,
+        executionTimeoutMs: r.execution_timeout_ms,
+        dbNow: r.db_now,
+      } satisfies StartedRun,
+    ]),
+  );
+}
+
+export interface LedgerMove {
+  amount: number;
+  balanceDelta: number;
+  reservedDelta: number;
+}
+
+/** One run's settlement, fully decided by the caller; the statement only checks and applies it. */
+export interface SettlementRow {
+  runId: string;
+  /** The statuses the run may be in; anything else means another settlement won. */
+  from: readonly RunStatus[];
+  to: "COMPLETED" | "FAILED" | "CANCELED";
+  /** The reservation the caller's charge was computed from; it must still be the run's. */
+  expectedReserved: number;
+  /** completed_at or canceled_at. */
+  at: Date;
+  charge: LedgerMove;
+  release: LedgerMove;
+  unitsCompleted?: number;
+  output?: Record<string, unknown>;
+  errorCode?: string;
+  errorMessage?: string;
+  /** The event's delivery bodies: the run's own webhook_url gets runBody (when not null); an
+   * endpoint gets endpointHead + JSON of its id + endpointTail. */
+  event: string;
+  runBody: string | null;
+  endpointHead: string;
+  endpointTail: string;
+}
+
+export interface SettledRun {
+  id: string;
+  accountId: string;
+  modelId: string;
+  status: RunStatus;
+  tokensCharged: number;
+  /** Deliveries recorded with the transition; the caller enqueues them (the sweeper backs it up). */
+  deliveryIds: string[];
+}
+
+const SETTLE_RUNS = `
+WITH b AS (
+  SELECT * FROM jsonb_to_recordset($1::jsonb) AS t(
+    run_id text, "from" text[], "to" "RunStatus", expected_reserved int, at timestamptz,
+    units_completed int, output jsonb, error_code text, error_message text,
+    charge int, charge_bd int, charge_rd int, release int, release_bd int, release_rd int,
+    event text, run_body text, endpoint_head text, endpoint_tail text)
+), locked AS MATERIALIZED (
+  SELECT r.id FROM runs r JOIN b ON b.run_id = r.id
+  WHERE r.status::text = ANY(b."from") AND r.reserved_tokens = b.expected_reserved
+  ORDER BY r.id FOR UPDATE OF r
+), settled AS (
+  UPDATE runs r SET
+    status = b."to", reserved_tokens = 0, tokens_charged = b.charge,
+    completed_at = CASE WHEN b."to" = 'CANCELED' THEN r.completed_at ELSE b.at END,
+    canceled_at = CASE WHEN b."to" = 'CANCELED' THEN b.at ELSE r.canceled_at END,
+    units_completed = COALESCE(b.units_completed, r.units_completed),
+    output = COALESCE(b.output, r.output),
+    error_code = COALESCE(b.error_code, r.error_code),
+    error_message = COALESCE(b.error_message, r.error_message)
+  FROM b WHERE r.id = b.run_id AND r.id IN (SELECT id FROM locked)
+  RETURNING r.id, r.account_id, r.mode, r.model_id, r.webhook_url, r.status, r.tokens_charged
+), totals AS (
+  SELECT s.account_id, sum(b.charge_bd + b.release_bd)::int AS bd, sum(b.charge_rd + b.release_rd)::int AS rd
+  FROM settled s JOIN b ON b.run_id = s.id GROUP BY s.account_id HAVING sum(b.charge + b.release) > 0
+), account_locks AS MATERIALIZED (
+  SELECT a.id FROM accounts a WHERE a.id IN (SELECT account_id FROM totals) ORDER BY a.id FOR UPDATE
+), accounts_moved AS (
+  UPDATE accounts a SET balance = a.balance + t.bd, reserved = a.reserved + t.rd
+  FROM totals t WHERE a.id = t.account_id AND a.id IN (SELECT id FROM account_locks)
+), ledger AS (
+  INSERT INTO ledger_entries (id, account_id, run_id, kind, amount, balance_delta, reserved_delta)
+  SELECT svc_random_id('led'), s.account_id, s.id, 'CHARGE'::"LedgerKind", b.charge, b.charge_bd, b.charge_rd
+  FROM settled s JOIN b ON b.run_id = s.id WHERE b.charge > 0
+  UNION ALL
+  SELECT svc_random_id('led'), s.account_id, s.id, 'RELEASE'::"LedgerKind", b.release, b.release_bd, b.release_rd
+  FROM settled s JOIN b ON b.run_id = s.id WHERE b.release > 0
+), deliveries_made AS (
+  INSERT INTO deliveries (id, account_id, mode, run_id, endpoint_id, url, event, body, created_at)
+  SELECT svc_random_id('whd'), s.account_id, s.mode, s.id, e.id, e.url, b.event,
+         b.endpoint_head || to_json(e.id)::text || b.endpoint_tail, b.at
+  FROM settled s JOIN b ON b.run_id = s.id
+  JOIN webhook_endpoints e ON e.account_id = s.account_id AND e.mode = s.mode AND e.status = 'active'
+                          AND b.event = ANY(e.events)
+  UNION ALL
+  SELECT svc_random_id('whd'), s.account_id, s.mode, s.id, NULL, s.webhook_url, b.event, b.run_body, b.at
+  FROM settled s JOIN b ON b.run_id = s.id WHERE s.webhook_url IS NOT NULL AND b.run_body IS NOT NULL
+  RETURNING id, run_id
+)
+SELECT s.id, s.account_id, s.model_id, s.status, s.tokens_charged,
+       COALESCE((SELECT array_agg(d.id) FROM deliveries_made d WHERE d.run_id = s.id), '{}') AS delivery_ids
+FROM settled s`;
+
+/**
+ * Settles a batch of runs in one statement: each run moves to its terminal status only if it is
+ * still in one of its `from` statuses with the expected reservation (so of two settlements of a
+ * run exactly one wins), its account is charged and released, CHARGE and RELEASE are appended, and
+ * the event's deliveries are recorded. UNIQUE (run_id, kind) on the ledger backs this up.
+ * A run missing from the answer was settled by someone else.
+ */
+export async function settleRuns(
+  pool: pg.Pool,
+  settlements: readonly SettlementRow[],
+): Promise<Map<string, SettledRun>> {
+  const rows = settlements.map((s) => ({
+    run_id: s.runId,
+    from: s.from,
+    to: s.to,
+    expected_reserved: s.expectedReserved,
+    at: s.at.toISOString(),
+    units_completed: s.unitsCompleted ?? null,
+    output: s.output ?? null,
+    error_code: s.errorCode ?? null,
+    error_message: s.errorMessage ?? null,
+    charge: s.charge.amount,
+    charge_bd: s.charge.balanceDelta,
+    charge_rd: s.charge.reservedDelta,
+    release: s.release.amount,
+    release_bd: s.release.balanceDelta,
+    release_rd: s.release.reservedDelta,
+    event: s.event,
+    run_body: s.runBody,
+    endpoint_head: s.endpointHead,
+    endpoint_tail: s.endpointTail,
+  }));
+  const result = await pool.query({ name: "runs_settle", text: SETTLE_RUNS, values: [JSON.stringify(rows)] });
+  return new Map(
+    result.rows.map((r) => [
+      r.id as string,
+      {
+        id: r.id,
+        accountId: r.account_id,
+        modelId: r.model_id,
+        status: r.status,
+        tokensCharged: r.tokens_charged,
+        deliveryIds: r.delivery_ids,
+      } satisfies SettledRun,
+    ]),
+  );
+}

@@ -1,0 +1,334 @@
+// The run lifecycle: the one place that creates, starts, settles, cancels and times out runs, for
+// the API, the worker and the sweeper alike. Each transition is group-committed: the runs that
+// arrive within a short window are applied in one statement, and each caller gets its own answer,
+// exactly as if the runs had been applied one by one.
+import {
+  cancelDecision,
+  groupCommit,
+  newId,
+  planSettlement,
+  settlementCharge,
+  tokensFor,
+  type GroupCommit,
+  type Mode,
+  type Pricing,
+  type RunErrorCode,
+  type RunStatus,
+  type SettlementDecision,
+  type SettlementPlan,
+} from "@svc/core";
+import {
+  findIdempotentRun,
+  findModel,
+  findRunForAccount,
+  insertRuns,
+  settleRuns,
+  sqlPool,
+  startRuns,
+  type Db,
+  type InsertOutcome,
+  type RunRow,
+  type SettledRun,
+  type StartedRun,
+} from "@svc/db";
+import type { Logger } from "@svc/logger";
+
+/** Transport for what the lifecycle commits. Failures are logged: the sweeper redoes the work. */
+export interface LifecycleQueues {
+  enqueueRuns(runIds: readonly string[]): Promise<void>;
+  enqueueDeliveries(deliveryIds: readonly string[]): Promise<void>;
+  /** Drops a canceled run's waiting job and tells the worker executing it to abort. */
+  stopRun(runId: string): Promise<void>;
+}
+
+export interface GroupCommitSettings {
+  windowMs: number;
+  maxBatch: number;
+  maxInFlight: number;
+}
+
+/** The settings from the service's configuration (GROUP_COMMIT_*). */
+export const groupCommitSettings = (config: {
+  GROUP_COMMIT_WINDOW_MS: number;
+  GROUP_COMMIT_MAX_BATCH: number;
+  GROUP_COMMIT_IN_FLIGHT: number;
+}): GroupCommitSettings => ({
+  windowMs: config.GROUP_COMMIT_WINDOW_MS,
+  maxBatch: config.GROUP_COMMIT_MAX_BATCH,
+  maxInFlight: config.GROUP_COMMIT_IN_FLIGHT,
+});
+
+export interface LifecycleDeps {
+  db: Db;
+  queues: LifecycleQueues;
+  logger: Logger;
+  groupCommit: GroupCommitSettings;
+}
+
+export interface CreateRunCommand {
+  accountId: string;
+  apiKeyId: string;
+  mode: Mode;
+  model: { id: string; pricing: Pricing };
+  /** Validated against the model's schema, defaults applied. */
+  input: Record<string, unknown>;
+  unitsRequested: number;
+  webhookUrl: string | null;
+  idempotencyKey: string | null;
+  /** Hash of the canonical request, to tell an Idempotency-Key replay from a reuse. */
+  requestHash: string | null;
+}
+
+export interface CreatedRun {
+  id: string;
+  modelId: string;
+  mode: Mode;
+  estimatedTokens: number;
+  createdAt: Date;
+}
+
+export type CreateRunResult =
+  | { kind: "created"; run: CreatedRun }
+  | { kind: "replayed"; run: CreatedRun }
+  | { kind: "insufficient"; needed: number }
+  | { kind: "key_reused" };
+
+/** A run being executed, as its start returned it. */
+export interface ExecutingRun extends StartedRun {
+  /** The current time on the database's clock (its clock at the start, plus time elapsed here). */
+  now(): Date;
+}
+
+export type CancelResult =
+  | { kind: "canceled"; run: { id: string; canceledAt: Date } }
+  | { kind: "already_canceled"; run: { id: string; canceledAt: Date } }
+  | { kind: "not_cancelable"; status: RunStatus }
+  | { kind: "not_found" };
+
+export interface RunLifecycle {
+  create(command: CreateRunCommand): Promise<CreateRunResult>;
+  /** QUEUED (or EXECUTING, taken over) -> EXECUTING; null when the run needs no execution. */
+  start(runId: string): Promise<ExecutingRun | null>;
+  /** Ends an executing run; null when another settlement (a cancel, a time-out) won. */
+  finish(run: ExecutingRun, decision: SettlementDecision): Promise<SettledRun | null>;
+  cancel(owner: { accountId: string; mode: Mode }, runId: string): Promise<CancelResult>;
+  /** FAILED/TIMEOUT for an EXECUTING run past its deadline; null when it had ended already. */
+  timeOut(run: { id: string; modelId: string; reservedTokens: number }): Promise<SettledRun | null>;
+  /** Resolves when every transition submitted so far is committed. */
+  drain(): Promise<void>;
+}
+
+type InsertAnswer = InsertOutcome | { kind: "error"; error: unknown };
+type SettleAnswer = SettledRun | null | { kind: "error"; error: unknown };
+
+const isError = (a: unknown): a is { kind: "error"; error: unknown } =>
+  typeof a === "object" && a !== null && (a as { kind?: string }).kind === "error";
+
+export function createRunLifecycle({
+  db,
+  queues,
+  logger,
+  groupCommit: settings,
+}: LifecycleDeps): RunLifecycle {
+  const pool = sqlPool(db);
+  const warn = (what: string, ids: Record<string, readonly string[] | string>) => (error: unknown) =>
+    logger.warn(`${what} failed; the sweeper will do it`, { ...ids, error: (error as Error).message });
+
+  /** One at a time, each with its own answer: for a batch that failed as a whole. */
+  async function oneByOne<I, A>(
+    items: I[],
+    apply: (item: I) => Promise<A>,
+  ): Promise<(A | { kind: "error"; error: unknown })[]> {
+    const answers: (A | { kind: "error"; error: unknown })[] = [];
+    for (const item of items)
+      answers.push(await apply(item).catch((error: unknown) => ({ kind: "error" as const, error })));
+    return answers;
+  }
+
+  const creations: GroupCommit<RunRow, InsertAnswer> = groupCommit({
+    ...settings,
+    keyOf: (r) => (r.idempotencyKey ? `${r.accountId}:${r.mode}:${r.idempotencyKey}` : undefined),
+    async apply(rows) {
+      let answers: InsertAnswer[];
+      try {
+        answers = await insertRuns(pool, rows);
+      } catch (error) {
+        // One run must not fail the others (a twin that won a race elsewhere, a bad value).
+        if (rows.length === 1) throw error;
+        answers = await oneByOne(rows, async (r) => (await insertRuns(pool, [r]))[0]!);
+      }
+      // An account that could not cover the batch's total may still cover some of its runs:
+      // those are retried one at a time, in order, as if the batch had never formed.
+      const reserving = new Map<string, number>();
+      for (const r of rows)
+        if (r.reserve > 0) reserving.set(r.accountId, (reserving.get(r.accountId) ?? 0) + 1);
+      for (let i = 0; i < rows.length; i++) {
+        const row = rows[i]!;
+        if (answers[i]!.kind === "unreserved" && reserving.get(row.accountId)! > 1) {
+          answers[i] = await insertRuns(pool, [row]).then(
+            (a) => a[0]!,
+            (error: unknown) => ({ kind: "error" as const, error }),
+          );
+        }
+      }
+      const created = rows.filter((_, i) => answers[i]!.kind === "created").map((r) => r.id);
+      await queues.enqueueRuns(created).catch(warn("enqueue", { run_ids: created }));
+      return answers;
+    },
+  });
+
+  const starts: GroupCommit<string, StartedRun | null> = groupCommit({
+    ...settings,
+    keyOf: (id) => id,
+    async apply(ids) {
+      const started = await startRuns(pool, ids);
+      return ids.map((id) => started.get(id) ?? null);
+    },
+  });
+
+  const settlements: GroupCommit<SettlementPlan & { runId: string }, SettleAnswer> = groupCommit({
+    ...settings,
+    keyOf: (s) => s.runId,
+    async apply(plans) {
+      let answers: SettleAnswer[];
+      try {
+        const settled = await settleRuns(pool, plans);
+        answers = plans.map((p) => settled.get(p.runId) ?? null);
+      } catch (error) {
+        if (plans.length === 1) throw error;
+        answers = await oneByOne(plans, async (p) => (await settleRuns(pool, [p])).get(p.runId) ?? null);
+      }
+      const deliveries = answers.flatMap((a) => (a && !isError(a) ? a.deliveryIds : []));
+      await queues
+        .enqueueDeliveries(deliveries)
+        .catch(warn("enqueue of deliveries", { delivery_ids: deliveries }));
+      return answers;
+    },
+  });
+
+  async function settle(
+    run: { id: string; modelId: string; reservedTokens: number },
+    from: readonly RunStatus[],
+    decision: SettlementDecision,
+    at: Date,
+  ): Promise<SettledRun | null> {
+    const answer = await settlements.submit({ runId: run.id, ...planSettlement(run, from, decision, at) });
+    if (isError(answer)) throw answer.error;
+    return answer;
+  }
+
+  async function replayOf(command: CreateRunCommand): Promise<CreateRunResult | null> {
+    const existing = await findIdempotentRun(db, {
+      accountId: command.accountId,
+      mode: command.mode,
+      idempotencyKey: command.idempotencyKey!,
+    });
+    if (!existing) return null;
+    if (existing.requestHash !== command.requestHash) return { kind: "key_reused" };
+    return { kind: "replayed", run: existing };
+  }
+
+  return {
+    async create(command) {
+      if (command.idempotencyKey) {
+        const replay = await replayOf(command);
+        if (replay) return replay;
+      }
+      const estimatedTokens = tokensFor(command.model.pricing, command.unitsRequested);
+      const reserve = command.mode === "live" ? estimatedTokens : 0;
+      const row: RunRow = {
+        id: newId("run"),
+        accountId: command.accountId,
+        apiKeyId: command.apiKeyId,
+        mode: command.mode,
+        modelId: command.model.id,
+        input: command.input,
+        webhookUrl: command.webhookUrl,
+        unitsRequested: command.unitsRequested,
+        estimatedTokens,
+        reserve,
+        ledgerId: newId("led"),
+        idempotencyKey: command.idempotencyKey,
+        requestHash: command.requestHash,
+      };
+      const answer = await creations.submit(row);
+      switch (answer.kind) {
+        case "error":
+          throw answer.error;
+        case "created":
+          return {
+            kind: "created",
+            run: {
+              id: row.id,
+              modelId: row.modelId,
+              mode: row.mode,
+              estimatedTokens,
+              createdAt: answer.createdAt,
+            },
+          };
+        case "unreserved":
+          return { kind: "insufficient", needed: reserve };
+        case "conflict": {
+          // A twin with the same key was created first (in an earlier batch or elsewhere).
+          const replay = await replayOf(command);
+          if (replay) return replay;
+          throw new Error("an Idempotency-Key conflicted, but no run holds the key");
+        }
+      }
+    },
+
+    async start(runId) {
+      const started = await starts.submit(runId);
+      if (!started) return null;
+      const t0 = performance.now();
+      const base = started.dbNow.getTime();
+      return { ...started, now: () => new Date(base + Math.round(performance.now() - t0)) };
+    },
+
+    finish(run, decision) {
+      return settle(run, ["EXECUTING"], decision, run.now());
+    },
+
+    async cancel(owner, runId) {
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const run = await findRunForAccount(db, runId, owner.accountId, owner.mode);
+        if (!run) return { kind: "not_found" };
+        switch (cancelDecision(run.status)) {
+          case "already_canceled":
+            return { kind: "already_canceled", run: { id: run.id, canceledAt: run.canceledAt! } };
+          case "not_cancelable":
+            return { kind: "not_cancelable", status: run.status };
+          case "cancel":
+            break;
+        }
+        const model = await findModel(db, run.modelId);
+        const charge = settlementCharge(model!.pricing as Pricing, run.unitsCompleted, run.reservedTokens);
+        const at = new Date();
+        const settled = await settle(run, ["QUEUED", "EXECUTING"], { to: "CANCELED", charge }, at);
+        if (settled) {
+          await queues.stopRun(runId).catch(warn("stopping the canceled run", { run_id: runId }));
+          return { kind: "canceled", run: { id: runId, canceledAt: at } };
+        }
+        // Lost a race (the run finished, or another cancel won): the stored state answers.
+      }
+      throw new Error(`run ${runId} changed under three cancel attempts`);
+    },
+
+    timeOut(run) {
+      return settle(
+        run,
+        ["EXECUTING"],
+        {
+          to: "FAILED",
+          errorCode: "TIMEOUT" satisfies RunErrorCode,
+          errorMessage: "The run exceeded its execution timeout.",
+        },
+        new Date(),
+      );
+    },
+
+    async drain() {
+      await Promise.all([creations.drain(), starts.drain(), settlements.drain()]);
+    },
+  };
+}
