@@ -3,14 +3,13 @@ import swaggerUi from "swagger-ui-express";
 import { ApiError } from "@svc/core";
 import { DASHBOARD_PATH } from "./admin/queueDashboard.js";
 import { authenticate } from "./auth/authenticate.js";
-import { observeHttp } from "./metrics.js";
 import { buildOpenApiDocument } from "./openapi/document.js";
 import type { AppDeps } from "./deps.js";
 import { errorHandler, notFound } from "./http/errorHandler.js";
 import { parseJsonBody, requireJsonBody } from "./http/jsonBody.js";
 import { rateLimit } from "./http/rateLimit.js";
 import { requestId } from "./http/requestId.js";
-import { requestLog } from "./http/requestLog.js";
+import { observeRequests } from "./http/observeRequests.js";
 import { healthRoutes } from "./routes/health.js";
 import { modelRoutes } from "./routes/models.js";
 import { runRoutes } from "./routes/runs.js";
@@ -20,10 +19,13 @@ export function createApp(deps: AppDeps): express.Express {
   const { config, logger } = deps;
   const app = express();
   app.disable("x-powered-by");
+  // No ETag hashing of every response body: API answers are small and mostly uncacheable (run
+  // creation, live statuses); output files keep theirs (express.static sets its own).
+  app.set("etag", false);
   app.set("trust proxy", config.TRUST_PROXY);
   app.set("query parser", "simple");
 
-  app.use(requestId, requestLog(logger), observeHttp(deps.metrics), (_req, res, next) => {
+  app.use(requestId, observeRequests(logger, deps.metrics), (_req, res, next) => {
     // While draining, clients are told not to reuse their connections, so none is idle (and
     // about to be reused) when the server finally closes them.
     if (deps.lifecycle.draining) res.set("Connection", "close");

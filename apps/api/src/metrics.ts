@@ -1,4 +1,3 @@
-import type { RequestHandler } from "express";
 import { Counter, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 
 export type ApiMetrics = ReturnType<typeof createApiMetrics>;
@@ -28,19 +27,5 @@ export function createApiMetrics() {
       labelNames: ["model"] as const,
       registers: [registry],
     }),
-  };
-}
-
-/** Observes every response; the route is the matched pattern (e.g. /api/v1/runs/:runId), never the raw path. */
-export function observeHttp(metrics: ApiMetrics): RequestHandler {
-  return (req, res, next) => {
-    const end = metrics.httpDuration.startTimer();
-    res.on("finish", () => {
-      const route = req.route?.path
-        ? `${res.locals.mount ?? req.baseUrl}${String(req.route.path)}`
-        : "unmatched";
-      end({ method: req.method, route, status: String(res.statusCode) });
-    });
-    next();
   };
 }

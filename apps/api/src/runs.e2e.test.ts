@@ -1,5 +1,5 @@
 import request from "supertest";
-import { ledgerTotals } from "@svc/db";
+import { ledgerTotals, loadCatalogue, seedCatalogue } from "@svc/db";
 import { createAccountWithKeys, DEAD_REDIS_URL, waitFor, type SpawnedApp } from "@svc/testkit";
 import { PUBLIC_BASE_URL, setupE2E as setup, startWorker, stopWorker as stop, type E2E } from "./test/e2e.js";
 import { startApi } from "./test/harness.js";
@@ -246,6 +246,69 @@ describe("a worker killed mid-run", () => {
         balance: 95,
         reserved: 0,
       });
+    } finally {
+      if (second) await stop(second);
+      await ctx.api.close();
+    }
+  });
+});
+
+describe("a worker killed with batches in flight", () => {
+  it("when it is SIGKILLed mid-drain, then another worker completes every run and none is charged twice", async () => {
+    const ctx = await setup({ RUN_LOCK_MS: "1000" });
+    let second: SpawnedApp | undefined;
+    try {
+      const runs = 400;
+      // The echo model with 300 ms of work: the kill lands while starts and settlements are in flight.
+      const echo = (await loadCatalogue()).find((m) => m.id === "acme/echo")!;
+      await seedCatalogue(ctx.api.database.db, [
+        { ...echo, id: "test/echo-300", runner: { kind: "builtin", generator: "echo", delay_ms: 300 } },
+      ]);
+      const { account, liveKey } = await createAccountWithKeys(ctx.api.database.db, runs);
+      const ids: string[] = [];
+      for (let i = 0; i < runs; i += 50) {
+        const batch = await Promise.all(
+          Array.from({ length: 50 }, () =>
+            request(ctx.api.app)
+              .post("/api/v1/models/test/echo-300/run")
+              .set("Authorization", `Bearer ${liveKey}`)
+              .send({ input: { prompt: "echo" } })
+              .expect(201),
+          ),
+        );
+        ids.push(...batch.map((r) => r.body.data.run_id as string));
+      }
+      const db = ctx.api.database.db;
+      const first = await startWorker(ctx.workerEnvFor());
+      // Kill it while runs are being started and settled in batches, not before and not after.
+      await waitFor(
+        async () => ((await db.run.count({ where: { status: "COMPLETED" } })) > 0 ? true : null),
+        {
+          what: "the first worker to be draining",
+          intervalMs: 5,
+        },
+      );
+      first.child.kill("SIGKILL");
+      await first.exited;
+      expect(await db.run.count({ where: { status: "COMPLETED" } })).toBeLessThan(runs);
+      second = await startWorker(ctx.workerEnvFor());
+      await waitFor(
+        async () => ((await db.run.count({ where: { status: "COMPLETED" } })) === runs ? true : null),
+        { what: "every run to complete", timeoutMs: 40_000 },
+      );
+      expect(await db.run.count({ where: { id: { in: ids }, status: "COMPLETED", tokensCharged: 1 } })).toBe(
+        runs,
+      );
+      const charges = await db.ledgerEntry.groupBy({
+        by: ["runId"],
+        where: { kind: "CHARGE" },
+        _count: true,
+      });
+      expect(charges).toHaveLength(runs);
+      expect(charges.every((c) => c._count === 1)).toBe(true);
+      const totals = await ledgerTotals(db, account.id);
+      expect(totals.cached).toEqual(totals.ledger);
+      expect(totals.cached).toEqual({ balance: 0, reserved: 0 });
     } finally {
       if (second) await stop(second);
       await ctx.api.close();

@@ -64,7 +64,7 @@ export const apiEnvSchema = serviceEnvSchema.extend({
 export const workerEnvSchema = serviceEnvSchema.extend({
   // Runs executed at once by one worker process. The built-in generators' CPU work runs on
   // GENERATOR_THREADS worker threads (0: one per core), so high concurrency keeps pick-up fast.
-  WORKER_CONCURRENCY: int(1, 1000).default(50),
+  WORKER_CONCURRENCY: int(1, 1000).default(200),
   GENERATOR_THREADS: int(0, 256).default(0),
   SHUTDOWN_GRACE_MS: int(0, 3_600_000).default(30_000),
   // A job whose worker stops renewing its lock for this long is handed to another worker.

@@ -1,0 +1,170 @@
+import { PassThrough } from "node:stream";
+import type { Redis } from "ioredis";
+import { ledgerTotals, seedCatalogue, loadCatalogue } from "@svc/db";
+import { createLogger } from "@svc/logger";
+import {
+  createDeliveriesQueue,
+  createRedis,
+  createRunsQueue,
+  runTransport,
+  whenRedisReady,
+} from "@svc/queue";
+import {
+  createAccountWithKeys,
+  createTestDatabase,
+  deleteRedisPrefix,
+  testQueuePrefix,
+  TEST_REDIS_URL,
+  type TestDatabase,
+} from "@svc/testkit";
+import { createRunLifecycle, type CreateRunCommand, type RunLifecycle } from "./lifecycle.js";
+
+// Batching must change nothing a client can see: every answer and every ledger entry is what
+// applying the same runs one by one would give. Real Postgres and Redis; a wide group-commit
+// window so that concurrent calls really share batches.
+describe("run lifecycle (group commit)", () => {
+  let database: TestDatabase;
+  let redis: Redis;
+  let runs: RunLifecycle;
+  const prefix = testQueuePrefix();
+  const priceOf = { "acme/pixel-hq": 5, "acme/pixel/fast": 2 } as const;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    await seedCatalogue(database.db, await loadCatalogue());
+    redis = createRedis(TEST_REDIS_URL, "worker");
+    await whenRedisReady(redis, 2_000);
+    const runsQueue = createRunsQueue(redis, prefix);
+    const deliveriesQueue = createDeliveriesQueue(redis, prefix);
+    runs = createRunLifecycle({
+      db: database.db,
+      logger: createLogger({ service: "test", level: "warn", stream: new PassThrough() }),
+      queues: runTransport(redis, prefix, { runs: () => runsQueue, deliveries: () => deliveriesQueue }),
+      groupCommit: { windowMs: 20, maxBatch: 500, maxInFlight: 2 },
+    });
+  });
+  afterAll(async () => {
+    await runs.drain();
+    await deleteRedisPrefix(prefix);
+    redis.disconnect();
+    await database.drop();
+  });
+
+  async function liveAccount(tokens: number) {
+    const { account, liveKeyId } = await createAccountWithKeys(database.db, tokens);
+    const command = (
+      model: keyof typeof priceOf,
+      extra: Partial<CreateRunCommand> = {},
+    ): CreateRunCommand => ({
+      accountId: account.id,
+      apiKeyId: liveKeyId,
+      mode: "live",
+      model: {
+        id: model,
+        pricing: { unit: "image", tokens_per_unit: priceOf[model], units_from: "num_images" },
+      },
+      input: { prompt: "p", num_images: 1 },
+      unitsRequested: 1,
+      webhookUrl: null,
+      idempotencyKey: null,
+      requestHash: null,
+      ...extra,
+    });
+    return { account, command };
+  }
+
+  const expectLedgerExact = async (accountId: string) => {
+    const totals = await ledgerTotals(database.db, accountId);
+    expect(totals.cached).toEqual(totals.ledger);
+    return totals.cached;
+  };
+
+  it("when 3N creations race for N runs' tokens, then exactly N are created and available never goes below 0", async () => {
+    const n = 20;
+    const { account, command } = await liveAccount(n * 5);
+    const results = await Promise.all(
+      Array.from({ length: 3 * n }, () => runs.create(command("acme/pixel-hq"))),
+    );
+    expect(results.filter((r) => r.kind === "created")).toHaveLength(n);
+    expect(results.filter((r) => r.kind === "insufficient")).toHaveLength(2 * n);
+    expect(await expectLedgerExact(account.id)).toEqual({ balance: n * 5, reserved: n * 5 });
+    expect(await database.db.run.count({ where: { accountId: account.id } })).toBe(n);
+  });
+
+  it("when a batch holds more than the account can cover, then each run gets the answer it would get alone, in order", async () => {
+    // 7 tokens, one by one: 5 fits (2 left), 5 is refused, 2 fits (0 left), 2 is refused.
+    const { account, command } = await liveAccount(7);
+    const order = ["acme/pixel-hq", "acme/pixel-hq", "acme/pixel/fast", "acme/pixel/fast"] as const;
+    const results = await Promise.all(order.map((m) => runs.create(command(m))));
+    expect(results.map((r) => r.kind)).toEqual(["created", "insufficient", "created", "insufficient"]);
+    expect(await expectLedgerExact(account.id)).toEqual({ balance: 7, reserved: 7 });
+  });
+
+  it("when one Idempotency-Key arrives several times in one batch, then one run is made and the others replay it", async () => {
+    const { account, command } = await liveAccount(100);
+    const keyed = command("acme/pixel/fast", { idempotencyKey: "order-1", requestHash: "h1" });
+    const results = await Promise.all([runs.create(keyed), runs.create(keyed), runs.create(keyed)]);
+    const ids = new Set(results.map((r) => ("run" in r ? r.run.id : r.kind)));
+    expect(ids.size).toBe(1);
+    expect(results.map((r) => r.kind).sort()).toEqual(["created", "replayed", "replayed"]);
+    const reused = await runs.create({ ...keyed, requestHash: "another body" });
+    expect(reused.kind).toBe("key_reused");
+    expect(await expectLedgerExact(account.id)).toEqual({ balance: 100, reserved: 2 });
+  });
+
+  it("when cancels and completions of the same runs arrive together, then each run settles exactly once", async () => {
+    const { account, command } = await liveAccount(1000);
+    const created = await Promise.all(
+      Array.from({ length: 30 }, () => runs.create(command("acme/pixel-hq"))),
+    );
+    const ids = created.map((r) => (r.kind === "created" ? r.run.id : ""));
+    const started = await Promise.all(ids.map((id) => runs.start(id)));
+    expect(started.every(Boolean)).toBe(true);
+    const owner = { accountId: account.id, mode: "live" as const };
+    const outcomes = await Promise.all(
+      started.flatMap((run) => [
+        runs
+          .finish(run!, { to: "COMPLETED", output: { images: [] }, unitsCompleted: 1, charge: 5 })
+          .then((s) => (s ? "completed" : "lost")),
+        runs.cancel(owner, run!.id).then((c) => c.kind),
+        runs.cancel(owner, run!.id).then((c) => c.kind),
+      ]),
+    );
+    for (let i = 0; i < ids.length; i++) {
+      const [completion, cancelA, cancelB] = outcomes.slice(i * 3, i * 3 + 3);
+      const winners = [completion === "completed", cancelA === "canceled", cancelB === "canceled"].filter(
+        Boolean,
+      );
+      expect(winners).toHaveLength(1);
+      const settlements = await database.db.ledgerEntry.count({
+        where: { runId: ids[i], kind: { in: ["CHARGE", "RELEASE"] } },
+      });
+      expect(settlements).toBe(1); // completed: CHARGE 5 of 5; canceled: RELEASE 5
+    }
+    const completed = outcomes.filter((o) => o === "completed").length;
+    expect(await expectLedgerExact(account.id)).toEqual({ balance: 1000 - 5 * completed, reserved: 0 });
+  });
+
+  it("when a mixed load of creations, starts, completions, failures and time-outs runs at once, then the cached sums equal the ledger", async () => {
+    const { account, command } = await liveAccount(400);
+    const work = Array.from({ length: 60 }, async (_, i) => {
+      const created = await runs.create(command(i % 2 ? "acme/pixel-hq" : "acme/pixel/fast"));
+      if (created.kind !== "created") return;
+      const run = await runs.start(created.run.id);
+      if (!run) return;
+      if (i % 3 === 0) await runs.finish(run, { to: "COMPLETED", output: {}, unitsCompleted: 1, charge: 99 });
+      else if (i % 3 === 1)
+        await runs.finish(run, { to: "FAILED", errorCode: "MODEL_ERROR", errorMessage: "no" });
+      else await runs.timeOut(run);
+    });
+    await Promise.all(work);
+    await expectLedgerExact(account.id);
+    const reservations = await database.db.run.aggregate({
+      where: { accountId: account.id },
+      _sum: { reservedTokens: true },
+    });
+    expect((await ledgerTotals(database.db, account.id)).cached.reserved).toBe(
+      reservations._sum.reservedTokens ?? 0,
+    );
+  });
+});
