@@ -1,6 +1,6 @@
 // pnpm bench:webhooks [--runs N] [--burst M]
 // Real API and worker processes, a local HTTPS receiver on 127.0.0.1 (certificate made here and
-// trusted through WEBHOOK_CA_FILE). Phase 1: N runs of the 0-delay model, each with a webhook_url
+// trusted through WEBHOOK_CA_FILE). Phase 1: N runs of the no-op model (acme/echo), each with a webhook_url
 // and a registered endpoint: p50/p99 from run completion (completed_at) to receipt. Phase 2: a burst
 // of M test deliveries to the endpoint: deliveries/s end to end. Bounded, loopback only.
 import { parseArgs } from "node:util";
@@ -23,7 +23,6 @@ const { caFile } = await testCertificate();
 const receiver = await startHttpsReceiver();
 const service = await startService({
   workerEnv: {
-    WORKER_CONCURRENCY: "8",
     WEBHOOK_CONCURRENCY: "32",
     WEBHOOK_CA_FILE: caFile,
   },
@@ -46,7 +45,7 @@ try {
   const runIds = [];
   for (let i = 0; i < RUNS; i += 16) {
     const batch = Array.from({ length: Math.min(16, RUNS - i) }, (_, j) =>
-      post("/models/test/instant/run", liveKey, {
+      post("/models/acme/echo/run", liveKey, {
         input: { prompt: `bench ${i + j}` },
         webhook_url: receiver.url("/per-run"),
       }),

@@ -5,7 +5,7 @@ import {
   testPayload,
   type AttemptErrorClass,
 } from "@svc/core";
-import type { Db } from "../client.js";
+import { sqlPool, type Db } from "../client.js";
 import type { Prisma } from "../generated/prisma/client.js";
 import type { Owner } from "./webhooks.js";
 
@@ -77,47 +77,55 @@ export interface AttemptRecord {
 
 export type AttemptOutcome = "succeeded" | "retry" | "failed" | "already_final";
 
+const RECORD_ATTEMPT = `
+WITH attempt AS (
+  INSERT INTO delivery_attempts (id, delivery_id, number, started_at, duration_ms, status_code, error_class, success)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+  ON CONFLICT (delivery_id, number) DO NOTHING RETURNING delivery_id
+), moved AS (
+  UPDATE deliveries d SET status = $9::"DeliveryStatus", attempt_count = $3,
+    completed_at = CASE WHEN $10::boolean THEN now() ELSE d.completed_at END
+  WHERE d.id = $2 AND d.status = 'pending' AND EXISTS (SELECT 1 FROM attempt)
+  RETURNING d.endpoint_id
+), endpoint AS (
+  UPDATE webhook_endpoints e SET
+    consecutive_failures = CASE WHEN $8 THEN 0 ELSE e.consecutive_failures + 1 END,
+    status = CASE WHEN NOT $8 AND e.consecutive_failures + 1 >= $11 THEN 'disabled'::"EndpointStatus" ELSE e.status END,
+    disabled_at = CASE WHEN NOT $8 AND e.consecutive_failures + 1 >= $11 AND e.disabled_at IS NULL THEN now()
+                       ELSE e.disabled_at END
+  FROM moved WHERE e.id = moved.endpoint_id AND $10::boolean AND (NOT $8 OR e.consecutive_failures <> 0)
+)
+SELECT count(*)::int AS moved FROM moved`;
+
 /**
- * Records one attempt and what follows from it, in one transaction. A success resets the
- * endpoint's consecutive failures; the last failed attempt fails the delivery and counts one
- * failure against the endpoint, which is disabled at the tenth in a row. A repeated attempt
- * number (a job run twice) or a delivery already final changes nothing.
+ * Records one attempt and what follows from it, in one statement. A success resets the
+ * endpoint's consecutive failures (written only when there are any, so that a busy endpoint's row
+ * is not locked by every delivery); the last failed attempt fails the delivery and counts one
+ * failure against the endpoint, which is disabled at the tenth in a row. A repeated attempt number
+ * (a job run twice) or a delivery already final changes nothing.
  */
 export async function recordAttempt(db: Db, attempt: AttemptRecord): Promise<AttemptOutcome> {
-  return db.$transaction(async (tx) => {
-    const inserted = await tx.deliveryAttempt.createMany({
-      data: [{ id: newId("wha"), ...attempt }],
-      skipDuplicates: true,
-    });
-    if (inserted.count === 0) return "already_final";
-    const final = attempt.success || attempt.number >= DELIVERY_ATTEMPTS;
-    const status = attempt.success ? "succeeded" : final ? "failed" : "pending";
-    const moved = await tx.delivery.updateMany({
-      where: { id: attempt.deliveryId, status: "pending" },
-      data: { status, attemptCount: attempt.number, ...(final && { completedAt: new Date() }) },
-    });
-    if (moved.count === 0) return "already_final";
-    const delivery = await tx.delivery.findUniqueOrThrow({
-      where: { id: attempt.deliveryId },
-      select: { endpointId: true },
-    });
-    if (delivery.endpointId && final) {
-      if (attempt.success) {
-        await tx.webhookEndpoint.updateMany({
-          where: { id: delivery.endpointId },
-          data: { consecutiveFailures: 0 },
-        });
-      } else {
-        await tx.$executeRaw`
-          UPDATE webhook_endpoints SET
-            consecutive_failures = consecutive_failures + 1,
-            status = CASE WHEN consecutive_failures + 1 >= ${DISABLE_AFTER_FAILED_DELIVERIES} THEN 'disabled'::"EndpointStatus" ELSE status END,
-            disabled_at = CASE WHEN consecutive_failures + 1 >= ${DISABLE_AFTER_FAILED_DELIVERIES} AND disabled_at IS NULL THEN now() ELSE disabled_at END
-          WHERE id = ${delivery.endpointId}`;
-      }
-    }
-    return attempt.success ? "succeeded" : final ? "failed" : "retry";
+  const final = attempt.success || attempt.number >= DELIVERY_ATTEMPTS;
+  const status = attempt.success ? "succeeded" : final ? "failed" : "pending";
+  const result = await sqlPool(db).query<{ moved: number }>({
+    name: "deliveries_record_attempt",
+    text: RECORD_ATTEMPT,
+    values: [
+      newId("wha"),
+      attempt.deliveryId,
+      attempt.number,
+      attempt.startedAt,
+      attempt.durationMs,
+      attempt.statusCode,
+      attempt.errorClass,
+      attempt.success,
+      status,
+      final,
+      DISABLE_AFTER_FAILED_DELIVERIES,
+    ],
   });
+  if (result.rows[0]!.moved === 0) return "already_final";
+  return attempt.success ? "succeeded" : final ? "failed" : "retry";
 }
 
 /** A delivery that will not be attempted (its endpoint is disabled): failed, not counted. */
