@@ -1,8 +1,10 @@
-// pnpm bench:webhooks [--runs N] [--burst M]
+// pnpm bench:webhooks [--rate R] [--seconds S] [--burst M]
 // Real API and worker processes, a local HTTPS receiver on 127.0.0.1 (certificate made here and
-// trusted through WEBHOOK_CA_FILE). Phase 1: N runs of the no-op model (acme/echo), each with a webhook_url
-// and a registered endpoint: p50/p99 from run completion (completed_at) to receipt. Phase 2: a burst
-// of M test deliveries to the endpoint: deliveries/s end to end. Bounded, loopback only.
+// trusted through WEBHOOK_CA_FILE). Phase 1, open loop: R runs/s of the no-op model (acme/echo) for
+// S seconds, each with a webhook_url and a registered endpoint (2 deliveries per run): p50/p99
+// from run completion (completed_at) to receipt. Phase 2: a burst of M test deliveries to the
+// endpoint: deliveries/s end to end (bounded by this process, which also receives and parses
+// every log line). Bounded, loopback only.
 import { parseArgs } from "node:util";
 import {
   createAccountWithKeys,
@@ -13,9 +15,14 @@ import {
 import { percentile, startService } from "./service.mjs";
 
 const { values } = parseArgs({
-  options: { runs: { type: "string", default: "300" }, burst: { type: "string", default: "2000" } },
+  options: {
+    rate: { type: "string", default: "100" },
+    seconds: { type: "string", default: "5" },
+    burst: { type: "string", default: "2000" },
+  },
 });
-const RUNS = Number(values.runs);
+const RATE = Number(values.rate);
+const RUNS = RATE * Number(values.seconds);
 const BURST = Number(values.burst);
 const pct = percentile;
 
@@ -23,7 +30,6 @@ const { caFile } = await testCertificate();
 const receiver = await startHttpsReceiver();
 const service = await startService({
   workerEnv: {
-    WEBHOOK_CONCURRENCY: "32",
     WEBHOOK_CA_FILE: caFile,
   },
 });
@@ -41,17 +47,20 @@ try {
   const { account, liveKey } = await createAccountWithKeys(database.db, RUNS * 10);
   const endpoint = (await post("/webhooks", liveKey, { url: receiver.url("/endpoint") })).data;
 
-  // Phase 1: run completion -> receipt.
-  const runIds = [];
-  for (let i = 0; i < RUNS; i += 16) {
-    const batch = Array.from({ length: Math.min(16, RUNS - i) }, (_, j) =>
+  // Phase 1: run completion -> receipt, at a steady rate (each run started on its own schedule).
+  const t0 = performance.now();
+  const creations = [];
+  for (let i = 0; i < RUNS; i++) {
+    const wait = t0 + (i * 1000) / RATE - performance.now();
+    if (wait >= 1) await new Promise((r) => setTimeout(r, wait));
+    creations.push(
       post("/models/acme/echo/run", liveKey, {
-        input: { prompt: `bench ${i + j}` },
+        input: { prompt: `bench ${i}` },
         webhook_url: receiver.url("/per-run"),
       }),
     );
-    for (const r of await Promise.all(batch)) runIds.push(r.data.run_id);
   }
+  await Promise.all(creations);
   await receiver.waitForRequests(RUNS * 2, 600_000);
   const runs = await database.db.run.findMany({
     where: { accountId: account.id },
@@ -77,11 +86,13 @@ try {
   });
   const failed = await database.db.delivery.count({ where: { status: "failed" } });
 
-  console.log(`phase 1: ${RUNS} runs x 2 deliveries (webhook_url + endpoint), failed deliveries: ${failed}`);
+  console.log(
+    `phase 1: ${RATE} runs/s for ${values.seconds} s, 2 deliveries each (webhook_url + endpoint), failed deliveries: ${failed}`,
+  );
   console.log(
     `  run completion -> receipt: p50 ${pct(lag, 50)} ms  p99 ${pct(lag, 99)} ms  max ${lag.at(-1)} ms`,
   );
-  console.log(`phase 2: ${BURST} test deliveries to one endpoint (worker WEBHOOK_CONCURRENCY 32)`);
+  console.log(`phase 2: ${BURST} test deliveries to one endpoint`);
   console.log(
     `  ${(BURST / seconds).toFixed(0)} deliveries/s (first request to last receipt ${seconds.toFixed(1)} s)`,
   );

@@ -4,6 +4,14 @@ import { createAccountWithKeys, DEAD_REDIS_URL, waitFor, type SpawnedApp } from 
 import { PUBLIC_BASE_URL, setupE2E as setup, startWorker, stopWorker as stop, type E2E } from "./test/e2e.js";
 import { startApi } from "./test/harness.js";
 
+/** Resolves once the run is EXECUTING in the database (a worker has started it). */
+const executing = (ctx: E2E, runId: string) =>
+  waitFor(
+    async () =>
+      (await ctx.api.database.db.run.count({ where: { id: runId, status: "EXECUTING" } })) > 0 ? true : null,
+    { what: `run ${runId} to be EXECUTING`, intervalMs: 20 },
+  );
+
 describe("runs end to end", () => {
   let ctx: E2E;
   let worker: SpawnedApp;
@@ -234,7 +242,7 @@ describe("a worker killed mid-run", () => {
         .send({ input: { prompt: "survive a crash" } })
         .expect(201);
       const runId = res.body.data.run_id;
-      await first.waitForLine((l) => l.run_id === runId && l.message === "run executing");
+      await executing(ctx, runId);
       first.child.kill("SIGKILL");
       await first.exited;
       second = await startWorker(ctx.workerEnvFor());
@@ -325,7 +333,7 @@ describe("worker shutdown", () => {
       .send({ input: { prompt: "finish me" } })
       .expect(201);
     const runId: string = res.body.data.run_id;
-    await worker.waitForLine((l) => l.run_id === runId && l.message === "run executing");
+    await executing(ctx, runId);
     return runId;
   }
 

@@ -78,7 +78,7 @@ export const workerEnvSchema = serviceEnvSchema.extend({
   CONTENT_POLICY_FILE: z.string().optional(),
   // Webhook deliveries: parallel deliveries per worker, per-attempt time-out, first retry delay
   // (then doubling), and an extra CA bundle to trust (PEM file; TLS is always verified).
-  WEBHOOK_CONCURRENCY: int(1, 1000).default(16),
+  WEBHOOK_CONCURRENCY: int(1, 1000).default(64),
   WEBHOOK_TIMEOUT_MS: int(100, 120_000).default(10_000),
   WEBHOOK_BACKOFF_BASE_MS: int(1, 3_600_000).default(30_000),
   WEBHOOK_CA_FILE: z.string().optional(),

@@ -77,10 +77,20 @@ export async function executeRun(
       errorMessage: "The prompt was rejected by the content policy.",
     });
 
-  const timeout = AbortSignal.timeout(Math.max(1, run.deadlineAt.getTime() - run.now().getTime()));
-  const signal = cancelSignal ? AbortSignal.any([cancelSignal, timeout]) : timeout;
+  // One controller for cancel and deadline, whose timer is cleared when the run ends: with
+  // AbortSignal.timeout every finished run would leave a timer pending until its deadline.
+  const controller = new AbortController();
+  const deadline = setTimeout(
+    () => controller.abort(new DOMException("execution timeout", "TimeoutError")),
+    Math.max(1, run.deadlineAt.getTime() - run.now().getTime()),
+  );
+  const onCancel = () => controller.abort(cancelSignal!.reason);
+  if (cancelSignal?.aborted) onCancel();
+  else cancelSignal?.addEventListener("abort", onCancel, { once: true });
+  const { signal } = controller;
+  const timedOut = () => signal.aborted && !cancelSignal?.aborted;
   const settings = runnerSettings(run.runner);
-  log.info("run executing", { model_id: run.modelId });
+  log.debug("run executing", { model_id: run.modelId });
   try {
     const result = await deps.runners.for(settings).run({
       runId,
@@ -97,7 +107,7 @@ export async function executeRun(
       charge: settlementCharge(run.pricing as Pricing, result.units, run.reservedTokens),
     });
   } catch (error) {
-    if (timeout.aborted)
+    if (timedOut())
       return finish({
         to: "FAILED",
         errorCode: "TIMEOUT",
@@ -120,5 +130,8 @@ export async function executeRun(
     }
     log.warn("run attempt failed; it will be retried", { error });
     throw error;
+  } finally {
+    clearTimeout(deadline);
+    cancelSignal?.removeEventListener("abort", onCancel);
   }
 }

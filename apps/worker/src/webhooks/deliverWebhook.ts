@@ -55,12 +55,10 @@ export async function deliverWebhook(
       secrets.push(openSecret(deps.secretsKey, previousSecretEnc));
   } else {
     const owner = { accountId: delivery.accountId, mode: delivery.mode };
-    secrets.push(
-      openSecret(
-        deps.secretsKey,
-        await defaultSecretEnc(db, owner, () => sealSecret(deps.secretsKey, generateSigningSecret())),
-      ),
-    );
+    const sealed =
+      delivery.defaultSecretEnc ??
+      (await defaultSecretEnc(db, owner, () => sealSecret(deps.secretsKey, generateSigningSecret())));
+    secrets.push(openSecret(deps.secretsKey, sealed));
   }
 
   const number = delivery.attemptCount + 1;

@@ -48,21 +48,67 @@ export async function redeliver(
   return insertDelivery(db, { accountId, mode, runId, endpointId, url, event, body });
 }
 
-export function findDeliveryToSend(db: Db, id: string) {
-  return db.delivery.findUnique({
-    where: { id },
-    include: {
-      endpoint: {
-        select: {
-          status: true,
-          url: true,
-          secretEnc: true,
-          previousSecretEnc: true,
-          previousSecretUntil: true,
-        },
-      },
-    },
+export interface DeliveryToSend {
+  id: string;
+  accountId: string;
+  mode: "live" | "test";
+  runId: string | null;
+  endpointId: string | null;
+  url: string;
+  event: string;
+  body: string;
+  status: "pending" | "succeeded" | "failed";
+  attemptCount: number;
+  endpoint: {
+    status: "active" | "disabled";
+    secretEnc: string;
+    previousSecretEnc: string | null;
+    previousSecretUntil: Date | null;
+  } | null;
+  /** The account's sealed secret for per-run webhook_url deliveries of this mode, if made yet. */
+  defaultSecretEnc: string | null;
+}
+
+const FIND_DELIVERY = `
+SELECT d.id, d.account_id, d.mode, d.run_id, d.endpoint_id, d.url, d.event, d.body, d.status, d.attempt_count,
+       e.status AS endpoint_status, e.secret_enc, e.previous_secret_enc, e.previous_secret_until,
+       CASE WHEN d.endpoint_id IS NOT NULL THEN NULL
+            WHEN d.mode = 'live' THEN a.webhook_secret_live_enc ELSE a.webhook_secret_test_enc END AS default_secret_enc
+FROM deliveries d
+LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id
+JOIN accounts a ON a.id = d.account_id
+WHERE d.id = $1`;
+
+/** A delivery with what sending it needs (its endpoint's secrets, or the account's default), in one query. */
+export async function findDeliveryToSend(db: Db, id: string): Promise<DeliveryToSend | null> {
+  const { rows } = await sqlPool(db).query({
+    name: "deliveries_find_to_send",
+    text: FIND_DELIVERY,
+    values: [id],
   });
+  const r = rows[0];
+  if (!r) return null;
+  return {
+    id: r.id,
+    accountId: r.account_id,
+    mode: r.mode,
+    runId: r.run_id,
+    endpointId: r.endpoint_id,
+    url: r.url,
+    event: r.event,
+    body: r.body,
+    status: r.status,
+    attemptCount: r.attempt_count,
+    endpoint: r.endpoint_id
+      ? {
+          status: r.endpoint_status,
+          secretEnc: r.secret_enc,
+          previousSecretEnc: r.previous_secret_enc,
+          previousSecretUntil: r.previous_secret_until,
+        }
+      : null,
+    defaultSecretEnc: r.default_secret_enc,
+  };
 }
 
 export interface AttemptRecord {
