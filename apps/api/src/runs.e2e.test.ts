@@ -325,7 +325,7 @@ describe("a worker killed with batches in flight", () => {
 });
 
 describe("worker shutdown", () => {
-  async function slowRunOn(ctx: E2E, worker: SpawnedApp) {
+  async function slowRunOn(ctx: E2E) {
     const { liveKey } = await createAccountWithKeys(ctx.api.database.db, 100);
     const res = await request(ctx.api.app)
       .post("/api/v1/models/test/slow/run")
@@ -341,7 +341,7 @@ describe("worker shutdown", () => {
     const ctx = await setup({ SHUTDOWN_GRACE_MS: "20000" });
     try {
       const worker = await startWorker(ctx.workerEnvFor());
-      const runId = await slowRunOn(ctx, worker);
+      const runId = await slowRunOn(ctx);
       worker.child.kill("SIGTERM");
       expect(await worker.exited).toBe(0);
       const run = await ctx.api.database.db.run.findUniqueOrThrow({ where: { id: runId } });
@@ -356,7 +356,7 @@ describe("worker shutdown", () => {
     let next: SpawnedApp | undefined;
     try {
       const worker = await startWorker(ctx.workerEnvFor());
-      const runId = await slowRunOn(ctx, worker);
+      const runId = await slowRunOn(ctx);
       worker.child.kill("SIGTERM");
       expect(await worker.exited).toBe(0);
       expect(
