@@ -1,7 +1,4 @@
 import type { RequestHandler, Router } from "express";
-import { createBullBoard } from "@bull-board/api";
-import { BullMQAdapter } from "@bull-board/api/bullMQAdapter";
-import { ExpressAdapter } from "@bull-board/express";
 import { constantTimeEqual } from "@svc/core";
 import { createDeliveriesQueue, createRedis, createRunsQueue } from "@svc/queue";
 
@@ -35,7 +32,17 @@ export interface QueueDashboard {
   close(): Promise<void>;
 }
 
-export function queueDashboard(redisUrl: string, prefix: string, password: string): QueueDashboard {
+/** bull-board is loaded only here, so an API without a dashboard does not carry it in memory. */
+export async function queueDashboard(
+  redisUrl: string,
+  prefix: string,
+  password: string,
+): Promise<QueueDashboard> {
+  const [{ createBullBoard }, { BullMQAdapter }, { ExpressAdapter }] = await Promise.all([
+    import("@bull-board/api"),
+    import("@bull-board/api/bullMQAdapter"),
+    import("@bull-board/express"),
+  ]);
   const connection = createRedis(redisUrl, "worker");
   const queues = [createRunsQueue(connection, prefix), createDeliveriesQueue(connection, prefix)];
   const serverAdapter = new ExpressAdapter().setBasePath(DASHBOARD_PATH);

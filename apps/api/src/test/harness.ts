@@ -60,7 +60,7 @@ export async function startApi(
   const queues = createProducer(redis, config.QUEUE_PREFIX);
   const metrics = createApiMetrics();
   const dashboard = config.ADMIN_PASSWORD
-    ? queueDashboard(config.REDIS_URL, config.QUEUE_PREFIX, config.ADMIN_PASSWORD)
+    ? await queueDashboard(config.REDIS_URL, config.QUEUE_PREFIX, config.ADMIN_PASSWORD)
     : undefined;
   const app = createApp({
     config,
