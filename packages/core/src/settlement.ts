@@ -17,8 +17,11 @@ export interface LedgerMove {
 
 export interface SettlementPlan {
   to: SettlementDecision["to"];
+  /** The statuses the run may be in; anything else means another settlement won. */
   from: readonly RunStatus[];
+  /** The reservation the charge was computed from; it must still be the run's. */
   expectedReserved: number;
+  /** completed_at or canceled_at. */
   at: Date;
   tokensCharged: number;
   /** CHARGE what is owed (never more than the reservation), RELEASE the rest. */

@@ -4,7 +4,7 @@
 // caller needs. Rows are locked in id order (runs first, then accounts), so concurrent batches
 // cannot deadlock. Per-run rules (charges, payload bodies, fallbacks) are the caller's.
 import type pg from "pg";
-import type { Mode, RunStatus } from "@svc/core";
+import type { Mode, RunStatus, SettlementPlan } from "@svc/core";
 
 export interface RunRow {
   id: string;
@@ -163,35 +163,11 @@ export async function startRuns(pool: pg.Pool, ids: readonly string[]): Promise<
   );
 }
 
-export interface LedgerMove {
-  amount: number;
-  balanceDelta: number;
-  reservedDelta: number;
-}
-
-/** One run's settlement, fully decided by the caller; the statement only checks and applies it. */
-export interface SettlementRow {
-  runId: string;
-  /** The statuses the run may be in; anything else means another settlement won. */
-  from: readonly RunStatus[];
-  to: "COMPLETED" | "FAILED" | "CANCELED";
-  /** The reservation the caller's charge was computed from; it must still be the run's. */
-  expectedReserved: number;
-  /** completed_at or canceled_at. */
-  at: Date;
-  charge: LedgerMove;
-  release: LedgerMove;
-  unitsCompleted?: number;
-  output?: Record<string, unknown>;
-  errorCode?: string;
-  errorMessage?: string;
-  /** The event's delivery bodies: the run's own webhook_url gets runBody (when not null); an
-   * endpoint gets endpointHead + JSON of its id + endpointTail. */
-  event: string;
-  runBody: string | null;
-  endpointHead: string;
-  endpointTail: string;
-}
+/**
+ * One run's settlement, fully decided by the caller (core's planSettlement); the statement only
+ * checks that the run is still in one of `from` with `expectedReserved`, and applies it.
+ */
+export type SettlementRow = SettlementPlan & { runId: string };
 
 export interface SettledRun {
   id: string;
