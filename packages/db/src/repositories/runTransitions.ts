@@ -43,7 +43,7 @@ WITH b AS (
   SELECT account_id, sum(reserve)::int AS total FROM fresh WHERE reserve > 0 GROUP BY account_id
 ), locked AS MATERIALIZED (
   SELECT a.id FROM accounts a JOIN need ON need.account_id = a.id
-  WHERE a.balance - a.reserved >= need.total ORDER BY a.id FOR UPDATE OF a
+  WHERE a.balance - a.reserved >= need.total ORDER BY a.id FOR NO KEY UPDATE OF a
 ), reserved AS (
   UPDATE accounts a SET reserved = a.reserved + need.total FROM need
   WHERE a.id = need.account_id AND a.id IN (SELECT id FROM locked) RETURNING a.id
@@ -118,7 +118,7 @@ export interface StartedRun {
 
 const START_RUNS = `
 WITH locked AS MATERIALIZED (
-  SELECT id FROM runs WHERE id = ANY($1::text[]) AND status IN ('QUEUED', 'EXECUTING') ORDER BY id FOR UPDATE
+  SELECT id FROM runs WHERE id = ANY($1::text[]) AND status IN ('QUEUED', 'EXECUTING') ORDER BY id FOR NO KEY UPDATE
 ), started AS (
   UPDATE runs r SET
     status = 'EXECUTING',
@@ -189,7 +189,7 @@ WITH b AS (
 ), locked AS MATERIALIZED (
   SELECT r.id FROM runs r JOIN b ON b.run_id = r.id
   WHERE r.status::text = ANY(b."from") AND r.reserved_tokens = b.expected_reserved
-  ORDER BY r.id FOR UPDATE OF r
+  ORDER BY r.id FOR NO KEY UPDATE OF r
 ), settled AS (
   UPDATE runs r SET
     status = b."to", reserved_tokens = 0, tokens_charged = b.charge,
@@ -205,7 +205,7 @@ WITH b AS (
   SELECT s.account_id, sum(b.charge_bd + b.release_bd)::int AS bd, sum(b.charge_rd + b.release_rd)::int AS rd
   FROM settled s JOIN b ON b.run_id = s.id GROUP BY s.account_id HAVING sum(b.charge + b.release) > 0
 ), account_locks AS MATERIALIZED (
-  SELECT a.id FROM accounts a WHERE a.id IN (SELECT account_id FROM totals) ORDER BY a.id FOR UPDATE
+  SELECT a.id FROM accounts a WHERE a.id IN (SELECT account_id FROM totals) ORDER BY a.id FOR NO KEY UPDATE
 ), accounts_moved AS (
   UPDATE accounts a SET balance = a.balance + t.bd, reserved = a.reserved + t.rd
   FROM totals t WHERE a.id = t.account_id AND a.id IN (SELECT id FROM account_locks)
