@@ -31,3 +31,20 @@ export function sqlPool(db: Db): pg.Pool {
   if (!pool) throw new Error("this client was not made by createDb");
   return pool;
 }
+
+/**
+ * A row of node-postgres with its snake_case columns as the camelCase fields Prisma's models
+ * use, for the reads that the request path makes without Prisma (its query engine costs CPU per
+ * query and tens of MB once loaded).
+ */
+export function camelRow<T>(row: Record<string, unknown>): T {
+  const out: Record<string, unknown> = {};
+  for (const key in row) out[key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())] = row[key];
+  return out as T;
+}
+
+/** The first row of a named statement on the pool, as camelCase fields, or null. */
+export async function findOne<T>(db: Db, name: string, text: string, values: unknown[]): Promise<T | null> {
+  const { rows } = await sqlPool(db).query({ name, text, values });
+  return rows[0] ? camelRow<T>(rows[0]) : null;
+}

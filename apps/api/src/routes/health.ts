@@ -1,5 +1,6 @@
 import { Router } from "express";
 import { ApiError } from "@svc/core";
+import { sqlPool } from "@svc/db";
 import { pingRedis } from "@svc/queue";
 import type { AppDeps } from "../deps.js";
 
@@ -7,7 +8,7 @@ async function pingPostgres(deps: AppDeps): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   try {
     await Promise.race([
-      deps.db.$queryRaw`SELECT 1`,
+      sqlPool(deps.db).query("SELECT 1"),
       new Promise((_, reject) => {
         timer = setTimeout(() => reject(new Error("timeout")), deps.config.READY_TIMEOUT_MS);
       }),

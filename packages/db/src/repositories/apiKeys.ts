@@ -1,5 +1,6 @@
 import { generateApiKey, newId, type Mode } from "@svc/core";
-import type { Db } from "../client.js";
+import { findOne, sqlPool, type Db } from "../client.js";
+import type { ApiKey } from "../generated/prisma/client.js";
 
 /** Creates a key and returns its full value, which is never stored and cannot be shown again. */
 export async function createApiKey(db: Db, accountId: string, mode: Mode, name = "") {
@@ -10,11 +11,14 @@ export async function createApiKey(db: Db, accountId: string, mode: Mode, name =
   return { record, key: generated.key };
 }
 
+/** Every authenticated request asks this (behind a short cache), so it skips Prisma. */
 export function findApiKeyByHash(db: Db, hash: string) {
-  return db.apiKey.findUnique({
-    where: { hash },
-    select: { id: true, accountId: true, mode: true, revokedAt: true },
-  });
+  return findOne<Pick<ApiKey, "id" | "accountId" | "mode" | "revokedAt">>(
+    db,
+    "api_keys_by_hash",
+    "SELECT id, account_id, mode, revoked_at FROM api_keys WHERE hash = $1",
+    [hash],
+  );
 }
 
 export function listApiKeys(db: Db, accountId?: string) {
@@ -40,6 +44,10 @@ export async function revokeApiKey(db: Db, keyId: string) {
   return db.apiKey.findUnique({ where: { id: keyId }, select: { id: true, revokedAt: true } });
 }
 
-export function touchApiKey(db: Db, keyId: string, at: Date) {
-  return db.apiKey.update({ where: { id: keyId }, data: { lastUsedAt: at } });
+export async function touchApiKey(db: Db, keyId: string, at: Date): Promise<void> {
+  await sqlPool(db).query({
+    name: "api_keys_touch",
+    text: "UPDATE api_keys SET last_used_at = $2 WHERE id = $1",
+    values: [keyId, at],
+  });
 }

@@ -1,6 +1,6 @@
 import type { ModelCategory } from "@svc/core";
-import type { Db } from "../client.js";
-import type { Prisma } from "../generated/prisma/client.js";
+import { findOne, type Db } from "../client.js";
+import type { Model, Prisma } from "../generated/prisma/client.js";
 
 export interface ModelFilter {
   category?: ModelCategory;
@@ -27,6 +27,7 @@ export async function listModels(db: Db, filter: ModelFilter) {
   return { models, total };
 }
 
+/** Run creation and cancel ask this (behind a short cache), so it skips Prisma. */
 export function findModel(db: Db, id: string) {
-  return db.model.findUnique({ where: { id } });
+  return findOne<Model>(db, "models_by_id", "SELECT * FROM models WHERE id = $1", [id]);
 }

@@ -1,5 +1,5 @@
 import type { Mode, RunStatus } from "@svc/core";
-import type { Db } from "../client.js";
+import { findOne, type Db } from "../client.js";
 import type { Run } from "../generated/prisma/client.js";
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -22,8 +22,14 @@ export async function findIdempotentRun(
   return null;
 }
 
+/** A run's status read (what clients poll), so it skips Prisma. */
 export function findRunForAccount(db: Db, runId: string, accountId: string, mode: Mode) {
-  return db.run.findFirst({ where: { id: runId, accountId, mode } });
+  return findOne<Run>(
+    db,
+    "runs_for_account",
+    'SELECT * FROM runs WHERE id = $1 AND account_id = $2 AND mode = $3::"Mode"',
+    [runId, accountId, mode],
+  );
 }
 
 export interface RunListFilter {
