@@ -240,8 +240,9 @@ describe("Cog runner end to end", () => {
   });
 
   it("when the worker dies mid-run, then the next worker re-attaches to the running prediction instead of starting it again", async () => {
-    // Long enough that the prediction is still running when the second worker takes the job over.
-    const cog = await fakeCog({ behaviour: { delayMs: 8_000 } });
+    // Long enough that the prediction is still running when the second worker takes the job over
+    // (about 1.5 s here; several times that on a loaded CI machine).
+    const cog = await fakeCog({ behaviour: { delayMs: 15_000 } });
     await cogModel("cog/reattach", [cog]);
     const port = await freePort();
     const env = ctx.workerEnvFor({
