@@ -251,28 +251,32 @@ export function createRunLifecycle({
         idempotencyKey: command.idempotencyKey,
         requestHash: command.requestHash,
       };
-      const answer = await creations.submit(row);
-      switch (answer.kind) {
-        case "error":
-          throw answer.error;
-        case "created":
-          return {
-            kind: "created",
-            run: {
-              id: row.id,
-              modelId: row.modelId,
-              mode: row.mode,
-              estimatedTokens,
-              createdAt: answer.createdAt,
-            },
-          };
-        case "unreserved":
-          return { kind: "insufficient", needed: reserve };
-        case "conflict": {
-          // A twin with the same key was created first (in an earlier batch or elsewhere).
-          const replay = await replayOf(command);
-          if (replay) return replay;
-          throw new Error("an Idempotency-Key conflicted, but no run holds the key");
+      // A key that conflicted but holds no replayable run was freed meanwhile (past its 24 h
+      // window): the run is submitted once more, now without a twin.
+      for (let attempt = 0; ; attempt++) {
+        const answer = await creations.submit(row);
+        switch (answer.kind) {
+          case "error":
+            throw answer.error;
+          case "created":
+            return {
+              kind: "created",
+              run: {
+                id: row.id,
+                modelId: row.modelId,
+                mode: row.mode,
+                estimatedTokens,
+                createdAt: answer.createdAt,
+              },
+            };
+          case "unreserved":
+            return { kind: "insufficient", needed: reserve };
+          case "conflict": {
+            // A twin with the same key was created first (in an earlier batch or elsewhere).
+            const replay = await replayOf(command);
+            if (replay) return replay;
+            if (attempt > 0) throw new Error("an Idempotency-Key keeps conflicting with no run holding it");
+          }
         }
       }
     },
