@@ -2,9 +2,7 @@ import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
 import { createSecureContext, rootCertificates } from "node:tls";
-import { Agent as HttpAgent } from "node:http";
-import { Agent as HttpsAgent } from "node:https";
-import got from "got";
+import { Agent, request } from "undici";
 import {
   classifyTransportError,
   isDeliverySuccess,
@@ -49,25 +47,21 @@ function guardedLookup(hostname: string, options: object, callback: (...args: un
 
 /** A POST of the exact body with the given headers; only the status code is read, never the body. */
 export function webhookSender(options: SenderOptions) {
-  // The extra CA goes in as one prebuilt secure context: given as `ca`, Node would fold the whole
-  // bundle (every root certificate) into each request's connection-pool key and build a context
-  // per connection, which cost more CPU than the rest of a delivery.
+  // The extra CA goes in as one prebuilt secure context: given as `ca`, it would be folded into
+  // every connection's options and a context built per connection.
   const secureContext = options.caFile
     ? createSecureContext({ ca: [...rootCertificates, readFileSync(options.caFile, "utf8")] })
     : undefined;
-  // Connections are kept alive and reused per receiver: a TLS handshake per delivery would cost
-  // more than the delivery. The address guard runs whenever a new connection is made.
-  const agent = {
-    http: new HttpAgent({ keepAlive: true, maxSockets: 64 }),
-    https: new HttpsAgent({ keepAlive: true, maxSockets: 64, ...(secureContext && { secureContext }) }),
-  };
-  const client = got.extend({
-    agent,
-    timeout: { request: options.timeoutMs },
-    followRedirect: false,
-    throwHttpErrors: false,
-    retry: { limit: 0 },
-    ...(!options.allowPrivate && { dnsLookup: guardedLookup as never }),
+  // undici (Node's own HTTP client): connections are kept alive and reused per receiver, since a
+  // TLS handshake per delivery would cost more than the delivery; a request goes out in one write.
+  // The address guard runs whenever a new connection is made. Redirects are never followed.
+  const dispatcher = new Agent({
+    connections: 64,
+    connect: {
+      timeout: options.timeoutMs,
+      ...(secureContext && { secureContext }),
+      ...(!options.allowPrivate && { lookup: guardedLookup as never }),
+    },
   });
 
   return async function send(
@@ -80,29 +74,41 @@ export function webhookSender(options: SenderOptions) {
     if (!options.allowPrivate && isIP(host) && isInternalAddress(host)) {
       return { statusCode: null, errorClass: "refused_address", success: false };
     }
-    return new Promise<SendResult>((resolve) => {
-      const stream = client.stream.post(url, { body, headers });
-      stream.on("response", (response: { statusCode: number }) => {
-        const status = response.statusCode;
-        const success = isDeliverySuccess(status);
-        resolve({
-          statusCode: status,
-          errorClass: success ? null : status >= 300 && status < 400 ? "redirect" : "http_status",
-          success,
-        });
+    try {
+      const response = await request(url, {
+        method: "POST",
+        body,
+        headers: { "content-type": "application/json", ...headers },
+        dispatcher,
+        signal: AbortSignal.timeout(options.timeoutMs),
       });
+      const status = response.statusCode;
       // The body is never used, but reading it to the end keeps the connection reusable; a
       // receiver that sends more than RESPONSE_LIMIT bytes loses its connection instead.
       let received = 0;
-      stream.on("data", (chunk: Buffer) => {
-        received += chunk.length;
-        if (received > RESPONSE_LIMIT) stream.destroy();
-      });
-      stream.on("error", (error: { code?: string; name?: string }) => {
-        resolve({ statusCode: null, errorClass: classifyTransportError(error), success: false });
-      });
-    });
+      for await (const chunk of response.body) {
+        received += (chunk as Buffer).length;
+        if (received > RESPONSE_LIMIT) {
+          response.body.destroy();
+          break;
+        }
+      }
+      const success = isDeliverySuccess(status);
+      return {
+        statusCode: status,
+        errorClass: success ? null : status >= 300 && status < 400 ? "redirect" : "http_status",
+        success,
+      };
+    } catch (error) {
+      return { statusCode: null, errorClass: classifyTransportError(undiciCause(error)), success: false };
+    }
   };
+}
+
+/** undici wraps some failures (a refused connection, a failed lookup) in its own errors: the cause is what tells them apart. */
+function undiciCause(error: unknown): { code?: string; name?: string } {
+  const e = error as { code?: string; name?: string; cause?: { code?: string; name?: string } };
+  return e.cause && (e.code === undefined || e.code === "UND_ERR_SOCKET") ? e.cause : e;
 }
 
 export type WebhookSender = ReturnType<typeof webhookSender>;

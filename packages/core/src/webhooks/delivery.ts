@@ -17,7 +17,8 @@ export type AttemptErrorClass =
 /** Classifies a transport error (got/Node error codes) for the delivery log. */
 export function classifyTransportError(error: { code?: string; name?: string }): AttemptErrorClass {
   const code = error.code ?? "";
-  if (error.name === "TimeoutError" || code === "ETIMEDOUT") return "timeout";
+  if (error.name === "TimeoutError" || code === "ETIMEDOUT" || /^UND_ERR_\w*TIMEOUT$/.test(code))
+    return "timeout";
   if (code === "ERR_REFUSED_ADDRESS") return "refused_address";
   if (
     /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_OSSL)/.test(code) ||

@@ -199,6 +199,8 @@ describe("delivery rules", () => {
 
   it.each([
     [{ name: "TimeoutError", code: "ETIMEDOUT" }, "timeout"],
+    [{ name: "HeadersTimeoutError", code: "UND_ERR_HEADERS_TIMEOUT" }, "timeout"],
+    [{ name: "ConnectTimeoutError", code: "UND_ERR_CONNECT_TIMEOUT" }, "timeout"],
     [{ code: "ECONNREFUSED" }, "connection"],
     [{ code: "DEPTH_ZERO_SELF_SIGNED_CERT" }, "tls"],
     [{ code: "ERR_TLS_CERT_ALTNAME_INVALID" }, "tls"],
