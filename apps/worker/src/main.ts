@@ -1,12 +1,13 @@
 import { configOrExit, loadWorkerConfig } from "@svc/config";
 import { createDb } from "@svc/db";
-import { createLogger } from "@svc/logger";
+import { createLogger, exitOnFatalErrors } from "@svc/logger";
 import { createRedis } from "@svc/queue";
 import { startWorker, type RunningWorker } from "./worker.js";
 
 const config = configOrExit(loadWorkerConfig);
 
 const logger = createLogger({ service: "worker", level: config.LOG_LEVEL });
+exitOnFatalErrors(logger);
 const db = createDb({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE });
 const redis = createRedis(config.REDIS_URL, "worker");
 // Handlers go in before start-up so that a signal during start-up is not a hard kill.

@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { PassThrough } from "node:stream";
 import { createLogger, redactSecrets } from "./index.js";
 
@@ -41,6 +42,61 @@ describe("logger", () => {
     expect(text).not.toContain("abcDEF123");
     expect(text).toContain("svc_live_[redacted]");
   });
+
+  it("when an error is logged as context, then its message, stack, code and cause are in the line, with secrets redacted", async () => {
+    const { stream, lines } = capture();
+    const cause = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
+    const error = new Error(`settlement failed for svc_live_${"B".repeat(43)}`, { cause });
+    createLogger({ service: "worker", level: "info", stream }).error("run failed", {
+      run_id: "run_1",
+      error,
+    });
+    await new Promise((r) => setImmediate(r));
+    const logged = lines[0]!.error as Record<string, unknown>;
+    expect(logged).toMatchObject({
+      name: "Error",
+      message: "settlement failed for svc_live_[redacted]",
+      cause: { message: "connect ECONNREFUSED 127.0.0.1:5432", code: "ECONNREFUSED" },
+    });
+    expect(logged.stack).toEqual(expect.stringContaining("logger.test"));
+    expect(JSON.stringify(lines[0])).not.toContain("B".repeat(43));
+  });
+
+  it.each([
+    [
+      "a promise rejection goes unhandled",
+      'Promise.reject(new Error("boom"))',
+      "unhandled promise rejection",
+    ],
+    [
+      "an exception is thrown from a callback",
+      'setTimeout(() => { throw new Error("boom"); }, 0)',
+      "uncaught exception",
+    ],
+  ])(
+    "when %s in a process with exitOnFatalErrors, then it is logged with its stack and the process exits 1",
+    async (_what, fault, message) => {
+      const dist = new URL("../dist/index.js", import.meta.url).href;
+      const script = `import { createLogger, exitOnFatalErrors } from ${JSON.stringify(dist)};
+      exitOnFatalErrors(createLogger({ service: "t", level: "info" }));
+      setInterval(() => {}, 1000); // what a listening server does: keep the process alive
+      ${fault};`;
+      const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let out = "";
+      child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+      const code = await new Promise((resolve) => child.on("exit", resolve));
+      expect(code).toBe(1);
+      const line = JSON.parse(out.trim().split("\n")[0]!);
+      expect(line).toMatchObject({
+        level: "error",
+        message: expect.stringContaining(message),
+        error: { message: "boom" },
+      });
+      expect(line.error.stack).toContain("Error: boom");
+    },
+  );
 
   it("when the level is silent, then nothing is written", async () => {
     const { stream, lines } = capture();
