@@ -1,3 +1,4 @@
+import { connect } from "node:net";
 import request from "supertest";
 import { runCommand } from "@svc/cli";
 import { ledgerTotals, loadCatalogue, seedCatalogue } from "@svc/db";
@@ -30,6 +31,7 @@ describe("Cog runner end to end", () => {
   const cogs: FakeCog[] = [];
   let live: Record<string, string>;
   let accountId: string;
+  let callbackPort: number;
 
   /** A model with our public image interface, served by the given Cog servers. */
   async function cogModel(id: string, servers: FakeCog[], extra: Record<string, unknown> = {}) {
@@ -72,7 +74,7 @@ describe("Cog runner end to end", () => {
     );
 
   beforeAll(async () => {
-    const port = await freePort();
+    const port = (callbackPort = await freePort());
     // Every worker of this file uses the same lock: BullMQ lets one worker's stalled-check interval
     // gate all others' (a shared key), so a worker with a longer one would delay takeovers.
     ctx = await setupE2E({
@@ -90,6 +92,35 @@ describe("Cog runner end to end", () => {
     await Promise.all(cogs.map((c) => c.close()));
     await stopWorker(worker);
     await ctx.api.close();
+  });
+
+  it("when malformed requests reach the callback server, then each gets a 4xx and the worker keeps serving", async () => {
+    const raw = (bytes: string) =>
+      new Promise<string>((resolve) => {
+        const socket = connect(callbackPort, "127.0.0.1");
+        let answer = "";
+        socket.on("data", (chunk) => (answer += chunk.toString("latin1")));
+        socket.on("error", () => resolve(answer));
+        socket.on("close", () => resolve(answer));
+        socket.end(Buffer.from(bytes, "latin1"));
+      });
+    const requests = [
+      "POST /cog/predictions/%E0%A4%A?token=x HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\n\r\n",
+      "POST /cog/predictions/%ZZ HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\n\r\n",
+      "POST //%zz/../cog/predictions/x?token=%ff HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\n\r\n",
+      "POST http://[::1/cog/predictions/x HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\n\r\n",
+      "POST /cog/predictions/x?token=%E0%A4%A HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+      "GARBAGE\x00\x01\x02 / HTTP/1.1\r\n\r\n",
+      "POST /cog/predictions/x HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\n{",
+    ];
+    for (const bytes of requests) {
+      const answer = await raw(bytes);
+      expect(answer).toMatch(/^HTTP\/1\.1 4\d\d/);
+    }
+    // Still alive and still serving: a properly signed callback is taken.
+    expect(worker.child.exitCode).toBeNull();
+    const res = await fetch(`http://127.0.0.1:${callbackPort}/cog/predictions/run_none`, { method: "POST" });
+    expect(res.status).toBe(401);
   });
 
   it("when a Cog model completes, then its outputs are copied to our storage, mapped input reached the model, and units are charged", async () => {
@@ -244,7 +275,7 @@ describe("Cog runner end to end", () => {
     // (about 1.5 s here; several times that on a loaded CI machine).
     const cog = await fakeCog({ behaviour: { delayMs: 15_000 } });
     await cogModel("cog/reattach", [cog]);
-    const port = await freePort();
+    const port = (callbackPort = await freePort());
     const env = ctx.workerEnvFor({
       COG_CALLBACK_URL: `http://127.0.0.1:${port}`,
       COG_CALLBACK_PORT: String(port),

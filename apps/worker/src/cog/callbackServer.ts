@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { once } from "node:events";
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server } from "node:http";
 import { COG_TERMINAL, cogPredictionSchema, constantTimeEqual } from "@svc/core";
 import type { Logger } from "@svc/logger";
 import type { RedisCogResults } from "./results.js";
@@ -16,6 +16,35 @@ export function cogWebhookUrl(base: string, secretsKey: Buffer, predictionId: st
   return `${base.replace(/\/$/, "")}/cog/predictions/${encodeURIComponent(predictionId)}?token=${cogToken(secretsKey, predictionId)}`;
 }
 
+type Authorisation =
+  { kind: "ok"; predictionId: string } | { kind: "refused"; status: number; error: string };
+
+/**
+ * The prediction a callback request is about, believed only with its token. The request target is
+ * taken apart by hand, without throwing: the path must be /cog/predictions/<id> with a decodable
+ * id, and the token is compared before anything else is read.
+ */
+export function authorisedPrediction(
+  method: string | undefined,
+  target: string,
+  secretsKey: Buffer,
+): Authorisation {
+  const queryAt = target.indexOf("?");
+  const path = queryAt < 0 ? target : target.slice(0, queryAt);
+  const match = /^\/cog\/predictions\/([^/]+)$/.exec(path);
+  if (method !== "POST" || !match) return { kind: "refused", status: 404, error: "not found" };
+  let predictionId: string;
+  try {
+    predictionId = decodeURIComponent(match[1]!);
+  } catch {
+    return { kind: "refused", status: 400, error: "malformed prediction id" };
+  }
+  const token = new URLSearchParams(queryAt < 0 ? "" : target.slice(queryAt + 1)).get("token") ?? "";
+  if (!constantTimeEqual(token, cogToken(secretsKey, predictionId)))
+    return { kind: "refused", status: 401, error: "bad token" };
+  return { kind: "ok", predictionId };
+}
+
 /**
  * Receives Cog's `completed` webhooks: POST /cog/predictions/:id?token=… with the prediction object.
  * Only a request carrying the id's token is believed; terminal predictions are stored and announced.
@@ -28,14 +57,24 @@ export async function startCogCallbackServer(opts: {
   logger: Logger;
 }): Promise<Server> {
   const server = createServer((req, res) => {
-    const reply = (status: number, body: object) =>
-      res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
-    const url = new URL(req.url ?? "/", "http://callback");
-    const match = /^\/cog\/predictions\/([^/]+)$/.exec(url.pathname);
-    if (req.method !== "POST" || !match) return reply(404, { error: "not found" });
-    const id = decodeURIComponent(match[1]!);
-    if (!constantTimeEqual(url.searchParams.get("token") ?? "", cogToken(opts.secretsKey, id)))
-      return reply(401, { error: "bad token" });
+    const reply = (status: number, body: object) => {
+      if (!res.headersSent) res.writeHead(status, { "content-type": "application/json" });
+      res.end(JSON.stringify(body));
+    };
+    // A client that goes away mid-body must not become an unhandled 'error' event.
+    req.on("error", () => {});
+    try {
+      const id = authorisedPrediction(req.method, req.url ?? "", opts.secretsKey);
+      if (id.kind !== "ok") return reply(id.status, { error: id.error });
+      receive(id.predictionId, req, reply);
+    } catch (error) {
+      // Nothing from outside may end the worker: whatever slipped past the checks is a bad request.
+      opts.logger.warn("cog callback request refused", { error });
+      reply(400, { error: "bad request" });
+    }
+  });
+
+  function receive(id: string, req: IncomingMessage, reply: (status: number, body: object) => void): void {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on("data", (chunk: Buffer) => {
@@ -54,14 +93,11 @@ export async function startCogCallbackServer(opts: {
         if (COG_TERMINAL.has(prediction.status)) await opts.results.store(id, prediction);
         reply(200, { ok: true });
       } catch (error) {
-        opts.logger.error("cog callback could not be stored", {
-          prediction_id: id,
-          error: (error as Error).message,
-        });
+        opts.logger.error("cog callback could not be stored", { prediction_id: id, error });
         reply(503, { error: "try again" });
       }
     });
-  });
+  }
   server.listen(opts.port, opts.host);
   await once(server, "listening");
   return server;
