@@ -227,6 +227,37 @@ describe("runs end to end", () => {
       await downApi.close();
     }
   });
+
+  it("when one queued run's job record is unreadable, then the sweeper still re-enqueues the others and says which one failed", async () => {
+    const downApi = await startApi(
+      { REDIS_URL: DEAD_REDIS_URL, OUTPUT_DIR: ctx.outputDir, PUBLIC_BASE_URL },
+      { database: ctx.api.database },
+    );
+    const jobKey = (runId: string) => `${ctx.api.config.QUEUE_PREFIX}:runs:${runId}`;
+    let broken = "";
+    try {
+      const { liveKey } = await createAccountWithKeys(ctx.api.database.db, 100);
+      const created = async () =>
+        (
+          await request(downApi.app)
+            .post("/api/v1/models/test/instant/run")
+            .set("Authorization", `Bearer ${liveKey}`)
+            .send({ input: { prompt: "while redis sleeps" } })
+            .expect(201)
+        ).body.data.run_id as string;
+      broken = await created();
+      const healthy = await created();
+      // A job key of the wrong type: reading that job fails with WRONGTYPE, as corrupt data would.
+      await ctx.api.redis.set(jobKey(broken), "not a job hash");
+      expect((await until(liveKey, healthy, "COMPLETED")).tokens_charged).toBe(5);
+      await worker.waitForLine(
+        (l) => l.message === "sweep could not re-enqueue a queued run" && l.run_id === broken,
+      );
+    } finally {
+      await ctx.api.redis.del(jobKey(broken));
+      await downApi.close();
+    }
+  });
 });
 
 describe("a worker killed mid-run", () => {

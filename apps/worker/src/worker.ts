@@ -128,7 +128,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
     ["runs", runs],
     ["deliveries", deliveries],
   ] as const) {
-    worker.on("error", (error) => logger.error(`${name} worker error`, { error: error.message }));
+    worker.on("error", (error) => logger.error(`${name} worker error`, { error }));
   }
   runs.on("failed", (job, error) => logger.warn("run job failed", { job_id: job?.id, error: error.message }));
 
@@ -155,10 +155,17 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
         logger,
         queuedAfterMs: config.SWEEP_QUEUED_AFTER_MS,
       });
-      const resent = await sweepDeliveries(db, deliveriesQueue, config.SWEEP_QUEUED_AFTER_MS);
+    } catch (error) {
+      logger.warn("run sweep failed", { error });
+    }
+    try {
+      const revived = await sweepDeliveries(db, deliveriesQueue, config.SWEEP_QUEUED_AFTER_MS);
+      for (const { id, error } of revived.failed)
+        logger.warn("sweep could not re-enqueue a delivery", { delivery_id: id, error });
+      const resent = revived.enqueued.length + revived.retried.length;
       if (resent) logger.info("sweep", { deliveries_enqueued: resent });
     } catch (error) {
-      logger.warn("sweep failed", { error: (error as Error).message });
+      logger.warn("delivery sweep failed", { error });
     }
   };
   const sweeper = setInterval(sweep, config.SWEEP_INTERVAL_MS);

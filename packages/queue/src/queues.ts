@@ -67,6 +67,46 @@ export async function enqueueDeliveries(q: DeliveriesQueue, deliveryIds: readonl
   );
 }
 
+/** What reviveJobs did: ids enqueued afresh, ids whose failed job was retried, ids it could not check. */
+export interface Revived {
+  enqueued: string[];
+  retried: string[];
+  failed: Array<{ id: string; error: unknown }>;
+}
+
+/**
+ * For records that still wait for their job (queued runs, pending deliveries): a job that is
+ * missing (enqueue failed after commit, Redis lost its data) is added again, one that failed for
+ * good is retried. Each id is handled on its own, so one that cannot be checked does not stop the
+ * others; the missing ones go out in one addBulk. Safe on every replica: job ids are the records' ids.
+ */
+export async function reviveJobs(
+  queue: Queue,
+  ids: readonly string[],
+  enqueue: (ids: readonly string[]) => Promise<void>,
+): Promise<Revived> {
+  const revived: Revived = { enqueued: [], retried: [], failed: [] };
+  for (const id of ids) {
+    try {
+      const job = await queue.getJob(id);
+      if (!job) revived.enqueued.push(id);
+      else if (await job.isFailed()) {
+        await job.retry();
+        revived.retried.push(id);
+      }
+    } catch (error) {
+      revived.failed.push({ id, error });
+    }
+  }
+  try {
+    await enqueue(revived.enqueued);
+  } catch (error) {
+    revived.failed.push(...revived.enqueued.map((id) => ({ id, error })));
+    revived.enqueued = [];
+  }
+  return revived;
+}
+
 export interface Producer {
   enqueueDeliveries(deliveryIds: readonly string[]): Promise<void>;
   runs(): RunsQueue;

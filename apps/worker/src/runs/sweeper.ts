@@ -1,6 +1,6 @@
 import { overdueRuns, queuedRunsBefore, type Db } from "@svc/db";
 import type { Logger } from "@svc/logger";
-import { enqueueRuns, publishCancel, type RunsQueue } from "@svc/queue";
+import { enqueueRuns, publishCancel, reviveJobs, type RunsQueue } from "@svc/queue";
 import type { RunLifecycle } from "@svc/use-cases";
 import type { Redis } from "ioredis";
 
@@ -22,26 +22,26 @@ export interface SweepDeps {
  * 2. EXECUTING runs past their deadline end FAILED/TIMEOUT, and any worker still on them is told.
  */
 export async function sweepRuns(deps: SweepDeps): Promise<{ enqueued: number; timedOut: number }> {
-  const missing: string[] = [];
-  let retried = 0;
-  for (const { id } of await queuedRunsBefore(deps.db, new Date(Date.now() - deps.queuedAfterMs))) {
-    const job = await deps.queue.getJob(id);
-    if (!job) {
-      missing.push(id);
-    } else if (await job.isFailed()) {
-      await job.retry();
-      retried++;
-    }
-  }
-  await enqueueRuns(deps.queue, missing);
-  // Time-outs go through the lifecycle together: one settlement statement for all of them.
-  const overdue = await overdueRuns(deps.db, new Date());
-  const settled = await Promise.all(overdue.map((run) => deps.runs.timeOut(run)));
-  const timedOut = settled.filter(Boolean).length;
-  await Promise.allSettled(
-    overdue.filter((_, i) => settled[i]).map((run) => publishCancel(deps.redis, deps.prefix, run.id)),
+  const queued = await queuedRunsBefore(deps.db, new Date(Date.now() - deps.queuedAfterMs));
+  const revived = await reviveJobs(
+    deps.queue,
+    queued.map(({ id }) => id),
+    (ids) => enqueueRuns(deps.queue, ids),
   );
-  const enqueued = missing.length + retried;
-  if (enqueued || timedOut) deps.logger.info("sweep", { enqueued, timed_out: timedOut });
-  return { enqueued, timedOut };
+  for (const { id, error } of revived.failed)
+    deps.logger.warn("sweep could not re-enqueue a queued run", { run_id: id, error });
+  // Time-outs go through the lifecycle together (one settlement statement for all of them); a run
+  // that cannot be settled now is logged and met again by the next sweep.
+  const overdue = await overdueRuns(deps.db, new Date());
+  const settled = await Promise.allSettled(overdue.map((run) => deps.runs.timeOut(run)));
+  const timedOut = overdue.filter((run, i) => {
+    const outcome = settled[i]!;
+    if (outcome.status === "rejected")
+      deps.logger.warn("sweep could not time out a run", { run_id: run.id, error: outcome.reason });
+    return outcome.status === "fulfilled" && outcome.value;
+  });
+  await Promise.allSettled(timedOut.map((run) => publishCancel(deps.redis, deps.prefix, run.id)));
+  const enqueued = revived.enqueued.length + revived.retried.length;
+  if (enqueued || timedOut.length) deps.logger.info("sweep", { enqueued, timed_out: timedOut.length });
+  return { enqueued, timedOut: timedOut.length };
 }
