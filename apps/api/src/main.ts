@@ -1,29 +1,15 @@
 import { once } from "node:events";
 import { configOrExit, loadApiConfig } from "@svc/config";
-import { createDb } from "@svc/db";
-import { createLogger } from "@svc/logger";
-import { createRedis, createProducer } from "@svc/queue";
-import { createApp } from "./app.js";
-import { createApiMetrics } from "./metrics.js";
-import { apiRunLifecycle } from "./runs/lifecycle.js";
+import { createLogger, exitOnFatalErrors } from "@svc/logger";
+import { assembleApi } from "./server.js";
 
 const config = configOrExit(loadApiConfig);
 
 const logger = createLogger({ service: "api", level: config.LOG_LEVEL });
-const db = createDb({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE });
-const redis = createRedis(config.REDIS_URL, "producer");
-const queues = createProducer(redis, config.QUEUE_PREFIX);
-const lifecycle = { draining: false };
-const server = createApp({
-  config,
-  db,
-  redis,
-  logger,
-  queues,
-  runs: apiRunLifecycle(config, db, redis, queues, logger),
-  metrics: createApiMetrics(),
-  lifecycle,
-}).listen(config.PORT, config.HOST);
+exitOnFatalErrors(logger);
+const api = await assembleApi(config, logger);
+const lifecycle = api.deps.lifecycle;
+const server = api.app.listen(config.PORT, config.HOST);
 await once(server, "listening");
 const address = server.address();
 logger.info("api listening", { port: typeof address === "object" && address ? address.port : config.PORT });
@@ -48,8 +34,7 @@ async function shutdown(signal: string) {
   server.close();
   await once(server, "close");
   clearTimeout(force);
-  await Promise.allSettled([queues.close(), db.$disconnect()]);
-  await redis.quit().catch(() => {});
+  await api.close();
   logger.info("api stopped");
   process.exit(0);
 }
