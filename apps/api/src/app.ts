@@ -6,14 +6,17 @@ import { authenticate } from "./auth/authenticate.js";
 import { buildOpenApiDocument } from "./openapi/document.js";
 import type { AppDeps } from "./deps.js";
 import { errorHandler, notFound } from "./http/errorHandler.js";
+import { checkJsonBody, checkRequestTarget } from "./http/boundary.js";
 import { parseJsonBody, requireJsonBody } from "./http/jsonBody.js";
-import { rateLimit } from "./http/rateLimit.js";
+import { authFailureLimit, rateLimits } from "./http/rateLimit.js";
 import { requestId } from "./http/requestId.js";
 import { observeRequests } from "./http/observeRequests.js";
 import { healthRoutes } from "./routes/health.js";
 import { modelRoutes } from "./routes/models.js";
 import { runRoutes } from "./routes/runs.js";
 import { webhookRoutes } from "./routes/webhooks.js";
+
+const V1 = "/api/v1";
 
 export function createApp(deps: AppDeps): express.Express {
   const { config, logger } = deps;
@@ -25,12 +28,17 @@ export function createApp(deps: AppDeps): express.Express {
   app.set("trust proxy", config.TRUST_PROXY);
   app.set("query parser", "simple");
 
-  app.use(requestId, observeRequests(logger, deps.metrics), (_req, res, next) => {
-    // While draining, clients are told not to reuse their connections, so none is idle (and
-    // about to be reused) when the server finally closes them.
-    if (deps.lifecycle.draining) res.set("Connection", "close");
-    next();
-  });
+  app.use(
+    requestId,
+    observeRequests(logger, deps.metrics),
+    (_req, res, next) => {
+      // While draining, clients are told not to reuse their connections, so none is idle (and
+      // about to be reused) when the server finally closes them.
+      if (deps.lifecycle.draining) res.set("Connection", "close");
+      next();
+    },
+    checkRequestTarget,
+  );
   app.use(healthRoutes(deps));
   app.get("/metrics", async (req, res) => {
     if (config.METRICS_TOKEN && req.get("authorization") !== `Bearer ${config.METRICS_TOKEN}`) {
@@ -55,26 +63,29 @@ export function createApp(deps: AppDeps): express.Express {
 
   // Authenticate before reading a body, so that anonymous callers cannot make us parse one.
   const v1 = Router();
-  // Errors are answered outside the router, where req.baseUrl is gone: keep it for the metrics.
-  v1.use((req, res, next) => {
-    res.locals.mount = req.baseUrl;
+  // Errors are answered outside the router, where req.baseUrl is gone: keep the mount for the
+  // metrics, as written here (req.baseUrl has the caller's case: /API/V1 would be a new label).
+  v1.use((_req, res, next) => {
+    res.locals.mount = V1;
     next();
   });
-  v1.use(authenticate(deps));
-  if (config.RATE_LIMIT_ENABLED) {
-    v1.use(
-      rateLimit({
+  const limits = config.RATE_LIMIT_ENABLED
+    ? rateLimits({
         redis: deps.redis,
         prefix: config.QUEUE_PREFIX,
         perMinute: config.RATE_LIMIT_PER_MINUTE,
         runsPerMinute: config.RATE_LIMIT_RUNS_PER_MINUTE,
         windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
-      }),
-    );
-  }
-  v1.use(requireJsonBody, parseJsonBody(config.BODY_LIMIT_BYTES));
-  v1.use(runRoutes(deps), modelRoutes(deps), webhookRoutes(deps));
-  app.use("/api/v1", v1);
+      })
+    : undefined;
+  const authFailures = config.RATE_LIMIT_ENABLED
+    ? authFailureLimit(deps.redis, config.QUEUE_PREFIX, config.AUTH_FAILURES_PER_MINUTE, 60)
+    : undefined;
+  v1.use(authenticate(deps, authFailures));
+  if (limits) v1.use(limits.all);
+  v1.use(requireJsonBody, parseJsonBody(config.BODY_LIMIT_BYTES), checkJsonBody);
+  v1.use(runRoutes(deps, limits?.runCreation), modelRoutes(deps), webhookRoutes(deps));
+  app.use(V1, v1);
 
   app.use(notFound);
   app.use(errorHandler(logger, config.BODY_LIMIT_BYTES));

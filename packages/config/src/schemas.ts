@@ -59,6 +59,10 @@ export const apiEnvSchema = serviceEnvSchema.extend({
   RATE_LIMIT_RUNS_PER_MINUTE: int(1, 10_000_000).default(120),
   // Length of a rate-limit window in seconds (the limits above are per window; 60 = per minute).
   RATE_LIMIT_WINDOW_SECONDS: int(1, 3_600).default(60),
+  // Failed authentications per client address per minute before it gets 429 (with RATE_LIMIT_ENABLED).
+  AUTH_FAILURES_PER_MINUTE: int(1, 1_000_000).default(30),
+  // Webhook endpoints an account may have per mode.
+  WEBHOOK_ENDPOINTS_MAX: int(1, 10_000).default(20),
 });
 
 export const workerEnvSchema = serviceEnvSchema.extend({

@@ -1,4 +1,5 @@
 import request from "supertest";
+import { hashApiKey } from "@svc/core";
 import { revokeApiKey } from "@svc/db";
 import { createAccountWithKeys } from "@svc/testkit";
 import { startApi, type ApiHarness } from "../test/harness.js";
@@ -110,5 +111,25 @@ describe("authentication with the key cache on", () => {
     await api.database.db.run.deleteMany({});
     await api.database.db.apiKey.delete({ where: { id: keys.liveKeyId } });
     await request(api.app).get("/api/v1/models").set(auth).expect(200);
+  });
+});
+
+describe("authentication of unknown keys", () => {
+  let api: ApiHarness;
+
+  beforeAll(async () => {
+    // No cache for valid keys: what is remembered below is the unknown key alone.
+    api = await startApi({ AUTH_CACHE_TTL_MS: "0" });
+  });
+  afterAll(() => api.close());
+
+  it("when an unknown key is tried again, then it is refused from memory without a second lookup", async () => {
+    const keys = await createAccountWithKeys(api.database.db);
+    const guess = `svc_live_${"G".repeat(43)}`;
+    const auth = { Authorization: `Bearer ${guess}` };
+    await request(api.app).get("/api/v1/models").set(auth).expect(401);
+    // Were the key looked up again, it would now be found: the row takes the guessed key's hash.
+    await api.database.db.apiKey.update({ where: { id: keys.liveKeyId }, data: { hash: hashApiKey(guess) } });
+    await request(api.app).get("/api/v1/models").set(auth).expect(401);
   });
 });

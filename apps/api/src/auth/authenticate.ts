@@ -2,6 +2,7 @@ import type { RequestHandler, Response } from "express";
 import { ApiError, bearerToken, hashApiKey, parseApiKeyMode, type Mode } from "@svc/core";
 import { findApiKeyByHash, touchApiKey } from "@svc/db";
 import type { AppDeps } from "../deps.js";
+import type { AuthFailureLimit } from "../http/rateLimit.js";
 
 export interface AuthContext {
   accountId: string;
@@ -21,24 +22,32 @@ export function authOf(res: Response): AuthContext {
   return res.locals.auth as AuthContext;
 }
 
+/** How long an unknown or revoked key's hash is remembered: neither can become valid again. */
+const NEGATIVE_TTL_MS = 60_000;
+const CACHE_MAX = 10_000;
+
 /**
  * Bearer API keys, looked up by hash. A short per-process cache (AUTH_CACHE_TTL_MS) saves a query
- * per request; a revoked key therefore stops working within that TTL on every replica.
+ * per request; a revoked key therefore stops working within that TTL on every replica. Unknown
+ * and revoked keys are remembered longer (a new key is random, so an unknown hash stays unknown),
+ * and an address that keeps failing is refused before its guesses reach the database.
  * last_used_at is written at most once a minute per key, off the request path.
  */
-export function authenticate({ db, config, logger }: AppDeps): RequestHandler {
+export function authenticate({ db, config, logger }: AppDeps, failures?: AuthFailureLimit): RequestHandler {
   const cache = new Map<string, CachedKey>();
   const lastTouched = new Map<string, number>();
 
-  async function lookup(hash: string): Promise<AuthContext | null> {
+  async function lookup(hash: string, ip: string): Promise<AuthContext | null> {
     const now = Date.now();
     const hit = cache.get(hash);
     if (hit && hit.expiresAt > now) return hit.auth;
+    await failures?.check(ip);
     const key = await findApiKeyByHash(db, hash);
     const auth = key && !key.revokedAt ? { accountId: key.accountId, keyId: key.id, mode: key.mode } : null;
-    if (config.AUTH_CACHE_TTL_MS > 0) {
-      if (cache.size > 10_000) cache.clear();
-      cache.set(hash, { auth, expiresAt: now + config.AUTH_CACHE_TTL_MS });
+    const ttl = auth ? config.AUTH_CACHE_TTL_MS : NEGATIVE_TTL_MS;
+    if (ttl > 0) {
+      if (cache.size >= CACHE_MAX) cache.clear();
+      cache.set(hash, { auth, expiresAt: now + ttl });
     }
     return auth;
   }
@@ -52,20 +61,21 @@ export function authenticate({ db, config, logger }: AppDeps): RequestHandler {
     );
   }
 
+  const refuse = async (ip: string, message: string): Promise<never> => {
+    await failures?.failed(ip);
+    throw new ApiError("UNAUTHORIZED", message);
+  };
+
   return async (req, res, next) => {
+    const ip = req.ip ?? "unknown";
     const header = req.get("authorization");
-    if (!header)
-      throw new ApiError(
-        "UNAUTHORIZED",
-        "Missing Authorization header; send `Authorization: Bearer <API key>`.",
-      );
+    if (!header) return refuse(ip, "Missing Authorization header; send `Authorization: Bearer <API key>`.");
     const token = bearerToken(header);
-    if (!token)
-      throw new ApiError("UNAUTHORIZED", "Malformed Authorization header; expected `Bearer <API key>`.");
+    if (!token) return refuse(ip, "Malformed Authorization header; expected `Bearer <API key>`.");
     if (!parseApiKeyMode(token))
-      throw new ApiError("UNAUTHORIZED", "Malformed API key; keys start with svc_live_ or svc_test_.");
-    const auth = await lookup(hashApiKey(token));
-    if (!auth) throw new ApiError("UNAUTHORIZED", "Invalid or revoked API key.");
+      return refuse(ip, "Malformed API key; keys start with svc_live_ or svc_test_.");
+    const auth = await lookup(hashApiKey(token), ip);
+    if (!auth) return refuse(ip, "Invalid or revoked API key.");
     res.locals.auth = auth;
     touch(auth.keyId);
     next();

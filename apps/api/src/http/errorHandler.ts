@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import { ApiError } from "@svc/core";
 import type { Logger } from "@svc/logger";
-import { bodyParserError } from "./jsonBody.js";
+import { bodyParserError, clientError } from "./jsonBody.js";
 import { isDependencyDown } from "./dependencyDown.js";
 
 export const notFound: RequestHandler = (req, _res, next) => {
@@ -15,6 +15,7 @@ export function errorHandler(logger: Logger, bodyLimitBytes: number): ErrorReque
       error instanceof ApiError
         ? error
         : (bodyParserError(error, bodyLimitBytes) ??
+          clientError(error) ??
           (isDependencyDown(error)
             ? new ApiError(
                 "SERVICE_UNAVAILABLE",

@@ -40,3 +40,24 @@ export function bodyParserError(error: unknown, limitBytes: number): ApiError | 
       return null;
   }
 }
+
+/**
+ * Any other error that a framework part (router, body-parser, serve-static) marked as the client's
+ * fault keeps its 4xx meaning: a path the router could not decode is a 400, a file that is not
+ * there a 404. Only its status is trusted; its message is ours.
+ */
+export function clientError(error: unknown): ApiError | null {
+  const { status, statusCode } = (error ?? {}) as { status?: unknown; statusCode?: unknown };
+  const code = typeof status === "number" ? status : statusCode;
+  if (typeof code !== "number" || code < 400 || code > 499) return null;
+  switch (code) {
+    case 404:
+      return new ApiError("NOT_FOUND", "Not found.");
+    case 413:
+      return new ApiError("PAYLOAD_TOO_LARGE", "Request is too large.");
+    case 415:
+      return new ApiError("UNSUPPORTED_MEDIA_TYPE", "Unsupported media type.");
+    default:
+      return new ApiError("VALIDATION_ERROR", "Malformed request.");
+  }
+}

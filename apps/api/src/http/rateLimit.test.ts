@@ -80,4 +80,43 @@ describe("rate limits per API key", () => {
       .set({ Authorization: `Bearer ${keys.testKey}` })
       .expect(200);
   });
+
+  it("when run creations are spelled in another case or with a trailing slash, then they count against the same budget", async () => {
+    const { liveKey } = await createAccountWithKeys(a.database.db);
+    const auth = { Authorization: `Bearer ${liveKey}` };
+    const create = (path: string) =>
+      request(a.app)
+        .post(path)
+        .set(auth)
+        .send({ input: { prompt: "p" } });
+    await create("/api/v1/MODELS/test/instant/RUN").expect(201);
+    await create("/api/v1/models/test/instant/run/").expect(201);
+    const limited = await create("/API/V1/Models/test/instant/Run/").expect(429);
+    expect(limited.body.error.message).toMatch(/run creations/);
+  });
+
+  it("when an address keeps failing to authenticate, then past AUTH_FAILURES_PER_MINUTE it gets 429 before any key is looked up", async () => {
+    const limited = await startApi(
+      { AUTH_FAILURES_PER_MINUTE: "3", QUEUE_PREFIX: `${a.config.QUEUE_PREFIX}af` },
+      { database: a.database },
+    );
+    try {
+      const { liveKey } = await createAccountWithKeys(a.database.db);
+      const guess = (i: number) => ({ Authorization: `Bearer svc_live_${String(i).padStart(43, "x")}` });
+      for (let i = 0; i < 3; i++) await request(limited.app).get("/api/v1/models").set(guess(i)).expect(401);
+      const refused = await request(limited.app).get("/api/v1/models").set(guess(99)).expect(429);
+      expect(refused.body.error).toMatchObject({
+        code: "RATE_LIMITED",
+        message: expect.stringMatching(/failed authentications/),
+      });
+      expect(Number(refused.headers["retry-after"])).toBeGreaterThanOrEqual(1);
+      // A key not yet seen by this replica is a lookup too, and is refused as well.
+      await request(limited.app)
+        .get("/api/v1/models")
+        .set({ Authorization: `Bearer ${liveKey}` })
+        .expect(429);
+    } finally {
+      await limited.close();
+    }
+  });
 });

@@ -12,63 +12,96 @@ export interface RateLimitOptions {
   windowSeconds: number;
 }
 
+/** The limiters of the API: one for every request, one mounted on the run-creation route itself. */
+export interface RateLimits {
+  all: RequestHandler;
+  runCreation: RequestHandler;
+}
+
 /**
  * Fixed one-minute windows per API key, counted in Redis so that every API replica shares them
- * (rate-limiter-flexible). Run creation has its own, lower budget on top of the overall one.
- * If Redis fails, an in-process limiter with the same budget takes over (per replica) rather
- * than letting requests through unlimited or failing them.
+ * (rate-limiter-flexible). Run creation has its own, lower budget on top of the overall one,
+ * enforced by the route that creates runs (so every spelling Express routes there - any case, a
+ * trailing slash - counts). If Redis fails, an in-process limiter with the same budget takes over
+ * (per replica) rather than letting requests through unlimited or failing them.
  */
-export function rateLimit({
+export function rateLimits({
   redis,
   prefix,
   perMinute,
   runsPerMinute,
   windowSeconds,
-}: RateLimitOptions): RequestHandler {
-  const limiter = (name: string, points: number) =>
-    new RateLimiterRedis({
-      storeClient: redis,
-      keyPrefix: `${prefix}:rl:${name}`,
-      points,
-      duration: windowSeconds,
-      insuranceLimiter: new RateLimiterMemory({ keyPrefix: `rl:${name}`, points, duration: windowSeconds }),
-    });
+}: RateLimitOptions): RateLimits {
   const per = windowSeconds === 60 ? "minute" : `${windowSeconds} s`;
-  const overall = limiter("all", perMinute);
-  const runs = limiter("runs", runsPerMinute);
-
-  const headers = (res: Response, limit: number, state: RateLimiterRes) => {
-    res.set({
-      "RateLimit-Limit": String(limit),
-      "RateLimit-Remaining": String(Math.max(0, state.remainingPoints)),
-      "RateLimit-Reset": String(Math.ceil(state.msBeforeNext / 1000)),
-    });
-  };
-
-  return async (req, res, next) => {
-    const key = authOf(res).keyId;
-    const creatingRun = req.method === "POST" && /^\/models\/.+\/run$/.test(req.path);
-    const checks: [RateLimiterRedis, number][] = creatingRun
-      ? [
-          [overall, perMinute],
-          [runs, runsPerMinute],
-        ]
-      : [[overall, perMinute]];
-    for (const [bucket, limit] of checks) {
+  const bucket = (name: string, limit: number, what: string): RequestHandler => {
+    const limiter = redisLimiter(redis, prefix, name, limit, windowSeconds);
+    return async (_req, res, next) => {
       try {
-        headers(res, limit, await bucket.consume(key));
+        headers(res, limit, await limiter.consume(authOf(res).keyId));
       } catch (rejection) {
         if (!(rejection instanceof RateLimiterRes)) throw rejection;
         headers(res, limit, rejection);
-        const retryAfter = String(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)));
-        throw new ApiError(
-          "RATE_LIMITED",
-          `Too many ${bucket === runs ? "run creations" : "requests"} for this API key: ${limit} per ${per}. Retry in ${retryAfter} s.`,
-          undefined,
-          { "Retry-After": retryAfter },
-        );
+        throw limited(rejection, `Too many ${what} for this API key: ${limit} per ${per}.`);
       }
-    }
-    next();
+      next();
+    };
+  };
+  return {
+    all: bucket("all", perMinute, "requests"),
+    runCreation: bucket("runs", runsPerMinute, "run creations"),
+  };
+}
+
+function redisLimiter(redis: Redis, prefix: string, name: string, points: number, duration: number) {
+  return new RateLimiterRedis({
+    storeClient: redis,
+    keyPrefix: `${prefix}:rl:${name}`,
+    points,
+    duration,
+    insuranceLimiter: new RateLimiterMemory({ keyPrefix: `rl:${name}`, points, duration }),
+  });
+}
+
+function headers(res: Response, limit: number, state: RateLimiterRes) {
+  res.set({
+    "RateLimit-Limit": String(limit),
+    "RateLimit-Remaining": String(Math.max(0, state.remainingPoints)),
+    "RateLimit-Reset": String(Math.ceil(state.msBeforeNext / 1000)),
+  });
+}
+
+function limited(state: RateLimiterRes, message: string): ApiError {
+  const retryAfter = String(Math.max(1, Math.ceil(state.msBeforeNext / 1000)));
+  return new ApiError("RATE_LIMITED", `${message} Retry in ${retryAfter} s.`, undefined, {
+    "Retry-After": retryAfter,
+  });
+}
+
+/**
+ * Failed authentications per client address, shared by the replicas: guessing keys costs a
+ * database query each, so an address that keeps failing is refused before the query.
+ */
+export interface AuthFailureLimit {
+  /** Throws RATE_LIMITED when the address has used up its failures for the window. */
+  check(ip: string): Promise<void>;
+  failed(ip: string): Promise<void>;
+}
+
+export function authFailureLimit(
+  redis: Redis,
+  prefix: string,
+  perWindow: number,
+  windowSeconds: number,
+): AuthFailureLimit {
+  const limiter = redisLimiter(redis, prefix, "authfail", perWindow, windowSeconds);
+  return {
+    async check(ip) {
+      const state = await limiter.get(ip);
+      if (state && state.consumedPoints >= perWindow)
+        throw limited(state, "Too many failed authentications from this address.");
+    },
+    async failed(ip) {
+      await limiter.penalty(ip);
+    },
   };
 }

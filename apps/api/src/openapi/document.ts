@@ -62,9 +62,11 @@ const errors = (...statuses: number[]): Responses =>
     ]),
   );
 
-/** Every authenticated operation can also answer these. */
-const AUTHED = [401, 429, 500, 503];
-const WITH_BODY = [400, 413, 415];
+/**
+ * Every authenticated operation can also answer these: 400 for a path, query or body that cannot
+ * be decoded or stored, 413 and 415 for a body sent where none (or no such body) is expected.
+ */
+const AUTHED = [400, 401, 413, 415, 429, 500, 503];
 
 const modelId = z.string().meta({
   description: "Model id; it may contain slashes (vendor/model or vendor/family/variant)",
@@ -85,7 +87,7 @@ function operations(registry: OpenAPIRegistry) {
     request: { query: listModelsQuery },
     responses: {
       ...ok(200, R.ModelList, "A page of active models, ordered by id"),
-      ...errors(400, ...AUTHED),
+      ...errors(...AUTHED),
     },
   });
   v1({
@@ -121,7 +123,7 @@ function operations(registry: OpenAPIRegistry) {
     },
     responses: {
       ...ok(201, R.RunCreated, "The run, queued (or the original run for a repeated Idempotency-Key)"),
-      ...errors(...WITH_BODY, 402, 404, 409, ...AUTHED),
+      ...errors(402, 404, 409, ...AUTHED),
     },
   });
   v1({
@@ -132,7 +134,7 @@ function operations(registry: OpenAPIRegistry) {
     request: { query: listRunsQuery },
     responses: {
       ...ok(200, R.RunList, "A page of runs and the cursor of the next"),
-      ...errors(400, ...AUTHED),
+      ...errors(...AUTHED),
     },
   });
   v1({
@@ -175,7 +177,7 @@ function operations(registry: OpenAPIRegistry) {
     },
     responses: {
       ...ok(201, R.WebhookCreated, "The endpoint and its signing secret, shown only now"),
-      ...errors(...WITH_BODY, ...AUTHED),
+      ...errors(...AUTHED),
     },
   });
   v1({
@@ -235,7 +237,7 @@ function operations(registry: OpenAPIRegistry) {
     tags: ["Webhooks"],
     summary: "Delivery log of an endpoint, newest first, with every attempt",
     request: { ...byId, query: deliveriesQuery },
-    responses: { ...ok(200, R.DeliveryList, "A page of deliveries"), ...errors(400, 404, ...AUTHED) },
+    responses: { ...ok(200, R.DeliveryList, "A page of deliveries"), ...errors(404, ...AUTHED) },
   });
   v1({
     method: "post",
@@ -308,7 +310,7 @@ function operations(registry: OpenAPIRegistry) {
           "audio/wav": { schema: { type: "string", format: "binary" } },
         },
       },
-      ...errors(404),
+      ...errors(400, 404),
     },
     security: [],
   });

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { Router } from "express";
+import { Router, type RequestHandler } from "express";
 import { z } from "zod";
 import {
   ApiError,
@@ -14,7 +14,7 @@ import {
 import { findRunForAccount, listRuns } from "@svc/db";
 import { authOf } from "../auth/authenticate.js";
 import type { AppDeps } from "../deps.js";
-import { cursorSchema, paginate } from "../http/cursor.js";
+import { cursorSchema, dateTimeQuery, paginate } from "../http/cursor.js";
 import { validate } from "../http/validate.js";
 import { validateRunInput } from "../runs/inputValidator.js";
 import { checkWebhookUrl } from "../webhooks/checkUrl.js";
@@ -36,23 +36,19 @@ export const listRunsQuery = z.object({
   cursor: cursorSchema,
   model_id: z.string().min(1).optional(),
   status: z.enum(RUN_STATUSES).optional(),
-  created_after: z.iso
-    .datetime({ offset: true })
-    .transform((s) => new Date(s))
-    .optional(),
-  created_before: z.iso
-    .datetime({ offset: true })
-    .transform((s) => new Date(s))
-    .optional(),
+  created_after: dateTimeQuery.optional(),
+  created_before: dateTimeQuery.optional(),
 });
 
 const runNotFound = (id: string) => new ApiError("RUN_NOT_FOUND", `No run with id ${JSON.stringify(id)}.`);
 
-export function runRoutes({ db, runs, config, metrics }: AppDeps): Router {
+/** limitCreation: the run-creation budget, mounted on the route so that every path Express routes here counts. */
+export function runRoutes({ db, runs, config, metrics }: AppDeps, limitCreation?: RequestHandler): Router {
   const router = Router();
   const cachedModel = modelCache(db, config.CATALOGUE_CACHE_TTL_MS);
 
-  router.post("/models/*modelId/run", async (req, res) => {
+  const creationLimit: RequestHandler[] = limitCreation ? [limitCreation] : [];
+  router.post("/models/*modelId/run", ...creationLimit, async (req, res) => {
     const auth = authOf(res);
     const modelId = modelIdFrom(req.params.modelId);
     const key = validate(runHeaders, { "idempotency-key": req.get("idempotency-key") }, "header")[

@@ -193,3 +193,29 @@ describe("webhook URLs that reach internal addresses", () => {
     });
   });
 });
+
+describe("webhook endpoints per account", () => {
+  let api: ApiHarness;
+  beforeAll(async () => {
+    api = await startApi({ WEBHOOK_ENDPOINTS_MAX: "3" });
+  });
+  afterAll(() => api.close());
+
+  it("when concurrent creations exceed WEBHOOK_ENDPOINTS_MAX, then exactly the cap is created, the rest are 400, and the other mode has its own room", async () => {
+    const keys = await createAccountWithKeys(api.database.db);
+    const create = (key: string) =>
+      request(api.app)
+        .post("/api/v1/webhooks")
+        .set("Authorization", `Bearer ${key}`)
+        .send({ url: "https://example.com/same-url" });
+    const answers = await Promise.all(Array.from({ length: 8 }, () => create(keys.liveKey)));
+    expect(answers.filter((r) => r.status === 201)).toHaveLength(3);
+    const refused = answers.filter((r) => r.status !== 201);
+    expect(refused.map((r) => r.status)).toEqual([400, 400, 400, 400, 400]);
+    expect(refused[0]!.body.error.details[0].message).toMatch(/most endpoints allowed in live mode \(3\)/);
+    expect(
+      await api.database.db.webhookEndpoint.count({ where: { accountId: keys.account.id, mode: "live" } }),
+    ).toBe(3);
+    await create(keys.testKey).expect(201);
+  });
+});

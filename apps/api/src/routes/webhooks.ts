@@ -69,11 +69,19 @@ export function webhookRoutes({ db, config, queues, logger }: AppDeps): Router {
     const body = validate(createWebhookBody, req.body ?? {}, "body");
     await checkWebhookUrl(body.url, "url", config.WEBHOOK_ALLOW_PRIVATE_URLS);
     const secret = generateSigningSecret();
-    const endpoint = await createEndpoint(db, owner(res), {
-      url: body.url,
-      events: body.events ?? DEFAULT_EVENTS,
-      secretEnc: sealSecret(key, secret),
-    });
+    const endpoint = await createEndpoint(
+      db,
+      owner(res),
+      { url: body.url, events: body.events ?? DEFAULT_EVENTS, secretEnc: sealSecret(key, secret) },
+      config.WEBHOOK_ENDPOINTS_MAX,
+    );
+    if (!endpoint)
+      throw new ApiError("VALIDATION_ERROR", "Too many webhook endpoints.", [
+        {
+          path: "url",
+          message: `this account already has the most endpoints allowed in ${owner(res).mode} mode (${config.WEBHOOK_ENDPOINTS_MAX}); delete one first`,
+        },
+      ]);
     res.status(201).json({
       data: { id: endpoint.id, url: endpoint.url, events: endpoint.events, signing_secret: secret },
       message: SECRET_MESSAGE,

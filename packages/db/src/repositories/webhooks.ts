@@ -6,20 +6,30 @@ export interface Owner {
   mode: Mode;
 }
 
-export function createEndpoint(
+/**
+ * A new endpoint, unless the owner already has `max` (then null). Creations for one owner take
+ * turns on a transaction-scoped advisory lock (not the account row, which run creation needs), so
+ * concurrent requests cannot both see room for one more.
+ */
+export async function createEndpoint(
   db: Db,
   owner: Owner,
   data: { url: string; events: readonly EventType[]; secretEnc: string },
+  max: number,
 ) {
-  return db.webhookEndpoint.create({
-    data: {
-      id: newId("wh"),
-      accountId: owner.accountId,
-      mode: owner.mode,
-      url: data.url,
-      events: [...data.events],
-      secretEnc: data.secretEnc,
-    },
+  return db.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`webhooks:${owner.accountId}:${owner.mode}`}, 0))`;
+    if ((await tx.webhookEndpoint.count({ where: owner })) >= max) return null;
+    return tx.webhookEndpoint.create({
+      data: {
+        id: newId("wh"),
+        accountId: owner.accountId,
+        mode: owner.mode,
+        url: data.url,
+        events: [...data.events],
+        secretEnc: data.secretEnc,
+      },
+    });
   });
 }
 
