@@ -86,6 +86,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   });
   const executeDeps = {
     runs: runLifecycle,
+    outageHorizonMs: config.OUTAGE_HORIZON_MS,
     logger,
     storage: localStorage(config.OUTPUT_DIR, config.PUBLIC_BASE_URL),
     runners,

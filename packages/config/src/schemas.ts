@@ -73,6 +73,9 @@ export const workerEnvSchema = serviceEnvSchema.extend({
   SHUTDOWN_GRACE_MS: int(0, 3_600_000).default(30_000),
   // A job whose worker stops renewing its lock for this long is handed to another worker.
   RUN_LOCK_MS: int(500, 600_000).default(30_000),
+  // While Postgres or Redis is unreachable, a run's start and the settlement of a finished run
+  // are retried (backoff up to 2 s) for this long before the attempt counts as failed.
+  OUTAGE_HORIZON_MS: int(1_000, 86_400_000).default(900_000),
   // How often the sweeper re-enqueues lost QUEUED runs and fails runs past their deadline.
   SWEEP_INTERVAL_MS: int(100, 3_600_000).default(10_000),
   // A QUEUED run older than this with no job in Redis is enqueued again.

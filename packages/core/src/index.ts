@@ -17,3 +17,4 @@ export * from "./webhooks/present.js";
 export * from "./cog.js";
 export * from "./groupCommit.js";
 export * from "./settlement.js";
+export * from "./dependencyDown.js";

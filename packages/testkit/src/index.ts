@@ -6,3 +6,4 @@ export * from "./process.js";
 export * from "./wait.js";
 export * from "./httpsReceiver.js";
 export * from "./fakeCogServer.js";
+export * from "./tcpProxy.js";

@@ -1,8 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from "express";
-import { ApiError } from "@svc/core";
+import { ApiError, isDependencyDown } from "@svc/core";
 import type { Logger } from "@svc/logger";
 import { bodyParserError, clientError } from "./jsonBody.js";
-import { isDependencyDown } from "./dependencyDown.js";
 
 export const notFound: RequestHandler = (req, _res, next) => {
   next(new ApiError("NOT_FOUND", `No route for ${req.method} ${req.path}.`));

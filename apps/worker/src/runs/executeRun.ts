@@ -1,5 +1,12 @@
 import type { Job } from "bullmq";
-import { blockedTerm, runnerSchema, settlementCharge, type Pricing, type RunnerSettings } from "@svc/core";
+import {
+  blockedTerm,
+  retryWhileDown,
+  runnerSchema,
+  settlementCharge,
+  type Pricing,
+  type RunnerSettings,
+} from "@svc/core";
 import type { Logger } from "@svc/logger";
 import type { RunJob } from "@svc/queue";
 import type { RunLifecycle } from "@svc/use-cases";
@@ -8,6 +15,8 @@ import { RunnerCanceled, RunnerError, type OutputStorage, type Runners } from "@
 
 export interface ExecuteDeps {
   runs: RunLifecycle;
+  /** How long start and settlement are retried while Postgres or Redis is unreachable. */
+  outageHorizonMs: number;
   logger: Logger;
   storage: OutputStorage;
   runners: Runners;
@@ -30,10 +39,14 @@ function runnerSettings(raw: unknown): RunnerSettings {
   return settings;
 }
 
+type Decision = Parameters<RunLifecycle["finish"]>[1];
+
 /**
  * The run job. Safe to run twice: start only moves QUEUED/EXECUTING runs, and finish only settles
  * an EXECUTING run, so a duplicate, retried or taken-over job never finishes a run twice.
  * Throws only for worker-side failures that a retry may fix; the last attempt fails the run.
+ * A passing outage of Postgres or Redis neither burns attempts at start nor throws away a
+ * finished run: both transitions are retried until OUTAGE_HORIZON_MS, the outputs kept meanwhile.
  */
 export async function executeRun(
   deps: ExecuteDeps,
@@ -43,16 +56,22 @@ export async function executeRun(
   const { runs, metrics } = deps;
   const { runId } = job.data;
   const log = deps.logger.child({ run_id: runId, job_id: job.id, attempt: job.attemptsMade + 1 });
+  const throughOutage = <T>(transition: string, fn: () => Promise<T>) =>
+    retryWhileDown(fn, {
+      horizonMs: deps.outageHorizonMs,
+      onRetry: (error, attempt, delayMs) =>
+        log.warn(`run ${transition} waits for the database`, { retry: attempt, delay_ms: delayMs, error }),
+    });
 
-  const run = await runs.start(runId);
+  const run = await throughOutage("start", () => runs.start(runId));
   if (!run) {
     log.info("run already finished; nothing to do");
     return "skipped";
   }
   if (run.attempts === 1)
     metrics?.runQueueWait.observe((run.startedAt.getTime() - run.createdAt.getTime()) / 1000);
-  const finish = async (decision: Parameters<RunLifecycle["finish"]>[1]): Promise<ExecuteOutcome> => {
-    const settled = await runs.finish(run, decision);
+  const finish = async (decision: Decision): Promise<ExecuteOutcome> => {
+    const settled = await throughOutage("settlement", () => runs.finish(run, decision));
     if (!settled) {
       log.info("run was settled elsewhere (canceled or timed out); its result is dropped");
       return "canceled";
@@ -91,6 +110,9 @@ export async function executeRun(
   const timedOut = () => signal.aborted && !cancelSignal?.aborted;
   const settings = runnerSettings(run.runner);
   log.debug("run executing", { model_id: run.modelId });
+  // What the runner's outcome means for the run; settling it is outside, so that a settlement
+  // failure is never mistaken for a runner failure (and the model run again).
+  let decision: Decision;
   try {
     const result = await deps.runners.for(settings).run({
       runId,
@@ -100,38 +122,39 @@ export async function executeRun(
       outputs: deps.storage(),
       unitsRequested: run.unitsRequested,
     });
-    return await finish({
+    decision = {
       to: "COMPLETED",
       output: result.output,
       unitsCompleted: Math.min(result.units, run.unitsRequested),
       charge: settlementCharge(run.pricing as Pricing, result.units, run.reservedTokens),
-    });
+    };
   } catch (error) {
     if (timedOut())
-      return finish({
+      decision = {
         to: "FAILED",
         errorCode: "TIMEOUT",
         errorMessage: `The run exceeded its execution timeout of ${run.executionTimeoutMs} ms.`,
-      });
-    if (cancelSignal?.aborted) {
+      };
+    else if (cancelSignal?.aborted) {
       log.info("run aborted after cancel");
       return "canceled";
-    }
-    if (error instanceof RunnerCanceled) return finish({ to: "CANCELED", charge: 0 });
-    if (error instanceof RunnerError)
-      return finish({ to: "FAILED", errorCode: error.code, errorMessage: error.message });
-    if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) {
+    } else if (error instanceof RunnerCanceled) decision = { to: "CANCELED", charge: 0 };
+    else if (error instanceof RunnerError)
+      decision = { to: "FAILED", errorCode: error.code, errorMessage: error.message };
+    else if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) {
       log.error("run failed after its last attempt", { error });
-      return finish({
+      decision = {
         to: "FAILED",
         errorCode: "INTERNAL_ERROR",
         errorMessage: "The run could not be executed.",
-      });
+      };
+    } else {
+      log.warn("run attempt failed; it will be retried", { error });
+      throw error;
     }
-    log.warn("run attempt failed; it will be retried", { error });
-    throw error;
   } finally {
     clearTimeout(deadline);
     cancelSignal?.removeEventListener("abort", onCancel);
   }
+  return finish(decision);
 }
