@@ -158,6 +158,34 @@ describe("Cog runner end to end", () => {
     });
   });
 
+  it("when a prediction's result is stored but its announcement is lost, then the waiting worker still finds it promptly", async () => {
+    // The server would call back only after a minute: the result appears in Redis without any
+    // message on the channel, as when the subscriber was reconnecting at the time of the publish.
+    const cog = await fakeCog({ behaviour: { delayMs: 60_000 } });
+    await cogModel("cog/lost-message", [cog]);
+    const runId = await create("cog/lost-message", { prompt: "quietly done" });
+    await waitFor(async () => cog.puts.some((p) => p.id === runId), { what: "the prediction to start" });
+    const png = Buffer.from("89504e470d0a1a0a", "hex");
+    await ctx.api.redis.set(
+      `${ctx.api.config.QUEUE_PREFIX}:cog:result:${runId}`,
+      JSON.stringify({
+        id: runId,
+        status: "succeeded",
+        output: [`data:image/png;base64,${png.toString("base64")}`],
+      }),
+      "EX",
+      600,
+    );
+    const done = await waitFor(
+      async () => {
+        const run = (await request(ctx.api.app).get(`/api/v1/runs/${runId}`).set(live).expect(200)).body.data;
+        return run.status === "COMPLETED" ? run : null;
+      },
+      { what: `run ${runId} to complete from the stored result`, timeoutMs: 15_000 },
+    );
+    expect(done.output.images).toHaveLength(1);
+  });
+
   it("when the model returns URLs instead of data URLs, then the files are downloaded into our storage", async () => {
     const cog = await fakeCog({ behaviour: { delayMs: 50, outputAsUrl: true } });
     await cogModel("cog/uploads", [cog]);

@@ -53,7 +53,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   const runsQueue = createRunsQueue(redis, prefix);
   const deliveriesQueue = createDeliveriesQueue(redis, prefix);
   const secretsKey = parseSecretsKey(config.SECRETS_KEY);
-  const cogResults = redisCogResults(redis, prefix);
+  const cogResults = redisCogResults(redis, prefix, config.COG_RESULT_POLL_MS);
   const callbackBase = config.COG_CALLBACK_URL;
   const cogServer = callbackBase
     ? await startCogCallbackServer({

@@ -94,6 +94,9 @@ export const workerEnvSchema = serviceEnvSchema.extend({
   COG_CALLBACK_URL: url(["http", "https"]).optional(),
   COG_CALLBACK_HOST: z.string().min(1).default("0.0.0.0"),
   COG_CALLBACK_PORT: int(0, 65535).default(3100),
+  // How often a worker waiting for a Cog prediction reads its stored result, in case the
+  // announcement on pub/sub was missed.
+  COG_RESULT_POLL_MS: int(50, 60_000).default(1_000),
   // Prometheus metrics of the worker: GET /metrics on this port (0 disables the server).
   METRICS_HOST: z.string().min(1).default("0.0.0.0"),
   METRICS_PORT: int(0, 65535).default(9464),

@@ -18,3 +18,4 @@ export * from "./cog.js";
 export * from "./groupCommit.js";
 export * from "./settlement.js";
 export * from "./dependencyDown.js";
+export * from "./media.js";

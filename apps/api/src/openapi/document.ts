@@ -1,5 +1,6 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
+import { OUTPUT_MEDIA_TYPES } from "@svc/core";
 import { listModelsQuery } from "../routes/models.js";
 import { createRunBody, listRunsQuery, runHeaders } from "../routes/runs.js";
 import { createWebhookBody, deliveriesQuery } from "../routes/webhooks.js";
@@ -303,12 +304,14 @@ function operations(registry: OpenAPIRegistry) {
     },
     responses: {
       200: {
-        description: "The file with its content type",
-        content: {
-          "image/png": { schema: { type: "string", format: "binary" } },
-          "image/gif": { schema: { type: "string", format: "binary" } },
-          "audio/wav": { schema: { type: "string", format: "binary" } },
-        },
+        description:
+          "The file, inline with its media type when it is one of the allowed output types; anything else as an application/octet-stream attachment. Always with X-Content-Type-Options: nosniff and Content-Security-Policy: default-src 'none'; sandbox.",
+        content: Object.fromEntries(
+          [...new Set(Object.values(OUTPUT_MEDIA_TYPES)), "application/octet-stream"].map((type) => [
+            type,
+            { schema: { type: "string", format: "binary" } },
+          ]),
+        ),
       },
       ...errors(400, 404),
     },

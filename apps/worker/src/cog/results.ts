@@ -10,8 +10,10 @@ export const cogDoneChannel = (prefix: string) => `${prefix}:cog-done`;
  * Completed Cog predictions in Redis: stored under a key for an hour (a job retried after a crash
  * finds a prediction that finished meanwhile) and announced on a channel that every worker's
  * subscriber hears (the worker waiting for it wakes at once, whichever replica Cog called).
+ * Pub/sub delivers at most once (a subscriber reconnecting misses what was published meanwhile),
+ * so a waiter also reads the stored result every pollMs.
  */
-export function redisCogResults(redis: Redis, prefix: string) {
+export function redisCogResults(redis: Redis, prefix: string, pollMs = 1_000) {
   const waiters = new Map<string, Set<(p: CogPrediction) => void>>();
   const resultKey = (id: string) => `${prefix}:cog:result:${id}`;
   const serverKey = (id: string) => `${prefix}:cog:server:${id}`;
@@ -29,7 +31,14 @@ export function redisCogResults(redis: Redis, prefix: string) {
     get,
     wait(id, signal) {
       return new Promise((resolve) => {
+        const check = () =>
+          get(id).then(
+            (p) => p && done(p),
+            () => {},
+          );
+        const poll = setInterval(check, pollMs);
         const done = (p: CogPrediction | null) => {
+          clearInterval(poll);
           waiters.get(id)?.delete(onResult);
           if (!waiters.get(id)?.size) waiters.delete(id);
           signal.removeEventListener("abort", onAbort);
@@ -41,10 +50,7 @@ export function redisCogResults(redis: Redis, prefix: string) {
         waiters.get(id)!.add(onResult);
         signal.addEventListener("abort", onAbort, { once: true });
         // Registered first, then checked: a result stored in between is not missed.
-        get(id).then(
-          (p) => p && done(p),
-          () => {},
-        );
+        void check();
       });
     },
     async serverOf(id) {

@@ -1,22 +1,9 @@
 import got from "got";
+import { extensionForMediaType } from "@svc/core";
 import { RunnerError } from "../runner.js";
 import type { RunOutputs } from "../storage.js";
 
 const MAX_OUTPUT_BYTES = 512 * 1024 * 1024;
-const EXTENSIONS: Record<string, string> = {
-  "image/png": "png",
-  "image/jpeg": "jpg",
-  "image/webp": "webp",
-  "image/gif": "gif",
-  "video/mp4": "mp4",
-  "video/webm": "webm",
-  "audio/wav": "wav",
-  "audio/x-wav": "wav",
-  "audio/mpeg": "mp3",
-  "audio/ogg": "ogg",
-  "audio/flac": "flac",
-};
-
 /** Every file a Cog output refers to: data: URLs and http(s) URLs, in order, at any depth. */
 export function fileReferences(output: unknown): string[] {
   if (typeof output === "string") return /^(data:|https?:\/\/)/.test(output) ? [output] : [];
@@ -31,7 +18,7 @@ function decodeDataUrl(url: string): { bytes: Buffer; ext: string } {
   const bytes = match[2]
     ? Buffer.from(match[3]!, "base64")
     : Buffer.from(decodeURIComponent(match[3]!), "utf8");
-  return { bytes, ext: EXTENSIONS[match[1] ?? ""] ?? "bin" };
+  return { bytes, ext: extensionForMediaType(match[1] ?? "") };
 }
 
 async function download(url: string, signal: AbortSignal): Promise<{ bytes: Buffer; ext: string }> {
@@ -43,9 +30,8 @@ async function download(url: string, signal: AbortSignal): Promise<{ bytes: Buff
   });
   if (response.body.length > MAX_OUTPUT_BYTES)
     throw new RunnerError("MODEL_ERROR", "a model output is larger than 512 MiB");
-  const type = String(response.headers["content-type"] ?? "").split(";")[0]!;
-  const fromPath = /\.([a-z0-9]{2,5})$/i.exec(new URL(url).pathname)?.[1]?.toLowerCase();
-  return { bytes: response.body, ext: EXTENSIONS[type] ?? fromPath ?? "bin" };
+  // The type the server declares decides; a URL path ending in .png proves nothing.
+  return { bytes: response.body, ext: extensionForMediaType(String(response.headers["content-type"] ?? "")) };
 }
 
 /** Copies each output file into our storage, so clients only ever get our URLs. */

@@ -1,0 +1,33 @@
+/**
+ * The media types of outputs the service stores and serves inline, by file extension. A file
+ * with any other extension is served as a download (application/octet-stream, attachment), so an
+ * output can never be active content (HTML, SVG, scripts) on the API's origin.
+ */
+export const OUTPUT_MEDIA_TYPES: Readonly<Record<string, string>> = {
+  png: "image/png",
+  jpg: "image/jpeg",
+  webp: "image/webp",
+  gif: "image/gif",
+  mp4: "video/mp4",
+  webm: "video/webm",
+  wav: "audio/wav",
+  mp3: "audio/mpeg",
+  ogg: "audio/ogg",
+  flac: "audio/flac",
+};
+
+const ALIASES: Readonly<Record<string, string>> = { "audio/x-wav": "wav", "audio/wave": "wav" };
+
+/** The extension to store a file under, from the Content-Type it came with ("bin" when unknown). */
+export function extensionForMediaType(contentType: string): string {
+  const type = contentType.split(";")[0]!.trim().toLowerCase();
+  return (
+    ALIASES[type] ?? Object.entries(OUTPUT_MEDIA_TYPES).find(([, known]) => known === type)?.[0] ?? "bin"
+  );
+}
+
+/** The type a stored file is served with, or null for one that must be downloaded, not shown. */
+export function servedMediaType(fileName: string): string | null {
+  const ext = /\.([a-z0-9]+)$/i.exec(fileName)?.[1]?.toLowerCase();
+  return (ext && OUTPUT_MEDIA_TYPES[ext]) || null;
+}
