@@ -74,6 +74,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
       cog: {
         results: cogResults,
         webhookUrl: (id: string) => cogWebhookUrl(callbackBase, secretsKey, id),
+        allowPrivateOutputs: config.WEBHOOK_ALLOW_PRIVATE_URLS,
         log: (message: string, meta: Record<string, unknown>) => logger.info(message, meta),
       },
     }),

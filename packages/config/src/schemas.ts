@@ -27,7 +27,8 @@ export const serviceEnvSchema = baseEnvSchema.extend({
       (v) => Buffer.from(v, "base64").length === 32,
       "expected 32 bytes in base64 (e.g. `openssl rand -base64 32`)",
     ),
-  // Lets webhooks reach loopback/private addresses: local development and tests only.
+  // Lets webhooks, and model output downloads from hosts other than the model's own servers,
+  // reach loopback/private addresses: local development and tests only.
   WEBHOOK_ALLOW_PRIVATE_URLS: bool.default(false),
   // Group commit of run transitions (creation, start, settlement): how long the first run of a
   // batch waits for company (0: only for the requests already read), the largest batch, and how

@@ -1,10 +1,10 @@
-import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
 import { createSecureContext, rootCertificates } from "node:tls";
 import { Agent, request } from "undici";
 import {
   classifyTransportError,
+  guardedLookup,
   isDeliverySuccess,
   isInternalAddress,
   type AttemptErrorClass,
@@ -23,26 +23,6 @@ export interface SenderOptions {
   allowPrivate: boolean;
   /** Extra CA certificates (PEM file) trusted in addition to Node's roots; TLS is always verified. */
   caFile?: string;
-}
-
-function refused(address: string): NodeJS.ErrnoException {
-  const error: NodeJS.ErrnoException = new Error(`refusing to connect to internal address ${address}`);
-  error.code = "ERR_REFUSED_ADDRESS";
-  return error;
-}
-
-/**
- * dns.lookup that refuses internal addresses. It runs when the connection is made, so a host that
- * resolved to a public address at registration and to a private one now (DNS rebinding) is refused.
- */
-function guardedLookup(hostname: string, options: object, callback: (...args: unknown[]) => void) {
-  dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
-    if (error) return callback(error);
-    const bad = addresses.find((a) => isInternalAddress(a.address));
-    if (bad) return callback(refused(bad.address));
-    if ((options as { all?: boolean }).all) return callback(null, addresses);
-    callback(null, addresses[0]!.address, addresses[0]!.family);
-  });
 }
 
 /** A POST of the exact body with the given headers; only the status code is read, never the body. */

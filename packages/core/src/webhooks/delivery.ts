@@ -1,4 +1,5 @@
 // Delivery rules of the contract: what counts as success, how often to try, when to give up.
+import { REFUSED_ADDRESS } from "./addresses.js";
 export const DELIVERY_ATTEMPTS = 4; // the first + 3 retries
 export const DISABLE_AFTER_FAILED_DELIVERIES = 10;
 
@@ -19,7 +20,7 @@ export function classifyTransportError(error: { code?: string; name?: string }):
   const code = error.code ?? "";
   if (error.name === "TimeoutError" || code === "ETIMEDOUT" || /^UND_ERR_\w*TIMEOUT$/.test(code))
     return "timeout";
-  if (code === "ERR_REFUSED_ADDRESS") return "refused_address";
+  if (code === REFUSED_ADDRESS) return "refused_address";
   if (
     /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_OSSL)/.test(code) ||
     /certificate|TLS|SSL/i.test(error.name ?? "")

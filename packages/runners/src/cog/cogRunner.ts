@@ -20,8 +20,13 @@ export interface CogRunnerDeps {
   results: CogResults;
   /** The URL Cog must POST the completed prediction to (carries its own token). */
   webhookUrl(predictionId: string): string;
+  /** Output URLs may point at loopback/private addresses other than the model's own servers. */
+  allowPrivateOutputs: boolean;
   log?(message: string, meta: Record<string, unknown>): void;
 }
+
+const OUTPUT_TIMEOUT_MS = 120_000;
+const MAX_OUTPUT_BYTES = 512 * 1024 * 1024;
 
 class ServerUnavailable extends Error {}
 
@@ -194,7 +199,12 @@ export function createCogRunner(deps: CogRunnerDeps): Runner {
         throw new RunnerError("MODEL_ERROR", prediction.error || "The model failed.");
       if (prediction.status === "canceled")
         throw new RunnerCanceled("The model server canceled the prediction.");
-      const urls = await copyOutputs(prediction.output, outputs, signal);
+      const urls = await copyOutputs(prediction.output, outputs, signal, {
+        allowPrivate: deps.allowPrivateOutputs,
+        trustedOrigins: new Set(s.servers.map((server) => new URL(server).origin)),
+        timeoutMs: OUTPUT_TIMEOUT_MS,
+        maxBytes: MAX_OUTPUT_BYTES,
+      });
       const units = s.output === "image" ? urls.length : unitsRequested;
       return { units, output: { [s.output === "image" ? "images" : s.output]: urls } };
     },

@@ -1,9 +1,9 @@
-import got from "got";
-import { extensionForMediaType } from "@svc/core";
+import { isIP } from "node:net";
+import { Agent, request, type Dispatcher } from "undici";
+import { extensionForMediaType, guardedLookup, isInternalAddress, REFUSED_ADDRESS } from "@svc/core";
 import { RunnerError } from "../runner.js";
 import type { RunOutputs } from "../storage.js";
 
-const MAX_OUTPUT_BYTES = 512 * 1024 * 1024;
 /** Every file a Cog output refers to: data: URLs and http(s) URLs, in order, at any depth. */
 export function fileReferences(output: unknown): string[] {
   if (typeof output === "string") return /^(data:|https?:\/\/)/.test(output) ? [output] : [];
@@ -21,17 +21,85 @@ function decodeDataUrl(url: string): { bytes: Buffer; ext: string } {
   return { bytes, ext: extensionForMediaType(match[1] ?? "") };
 }
 
-async function download(url: string, signal: AbortSignal): Promise<{ bytes: Buffer; ext: string }> {
-  const response = await got(url, {
-    responseType: "buffer",
-    timeout: { request: 120_000 },
-    signal,
-    retry: { limit: 2 },
-  });
-  if (response.body.length > MAX_OUTPUT_BYTES)
-    throw new RunnerError("MODEL_ERROR", "a model output is larger than 512 MiB");
-  // The type the server declares decides; a URL path ending in .png proves nothing.
-  return { bytes: response.body, ext: extensionForMediaType(String(response.headers["content-type"] ?? "")) };
+/** How model outputs are fetched from URLs the model chose. */
+export interface OutputFetchPolicy {
+  /** Loopback and private addresses allowed everywhere (local development, tests). */
+  allowPrivate: boolean;
+  /** Origins of the model's own servers, which may be internal (Cog's --upload-url). */
+  trustedOrigins: ReadonlySet<string>;
+  timeoutMs: number;
+  maxBytes: number;
+}
+
+const MAX_REDIRECTS = 3;
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const agents = new Map<boolean, Agent>();
+const agent = (guarded: boolean) => {
+  let found = agents.get(guarded);
+  if (!found)
+    agents.set(guarded, (found = new Agent(guarded ? { connect: { lookup: guardedLookup as never } } : {})));
+  return found;
+};
+
+const refusedOutput = (why: string) =>
+  new RunnerError("MODEL_ERROR", `a model output URL was refused: ${why}`);
+
+/**
+ * One output, fetched with the webhook sender's protections: no internal address (checked on the
+ * literal and again at connect time) unless it is the model's own server, redirects followed by
+ * hand (at most 3, each hop checked again), time-outs, and the size limit enforced while the body
+ * streams in. The file type is the one the server declares.
+ */
+async function download(url: string, signal: AbortSignal, policy: OutputFetchPolicy) {
+  let target = new URL(url);
+  for (let hop = 0; ; hop++) {
+    if (target.protocol !== "http:" && target.protocol !== "https:") throw refusedOutput("not http(s)");
+    const trusted = policy.allowPrivate || policy.trustedOrigins.has(target.origin);
+    const host = target.hostname.replace(/^\[|\]$/g, "");
+    if (!trusted && isIP(host) && isInternalAddress(host)) throw refusedOutput("an internal address");
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await request(target, {
+        dispatcher: agent(!trusted),
+        signal,
+        headersTimeout: policy.timeoutMs,
+        bodyTimeout: policy.timeoutMs,
+      });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === REFUSED_ADDRESS)
+        throw refusedOutput("an internal address");
+      throw error;
+    }
+    const { statusCode, headers, body } = response;
+    if (REDIRECTS.has(statusCode)) {
+      await body.dump();
+      const location = headers.location;
+      if (typeof location !== "string") throw refusedOutput(`a ${statusCode} without a Location`);
+      if (hop >= MAX_REDIRECTS) throw refusedOutput(`more than ${MAX_REDIRECTS} redirects`);
+      target = new URL(location, target);
+      continue;
+    }
+    if (statusCode < 200 || statusCode > 299) {
+      await body.dump();
+      // A server error may pass (the job is retried); a client error will not.
+      if (statusCode >= 500) throw new Error(`output download answered ${statusCode}`);
+      throw new RunnerError("MODEL_ERROR", `a model output could not be downloaded (HTTP ${statusCode})`);
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of body) {
+      size += (chunk as Buffer).length;
+      if (size > policy.maxBytes) {
+        body.destroy();
+        throw new RunnerError("MODEL_ERROR", `a model output is larger than ${policy.maxBytes} bytes`);
+      }
+      chunks.push(chunk as Buffer);
+    }
+    return {
+      bytes: Buffer.concat(chunks),
+      ext: extensionForMediaType(String(headers["content-type"] ?? "")),
+    };
+  }
 }
 
 /** Copies each output file into our storage, so clients only ever get our URLs. */
@@ -39,10 +107,11 @@ export async function copyOutputs(
   output: unknown,
   outputs: RunOutputs,
   signal: AbortSignal,
+  policy: OutputFetchPolicy,
 ): Promise<string[]> {
   const urls: string[] = [];
   for (const [i, ref] of fileReferences(output).entries()) {
-    const { bytes, ext } = ref.startsWith("data:") ? decodeDataUrl(ref) : await download(ref, signal);
+    const { bytes, ext } = ref.startsWith("data:") ? decodeDataUrl(ref) : await download(ref, signal, policy);
     urls.push(await outputs.save(`${i}.${ext}`, bytes));
   }
   return urls;
