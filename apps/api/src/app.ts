@@ -12,6 +12,7 @@ import { parseJsonBody, requireJsonBody } from "./http/jsonBody.js";
 import { authFailureLimit, rateLimits } from "./http/rateLimit.js";
 import { requestId } from "./http/requestId.js";
 import { observeRequests } from "./http/observeRequests.js";
+import { expiredOutputs } from "./outputs/expiredOutputs.js";
 import { healthRoutes } from "./routes/health.js";
 import { modelRoutes } from "./routes/models.js";
 import { runRoutes } from "./routes/runs.js";
@@ -70,6 +71,7 @@ export function createApp(deps: AppDeps): express.Express {
       maxAge: "7d",
       setHeaders: outputFileHeaders,
     }),
+    expiredOutputs(config.OUTPUT_DIR),
   );
 
   if (deps.dashboard) app.use(DASHBOARD_PATH, ...deps.dashboard.handlers);

@@ -11,7 +11,7 @@ import {
   type DeliveryJob,
   type RunJob,
 } from "@svc/queue";
-import { createRunners, localStorage } from "@svc/runners";
+import { createRunners, expireLocalOutputs, localStorage } from "@svc/runners";
 import { createRunLifecycle, groupCommitSettings } from "@svc/use-cases";
 import { cogWebhookUrl, startCogCallbackServer } from "./cog/callbackServer.js";
 import { cogDoneChannel, redisCogResults } from "./cog/results.js";
@@ -173,11 +173,27 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   const sweeper = setInterval(sweep, config.SWEEP_INTERVAL_MS);
   void sweep();
 
+  const expireOutputs = async () => {
+    try {
+      const before = new Date(Date.now() - config.OUTPUT_RETENTION_DAYS * 86_400_000);
+      const expired = await expireLocalOutputs(config.OUTPUT_DIR, before);
+      if (expired)
+        logger.info("outputs expired", { outputs: expired, retention_days: config.OUTPUT_RETENTION_DAYS });
+    } catch (error) {
+      logger.warn("output expiry failed", { error });
+    }
+  };
+  const expiry =
+    config.OUTPUT_RETENTION_DAYS > 0
+      ? setInterval(expireOutputs, config.OUTPUT_EXPIRY_INTERVAL_MS)
+      : undefined;
+
   logger.info("worker ready", { concurrency: config.WORKER_CONCURRENCY, queue_prefix: prefix });
 
   return {
     async close() {
       clearInterval(sweeper);
+      clearInterval(expiry);
       cogServer?.close();
       metricsServer?.close();
       // Finish running jobs within the grace period. Past it, stop waiting: the process exits, the

@@ -79,6 +79,10 @@ export const workerEnvSchema = serviceEnvSchema.extend({
   OUTAGE_HORIZON_MS: int(1_000, 86_400_000).default(900_000),
   // How often the sweeper re-enqueues lost QUEUED runs and fails runs past their deadline.
   SWEEP_INTERVAL_MS: int(100, 3_600_000).default(10_000),
+  // Output files older than this many days are deleted (their URLs then answer 410 Gone); 0 keeps
+  // them forever. Checked every OUTPUT_EXPIRY_INTERVAL_MS by each worker.
+  OUTPUT_RETENTION_DAYS: int(0, 36_500).default(30),
+  OUTPUT_EXPIRY_INTERVAL_MS: int(100, 86_400_000).default(3_600_000),
   // A QUEUED run older than this with no job in Redis is enqueued again.
   SWEEP_QUEUED_AFTER_MS: int(0, 3_600_000).default(30_000),
   // Content policy: comma-separated blocked words or phrases, and/or a file with one per line.

@@ -9,6 +9,8 @@ export const ERROR_STATUS = {
   WEBHOOK_NOT_FOUND: 404,
   NOT_FOUND: 404,
   RUN_NOT_CANCELABLE: 409,
+  // Our addition to the contract's table: an output file deleted by retention (OUTPUT_RETENTION_DAYS).
+  OUTPUT_EXPIRED: 410,
   MODEL_NOT_ACTIVE: 409,
   IDEMPOTENCY_KEY_REUSED: 409,
   PAYLOAD_TOO_LARGE: 413,

@@ -31,3 +31,9 @@ export function servedMediaType(fileName: string): string | null {
   const ext = /\.([a-z0-9]+)$/i.exec(fileName)?.[1]?.toLowerCase();
   return (ext && OUTPUT_MEDIA_TYPES[ext]) || null;
 }
+
+/** An output directory's name (OUTPUT_DIR/<token>/<file>): "out_" and 22 base62 characters. */
+export const OUTPUT_TOKEN = /^out_[0-9A-Za-z]{22}$/;
+
+/** Left in an output directory whose files retention deleted, so that their URLs answer 410. */
+export const EXPIRED_MARKER = ".expired";

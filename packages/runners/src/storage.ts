@@ -1,6 +1,6 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { randomBase62 } from "@svc/core";
+import { EXPIRED_MARKER, OUTPUT_TOKEN, randomBase62 } from "@svc/core";
 
 /** Where one execution of one run puts its files. */
 export interface RunOutputs {
@@ -28,4 +28,31 @@ export function localStorage(dir: string, publicBaseUrl: string): OutputStorage 
       },
     };
   };
+}
+
+/**
+ * Retention for local outputs: the files of every output directory last written before `before`
+ * are deleted, at most `limit` directories per call. The directory stays, holding only a marker,
+ * so that the API can answer 410 Gone for its URLs rather than a 404 that looks like a typo.
+ * Safe on every worker replica at once: deleting what is already gone is a no-op.
+ */
+export async function expireLocalOutputs(dir: string, before: Date, limit = 1_000): Promise<number> {
+  let expired = 0;
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  for (const entry of entries) {
+    if (expired >= limit) break;
+    if (!entry.isDirectory() || !OUTPUT_TOKEN.test(entry.name)) continue;
+    const path = join(dir, entry.name);
+    const files = await readdir(path);
+    const marked = files.includes(EXPIRED_MARKER);
+    // A marked directory was expired before (its leftovers, after a crash halfway, go now).
+    if (!marked) {
+      if ((await stat(path)).mtime >= before) continue;
+      await writeFile(join(path, EXPIRED_MARKER), "");
+      expired++;
+    }
+    const doomed = files.filter((f) => f !== EXPIRED_MARKER);
+    await Promise.all(doomed.map((f) => rm(join(path, f), { force: true, recursive: true })));
+  }
+  return expired;
 }

@@ -31,6 +31,7 @@ const ERROR_TEXT: Record<number, string> = {
   402: "Not enough available tokens (INSUFFICIENT_TOKENS); nothing was created",
   404: "Unknown id, or one of another account or mode",
   409: "Conflict with the resource's state",
+  410: "The output was deleted after the retention period (OUTPUT_EXPIRED)",
   413: "Body larger than the limit (PAYLOAD_TOO_LARGE)",
   415: "Body that is not application/json (UNSUPPORTED_MEDIA_TYPE)",
   429: "Over the per-key rate limit (RATE_LIMITED); see Retry-After",
@@ -313,7 +314,7 @@ function operations(registry: OpenAPIRegistry) {
           ]),
         ),
       },
-      ...errors(400, 404),
+      ...errors(400, 404, 410),
     },
     security: [],
   });
