@@ -1,7 +1,6 @@
-import type { ServerResponse } from "node:http";
 import express, { Router } from "express";
 import swaggerUi from "swagger-ui-express";
-import { ApiError, servedMediaType } from "@svc/core";
+import { ApiError } from "@svc/core";
 import { DASHBOARD_PATH } from "./admin/queueDashboard.js";
 import { authenticate } from "./auth/authenticate.js";
 import { buildOpenApiDocument } from "./openapi/document.js";
@@ -12,26 +11,13 @@ import { parseJsonBody, requireJsonBody } from "./http/jsonBody.js";
 import { authFailureLimit, rateLimits } from "./http/rateLimit.js";
 import { requestId } from "./http/requestId.js";
 import { observeRequests } from "./http/observeRequests.js";
-import { expiredOutputs } from "./outputs/expiredOutputs.js";
+import { expiredOutputs, outputFileHeaders } from "./outputs/files.js";
 import { healthRoutes } from "./routes/health.js";
 import { modelRoutes } from "./routes/models.js";
 import { runRoutes } from "./routes/runs.js";
 import { webhookRoutes } from "./routes/webhooks.js";
 
 const V1 = "/api/v1";
-
-/**
- * An output is shown inline only as one of the allowed media types, never sniffed, and under a
- * CSP that lets nothing run: a model that returns HTML or SVG cannot script the API's origin.
- * Anything else is a download. (send sets no Content-Type of its own once one is set here.)
- */
-function outputFileHeaders(res: ServerResponse, path: string): void {
-  const type = servedMediaType(path);
-  res.setHeader("X-Content-Type-Options", "nosniff");
-  res.setHeader("Content-Security-Policy", "default-src 'none'; sandbox");
-  res.setHeader("Content-Type", type ?? "application/octet-stream");
-  if (!type) res.setHeader("Content-Disposition", "attachment");
-}
 
 export function createApp(deps: AppDeps): express.Express {
   const { config, logger } = deps;

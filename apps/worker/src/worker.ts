@@ -146,9 +146,17 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
     }
   });
 
-  const sweep = async () => {
+  // Housekeeping on timers: a failed pass is logged and the next one tries again.
+  const periodic = (what: string, task: () => Promise<unknown>) => async () => {
     try {
-      await sweepRuns({
+      await task();
+    } catch (error) {
+      logger.warn(`${what} failed`, { error });
+    }
+  };
+  const sweep = async () => {
+    await periodic("run sweep", () =>
+      sweepRuns({
         db,
         runs: runLifecycle,
         queue: runsQueue,
@@ -156,33 +164,21 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
         prefix,
         logger,
         queuedAfterMs: config.SWEEP_QUEUED_AFTER_MS,
-      });
-    } catch (error) {
-      logger.warn("run sweep failed", { error });
-    }
-    try {
-      const revived = await sweepDeliveries(db, deliveriesQueue, config.SWEEP_QUEUED_AFTER_MS);
-      for (const { id, error } of revived.failed)
-        logger.warn("sweep could not re-enqueue a delivery", { delivery_id: id, error });
-      const resent = revived.enqueued.length + revived.retried.length;
-      if (resent) logger.info("sweep", { deliveries_enqueued: resent });
-    } catch (error) {
-      logger.warn("delivery sweep failed", { error });
-    }
+      }),
+    )();
+    await periodic("delivery sweep", () =>
+      sweepDeliveries(db, deliveriesQueue, logger, config.SWEEP_QUEUED_AFTER_MS),
+    )();
   };
   const sweeper = setInterval(sweep, config.SWEEP_INTERVAL_MS);
   void sweep();
 
-  const expireOutputs = async () => {
-    try {
-      const before = new Date(Date.now() - config.OUTPUT_RETENTION_DAYS * 86_400_000);
-      const expired = await expireLocalOutputs(config.OUTPUT_DIR, before);
-      if (expired)
-        logger.info("outputs expired", { outputs: expired, retention_days: config.OUTPUT_RETENTION_DAYS });
-    } catch (error) {
-      logger.warn("output expiry failed", { error });
-    }
-  };
+  const expireOutputs = periodic("output expiry", async () => {
+    const before = new Date(Date.now() - config.OUTPUT_RETENTION_DAYS * 86_400_000);
+    const expired = await expireLocalOutputs(config.OUTPUT_DIR, before);
+    if (expired)
+      logger.info("outputs expired", { outputs: expired, retention_days: config.OUTPUT_RETENTION_DAYS });
+  });
   const expiry =
     config.OUTPUT_RETENTION_DAYS > 0
       ? setInterval(expireOutputs, config.OUTPUT_EXPIRY_INTERVAL_MS)

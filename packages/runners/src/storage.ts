@@ -43,11 +43,11 @@ export async function expireLocalOutputs(dir: string, before: Date, limit = 1_00
     if (expired >= limit) break;
     if (!entry.isDirectory() || !OUTPUT_TOKEN.test(entry.name)) continue;
     const path = join(dir, entry.name);
+    // Recent directories cost one stat; only old ones are listed.
+    if ((await stat(path)).mtime >= before) continue;
     const files = await readdir(path);
-    const marked = files.includes(EXPIRED_MARKER);
     // A marked directory was expired before (its leftovers, after a crash halfway, go now).
-    if (!marked) {
-      if ((await stat(path)).mtime >= before) continue;
+    if (!files.includes(EXPIRED_MARKER)) {
       await writeFile(join(path, EXPIRED_MARKER), "");
       expired++;
     }

@@ -33,13 +33,9 @@ export interface OutputFetchPolicy {
 
 const MAX_REDIRECTS = 3;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-const agents = new Map<boolean, Agent>();
-const agent = (guarded: boolean) => {
-  let found = agents.get(guarded);
-  if (!found)
-    agents.set(guarded, (found = new Agent(guarded ? { connect: { lookup: guardedLookup as never } } : {})));
-  return found;
-};
+// Agents hold no sockets until used; the guarded one checks every address it connects to.
+const plainAgent = new Agent();
+const guardedAgent = new Agent({ connect: { lookup: guardedLookup as never } });
 
 const refusedOutput = (why: string) =>
   new RunnerError("MODEL_ERROR", `a model output URL was refused: ${why}`);
@@ -60,7 +56,7 @@ async function download(url: string, signal: AbortSignal, policy: OutputFetchPol
     let response: Dispatcher.ResponseData;
     try {
       response = await request(target, {
-        dispatcher: agent(!trusted),
+        dispatcher: trusted ? plainAgent : guardedAgent,
         signal,
         headersTimeout: policy.timeoutMs,
         bodyTimeout: policy.timeoutMs,
