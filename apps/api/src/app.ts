@@ -16,6 +16,10 @@ import { healthRoutes } from "./routes/health.js";
 import { modelRoutes } from "./routes/models.js";
 import { runRoutes } from "./routes/runs.js";
 import { webhookRoutes } from "./routes/webhooks.js";
+import { accountRoutes } from "./routes/account.js";
+import { CONSOLE_API, consoleApi } from "./console/routes.js";
+import { signInLimit } from "./console/signInLimit.js";
+import { DEFAULT_CONSOLE_DIR, consolePages } from "./console/static.js";
 
 const V1 = "/api/v1";
 
@@ -92,8 +96,20 @@ export function createApp(deps: AppDeps): express.Express {
   v1.use(authenticate(deps, authFailures));
   if (limits) v1.use(limits.all);
   v1.use(requireJsonBody, parseJsonBody(config.BODY_LIMIT_BYTES), checkJsonBody);
-  v1.use(runRoutes(deps, limits?.runCreation), modelRoutes(deps), webhookRoutes(deps));
+  v1.use(runRoutes(deps, limits?.runCreation), modelRoutes(deps), webhookRoutes(deps), accountRoutes(deps));
   app.use(V1, v1);
+
+  // The web console: its API (session cookie instead of a key), then its pages.
+  const signIns = config.RATE_LIMIT_ENABLED
+    ? signInLimit(
+        deps.redis,
+        config.QUEUE_PREFIX,
+        config.SIGN_IN_ATTEMPTS_PER_EMAIL,
+        config.SIGN_IN_ATTEMPTS_PER_ADDRESS,
+      )
+    : undefined;
+  app.use(CONSOLE_API, consoleApi(deps, signIns, limits));
+  app.use("/console", consolePages(config.CONSOLE_DIR ?? DEFAULT_CONSOLE_DIR));
 
   app.use(notFound);
   app.use(errorHandler(logger, config.BODY_LIMIT_BYTES));

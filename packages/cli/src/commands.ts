@@ -1,6 +1,18 @@
 import { parseArgs } from "node:util";
-import type { Mode, ModelCategory } from "@svc/core";
-import { createAccount, createApiKey, grantTokens, listApiKeys, revokeApiKey, type Db } from "@svc/db";
+import { randomBytes } from "node:crypto";
+import { USER_ROLES, type Mode, type ModelCategory, type UserRole } from "@svc/core";
+import {
+  createAccount,
+  createApiKey,
+  disableUser,
+  grantTokens,
+  listApiKeys,
+  listUsers,
+  revokeApiKey,
+  setUserPassword,
+  type Db,
+} from "@svc/db";
+import { addUser, hashPassword } from "@svc/use-cases";
 import { importCogModel } from "./models.js";
 
 export const USAGE = `usage: svc <command> [options]
@@ -12,7 +24,12 @@ export const USAGE = `usage: svc <command> [options]
                                                   create an API key; the full key is printed once
   keys list [--account <acct_…>]                  list keys (prefix only, never the key)
   keys revoke <key_…>                             revoke a key; it stops working at once
-  demo [--tokens <n>]                             ensure the demo account and print a new live and test key
+  users create --account <acct_…> --email <email> --password <password> [--role owner|member]
+                                                  a person who signs in to the web console (default role: member)
+  users list [--account <acct_…>]                 list console users (never their password hashes)
+  users disable <email>                           disable a user and end their sessions
+  demo [--tokens <n>]                             ensure the demo account and its console user (new password
+                                                  each time) and print a new live and test key
   models list                                     every model with status, runner and price
   models set-status <model id> <status>           e.g. active, deprecated (only active models run)
   models import --cog <base-url> --id <vendor/model> [--category image|video|audio] [--price <tokens>]
@@ -49,6 +66,14 @@ async function ensureAccount(db: Db, id: string) {
 }
 
 export const DEMO_ACCOUNT_NAME = "demo";
+export const DEMO_EMAIL = "demo@example.com";
+
+function role(value: string | undefined): UserRole {
+  if (value === undefined) return "member";
+  if (!(USER_ROLES as readonly string[]).includes(value))
+    throw new UsageError("--role must be owner or member");
+  return value as UserRole;
+}
 
 function parseOptions(argv: string[]) {
   try {
@@ -72,6 +97,9 @@ function parseOptions(argv: string[]) {
         like: { type: "string" },
         "input-map": { type: "string" },
         status: { type: "string" },
+        email: { type: "string" },
+        password: { type: "string" },
+        role: { type: "string" },
         save: { type: "boolean", default: false },
       },
     });
@@ -138,6 +166,41 @@ export async function runCommand(db: Db, argv: string[], out: Out): Promise<void
       print(`revoked ${revoked.id} at ${revoked.revokedAt?.toISOString()}`, revoked);
       return;
     }
+    case "users create": {
+      const result = await addUser(db, {
+        accountId: required(values.account, "account"),
+        email: required(values.email, "email"),
+        password: required(values.password, "password"),
+        role: role(values.role),
+      });
+      switch (result.kind) {
+        case "invalid":
+          throw new UsageError(result.message);
+        case "no_account":
+          throw new UsageError(`no account ${values.account}`);
+        case "email_taken":
+          throw new UsageError(`a user with the email ${values.email} exists already`);
+        case "created":
+          print(`created ${result.user.role} ${result.user.email} (${result.user.id})`, result.user);
+      }
+      return;
+    }
+    case "users list": {
+      for (const u of await listUsers(db, values.account)) {
+        const state = u.disabledAt ? `disabled ${u.disabledAt.toISOString()}` : "active";
+        print(
+          `${u.id}  ${u.accountId}  ${u.email}  ${u.role}  ${state}  last sign-in ${u.lastSignInAt?.toISOString() ?? "never"}`,
+          u,
+        );
+      }
+      return;
+    }
+    case "users disable": {
+      const user = await disableUser(db, required(arg, "email (positional)"));
+      if (!user) throw new UsageError(`no user ${arg}`);
+      print(`disabled ${user.email}; their sessions have ended`, user);
+      return;
+    }
     case "demo": {
       const tokens = values.tokens ? positiveInt(values.tokens, "tokens") : 10_000;
       let account = await db.account.findFirst({
@@ -151,13 +214,27 @@ export async function runCommand(db: Db, argv: string[], out: Out): Promise<void
       const live = await createApiKey(db, account.id, "live", "demo live");
       const test = await createApiKey(db, account.id, "test", "demo test");
       const balance = (await db.account.findUniqueOrThrow({ where: { id: account.id } })).balance;
+      // A new password on every run: nothing fixed and public ever signs in to a running service.
+      const password = randomBytes(12).toString("base64url");
+      const existing = await setUserPassword(db, DEMO_EMAIL, await hashPassword(password));
+      if (!existing) {
+        const added = await addUser(db, {
+          accountId: account.id,
+          email: DEMO_EMAIL,
+          password,
+          role: "owner",
+        });
+        if (added.kind !== "created") throw new Error(`the demo user could not be created (${added.kind})`);
+      }
       print(
-        `demo account ${account.id} (balance ${balance} tokens)\nlive key: ${live.key}\ntest key: ${test.key}`,
+        `demo account ${account.id} (balance ${balance} tokens)\nlive key: ${live.key}\ntest key: ${test.key}\nconsole sign-in: ${DEMO_EMAIL} / ${password}`,
         {
           account: account.id,
           balance,
           live_key: live.key,
           test_key: test.key,
+          email: DEMO_EMAIL,
+          password,
         },
       );
       return;

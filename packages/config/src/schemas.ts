@@ -64,6 +64,15 @@ export const apiEnvSchema = serviceEnvSchema.extend({
   AUTH_FAILURES_PER_MINUTE: int(1, 1_000_000).default(30),
   // Webhook endpoints an account may have per mode.
   WEBHOOK_ENDPOINTS_MAX: int(1, 10_000).default(20),
+  // The web console at /console: where its built files are (default: apps/web/dist of this
+  // checkout), and how long a sign-in lasts (idle minutes, absolute hours).
+  CONSOLE_DIR: z.string().min(1).optional(),
+  CONSOLE_SESSION_IDLE_MINUTES: int(1, 43_200).default(120),
+  CONSOLE_SESSION_MAX_HOURS: int(1, 8_760).default(24),
+  // Console sign-in attempts allowed per 15 minutes for one email and for one client address
+  // (with RATE_LIMIT_ENABLED; shared by the replicas through Redis).
+  SIGN_IN_ATTEMPTS_PER_EMAIL: int(1, 1_000_000).default(10),
+  SIGN_IN_ATTEMPTS_PER_ADDRESS: int(1, 1_000_000).default(50),
 });
 
 export const workerEnvSchema = serviceEnvSchema.extend({

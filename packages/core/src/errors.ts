@@ -3,6 +3,9 @@ export const ERROR_STATUS = {
   INVALID_JSON: 400,
   VALIDATION_ERROR: 400,
   UNAUTHORIZED: 401,
+  // Ours: the web console refuses a state-changing request without its CSRF token, or an action
+  // the signed-in user's role does not allow.
+  FORBIDDEN: 403,
   INSUFFICIENT_TOKENS: 402,
   MODEL_NOT_FOUND: 404,
   RUN_NOT_FOUND: 404,

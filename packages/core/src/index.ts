@@ -19,3 +19,4 @@ export * from "./groupCommit.js";
 export * from "./settlement.js";
 export * from "./dependencyDown.js";
 export * from "./media.js";
+export * from "./users.js";

@@ -96,6 +96,26 @@ export function presentRun(run: RunRecord) {
   }
 }
 
+/** Everything the console's run page shows: the status view's facts and the run's own record. */
+export function presentRunDetail(run: RunRecord & { input: unknown; attempts: number }) {
+  return {
+    run_id: run.id,
+    status: run.status,
+    model_id: run.modelId,
+    mode: run.mode,
+    input: run.input,
+    output: run.output ?? null,
+    error: run.errorCode ? { code: run.errorCode, message: run.errorMessage ?? "" } : null,
+    estimated_tokens: run.estimatedTokens,
+    tokens_charged: run.tokensCharged ?? null,
+    attempts: run.attempts,
+    created_at: run.createdAt.toISOString(),
+    started_at: run.startedAt?.toISOString() ?? null,
+    completed_at: run.completedAt?.toISOString() ?? null,
+    canceled_at: run.canceledAt?.toISOString() ?? null,
+  };
+}
+
 export function presentCanceledRun(run: { id: string; canceledAt: Date }) {
   return { run_id: run.id, status: "CANCELED" as const, canceled_at: iso(run.canceledAt) };
 }

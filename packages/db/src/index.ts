@@ -10,3 +10,5 @@ export * from "./repositories/runs.js";
 export * from "./repositories/webhooks.js";
 export * from "./repositories/deliveries.js";
 export * from "./repositories/runTransitions.js";
+export * from "./repositories/users.js";
+export * from "./repositories/consoleSessions.js";

@@ -1,1 +1,3 @@
 export * from "./runs/lifecycle.js";
+export * from "./console/people.js";
+export { hashPassword } from "./console/passwords.js";

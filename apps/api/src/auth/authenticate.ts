@@ -6,12 +6,22 @@ import type { AuthFailureLimit } from "../http/rateLimit.js";
 
 export interface AuthContext {
   accountId: string;
-  keyId: string;
+  /** The API key of the request; from the console, the key a person chose for a run, if any. */
+  keyId: string | null;
   mode: Mode;
+  /** The console user of a session-authenticated request. */
+  userId?: string;
 }
 
+/** Who is counted by the rate limits: the API key, or the signed-in person. */
+export function principalOf(auth: AuthContext): string {
+  return auth.keyId ?? `user:${auth.userId}`;
+}
+
+type KeyAuth = AuthContext & { keyId: string };
+
 interface CachedKey {
-  auth: AuthContext | null;
+  auth: KeyAuth | null;
   expiresAt: number;
 }
 
@@ -37,7 +47,7 @@ export function authenticate({ db, config, logger }: AppDeps, failures?: AuthFai
   const cache = new Map<string, CachedKey>();
   const lastTouched = new Map<string, number>();
 
-  async function lookup(hash: string, ip: string): Promise<AuthContext | null> {
+  async function lookup(hash: string, ip: string): Promise<KeyAuth | null> {
     const now = Date.now();
     const hit = cache.get(hash);
     if (hit && hit.expiresAt > now) return hit.auth;

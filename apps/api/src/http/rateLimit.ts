@@ -2,7 +2,7 @@ import type { RequestHandler, Response } from "express";
 import type { Redis } from "ioredis";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { ApiError } from "@svc/core";
-import { authOf } from "../auth/authenticate.js";
+import { authOf, principalOf } from "../auth/authenticate.js";
 
 export interface RateLimitOptions {
   redis: Redis;
@@ -37,7 +37,7 @@ export function rateLimits({
     const limiter = redisLimiter(redis, prefix, name, limit, windowSeconds);
     return async (_req, res, next) => {
       try {
-        headers(res, limit, await limiter.consume(authOf(res).keyId));
+        headers(res, limit, await limiter.consume(principalOf(authOf(res))));
       } catch (rejection) {
         if (!(rejection instanceof RateLimiterRes)) throw rejection;
         headers(res, limit, rejection);

@@ -3,7 +3,9 @@ import { z } from "zod";
 import { OUTPUT_MEDIA_TYPES } from "@svc/core";
 import { listModelsQuery } from "../routes/models.js";
 import { createRunBody, listRunsQuery, runHeaders } from "../routes/runs.js";
-import { createWebhookBody, deliveriesQuery } from "../routes/webhooks.js";
+import { createWebhookBody, deliveriesQuery, updateWebhookBody } from "../routes/webhooks.js";
+import { ledgerQuery, usageQuery } from "../routes/account.js";
+import { createKeyBody, signInBody } from "../console/routes.js";
 import * as R from "./responses.js";
 
 type Responses = RouteConfig["responses"];
@@ -29,6 +31,7 @@ const ERROR_TEXT: Record<number, string> = {
   400: "Invalid request (INVALID_JSON or VALIDATION_ERROR, with details)",
   401: "Missing, malformed, unknown or revoked API key (UNAUTHORIZED); WWW-Authenticate: Bearer",
   402: "Not enough available tokens (INSUFFICIENT_TOKENS); nothing was created",
+  403: "Console only: missing or wrong X-CSRF-Token, a cross-site request, or an action the user's role does not allow (FORBIDDEN)",
   404: "Unknown id, or one of another account or mode",
   409: "Conflict with the resource's state",
   410: "The output was deleted after the retention period (OUTPUT_EXPIRED)",
@@ -203,6 +206,22 @@ function operations(registry: OpenAPIRegistry) {
     },
   });
   const byId = { params: z.object({ webhookId }) };
+  v1({
+    method: "patch",
+    path: "/webhooks/{webhookId}",
+    tags: ["Webhooks"],
+    summary: "Change the events an endpoint subscribes to",
+    request: {
+      ...byId,
+      body: {
+        required: true,
+        content: {
+          "application/json": { schema: updateWebhookBody, example: { events: ["run.completed"] } },
+        },
+      },
+    },
+    responses: { ...ok(200, R.WebhookResponse, "The endpoint"), ...errors(404, ...AUTHED) },
+  });
   const endpointOps: [RouteConfig["method"], string, string, z.ZodType, string, number[]][] = [
     ["get", "", "Read a webhook endpoint", R.WebhookResponse, "The endpoint", []],
     ["delete", "", "Delete a webhook endpoint", R.WebhookDeleted, "Deleted", []],
@@ -257,6 +276,32 @@ function operations(registry: OpenAPIRegistry) {
     request: byId,
     responses: { ...ok(202, R.TestQueued, "Queued"), ...errors(404, ...AUTHED) },
   });
+
+  v1({
+    method: "get",
+    path: "/account",
+    tags: ["Account"],
+    summary: "The account's tokens: balance, reserved and available",
+    responses: { ...ok(200, R.AccountResponse, "The caller's account"), ...errors(...AUTHED) },
+  });
+  v1({
+    method: "get",
+    path: "/account/ledger",
+    tags: ["Account"],
+    summary: "The account's ledger, newest first (grants, reservations, charges, releases)",
+    request: { query: ledgerQuery },
+    responses: { ...ok(200, R.LedgerPage, "A page of ledger entries"), ...errors(...AUTHED) },
+  });
+  v1({
+    method: "get",
+    path: "/account/usage",
+    tags: ["Account"],
+    summary: "Tokens charged per UTC day (today included)",
+    request: { query: usageQuery },
+    responses: { ...ok(200, R.UsageResponse, "One entry per day, oldest first"), ...errors(...AUTHED) },
+  });
+
+  consoleOperations(registry);
 
   // No API key on these (security: [] says so explicitly); /metrics takes METRICS_TOKEN when set.
   const open = (path: string, summary: string, responses: Responses, tags = ["Operations"]) =>
@@ -320,6 +365,74 @@ function operations(registry: OpenAPIRegistry) {
   });
 }
 
+/**
+ * The web console's own operations, authenticated by its session cookie (and X-CSRF-Token on
+ * every state-changing request). The console reaches every /api/v1 operation above at
+ * /console/api/{live|test}/… with the same session.
+ */
+function consoleOperations(registry: OpenAPIRegistry) {
+  const CONSOLE_ERRORS = [400, 401, 403, 413, 415, 429, 500, 503];
+  const op = (route: RouteConfig) =>
+    registry.registerPath({
+      ...route,
+      path: `/console/api${route.path}`,
+      tags: ["Console"],
+      security: route.path === "/session" && route.method === "post" ? [] : [{ consoleSession: [] }],
+    });
+  const json = (schema: z.ZodType, example: object) => ({
+    body: { required: true, content: { "application/json": { schema, example } } },
+  });
+  op({
+    method: "post",
+    path: "/session",
+    summary: "Sign in with email and password; sets the session cookie",
+    request: json(signInBody, { email: "demo@example.com", password: "correct horse battery" }),
+    responses: {
+      ...ok(201, R.SignedIn, "Signed in", false),
+      ...errors(400, 401, 403, 413, 415, 429, 500, 503),
+    },
+  });
+  op({
+    method: "get",
+    path: "/session",
+    summary: "The signed-in person, their account and the CSRF token",
+    responses: { ...ok(200, R.SessionResponse, "The session", false), ...errors(...CONSOLE_ERRORS) },
+  });
+  op({
+    method: "post",
+    path: "/session/sign-out",
+    summary: "End the session",
+    responses: { ...ok(200, R.SignedOut, "Signed out", false), ...errors(...CONSOLE_ERRORS) },
+  });
+  op({
+    method: "get",
+    path: "/keys",
+    summary: "The account's API keys, newest first (prefixes only)",
+    responses: { ...ok(200, R.KeyList, "Keys of both modes", false), ...errors(...CONSOLE_ERRORS) },
+  });
+  op({
+    method: "post",
+    path: "/keys",
+    summary: "Create an API key (owners); the full key is in this answer only",
+    request: json(createKeyBody, { name: "production server", mode: "live" }),
+    responses: { ...ok(201, R.KeyCreated, "The key", false), ...errors(...CONSOLE_ERRORS) },
+  });
+  op({
+    method: "post",
+    path: "/keys/{keyId}/revoke",
+    summary: "Revoke an API key (owners); it stops working within AUTH_CACHE_TTL_MS",
+    request: { params: z.object({ keyId: z.string() }) },
+    responses: { ...ok(200, R.KeyRevoked, "Revoked", false), ...errors(404, ...CONSOLE_ERRORS) },
+  });
+  op({
+    method: "get",
+    path: "/{mode}/runs/{runId}/detail",
+    summary: "Everything the run page shows: input, output, error, timestamps, tokens",
+    request: { params: z.object({ mode: z.enum(["live", "test"]), runId }) },
+    responses: { ...ok(200, R.RunDetailResponse, "The run", false), ...errors(404, ...CONSOLE_ERRORS) },
+  });
+}
+
 /** The OpenAPI 3.1 document of the service, built from the schemas the routes validate with. */
 export function buildOpenApiDocument(serverUrl: string): OpenApiDocument {
   const registry = new OpenAPIRegistry();
@@ -327,6 +440,12 @@ export function buildOpenApiDocument(serverUrl: string): OpenApiDocument {
     type: "http",
     scheme: "bearer",
     description: "An API key: svc_live_… (charged) or svc_test_… (never charged)",
+  });
+  registry.registerComponent("securitySchemes", "consoleSession", {
+    type: "apiKey",
+    in: "cookie",
+    name: "svc_session",
+    description: "The web console's session (HttpOnly), with X-CSRF-Token on state-changing requests",
   });
   registry.registerComponent("securitySchemes", "metricsToken", {
     type: "http",
@@ -348,6 +467,12 @@ export function buildOpenApiDocument(serverUrl: string): OpenApiDocument {
       { name: "Models", description: "The model catalogue" },
       { name: "Runs", description: "Starting, reading and canceling runs" },
       { name: "Webhooks", description: "Endpoints, signed deliveries and their log" },
+      { name: "Account", description: "Tokens: balance, ledger, usage" },
+      {
+        name: "Console",
+        description:
+          "The web console's own calls (session cookie). It reaches every /api/v1 operation at /console/api/{live|test}/… with the same session; run creation there names the API key it is attributed to in X-Api-Key-Id.",
+      },
       { name: "Operations", description: "Health, readiness and metrics" },
       { name: "Documentation", description: "This document and its rendering" },
     ],

@@ -179,3 +179,91 @@ export const Ready = z.object({
     checks: z.object({ postgres: z.literal("ok"), redis: z.literal("ok") }),
   }),
 });
+
+const tokens = z.number().int();
+export const AccountResponse = z.object({
+  data: z
+    .object({
+      id: z.string().meta({ example: "acct_1bq0HXsL3kQ8cRYyyzqZ1W" }),
+      name: z.string(),
+      balance: tokens.meta({ description: "Tokens granted minus tokens charged" }),
+      reserved: tokens.meta({ description: "Tokens held for queued and executing live runs" }),
+      available: tokens.meta({ description: "balance - reserved: what new live runs can reserve" }),
+      mode: z.enum(["live", "test"]).meta({ description: "The mode of the key that asked" }),
+    })
+    .meta({ id: "Account" }),
+});
+export const LedgerEntry = z
+  .object({
+    id: z.string().meta({ example: "led_5nmW1ZxbJ2pH2QbqNs1QfT" }),
+    kind: z.enum(["GRANT", "RESERVE", "CHARGE", "RELEASE"]),
+    amount: tokens,
+    balance_delta: tokens,
+    reserved_delta: tokens,
+    run_id: runId.nullable(),
+    note: z.string(),
+    created_at: timestamp,
+  })
+  .meta({ id: "LedgerEntry" });
+export const LedgerPage = z.object({
+  data: z.object({ entries: z.array(LedgerEntry), next_cursor: z.string().nullable() }),
+});
+export const UsageResponse = z.object({
+  data: z.object({
+    days: z.array(
+      z.object({
+        date: z.string().meta({ format: "date", example: "2026-11-21" }),
+        tokens_charged: tokens,
+        runs_charged: tokens,
+      }),
+    ),
+    total_tokens_charged: tokens,
+  }),
+});
+
+// The console's own operations (session cookie).
+export const SignedIn = z.object({ data: z.object({ csrf_token: z.string(), expires_at: timestamp }) });
+export const SessionResponse = z.object({
+  data: z.object({
+    user: z.object({ id: z.string(), email: z.string(), role: z.enum(["owner", "member"]) }),
+    account: z.object({ id: z.string(), name: z.string() }),
+    csrf_token: z.string(),
+    expires_at: timestamp,
+  }),
+});
+export const SignedOut = z.object({ data: z.object({ signed_out: z.literal(true) }) });
+const ApiKey = z
+  .object({
+    id: z.string().meta({ example: "key_0gTfH5M8l3n9sYx2ZpQb4c" }),
+    name: z.string(),
+    mode: z.enum(["live", "test"]),
+    prefix: z.string().meta({ description: "The key's first characters; never enough to use it" }),
+    created_at: timestamp,
+    last_used_at: timestamp.nullable(),
+    revoked_at: timestamp.nullable(),
+  })
+  .meta({ id: "ApiKey" });
+export const KeyList = z.object({ data: z.object({ keys: z.array(ApiKey) }) });
+export const KeyCreated = z.object({
+  data: ApiKey.extend({ key: z.string().meta({ description: "The full key, shown only in this answer" }) }),
+  message: z.string(),
+});
+export const KeyRevoked = z.object({ data: z.object({ id: z.string(), revoked_at: timestamp }) });
+export const RunDetailResponse = z.object({
+  data: z.object({
+    run_id: runId,
+    status: z.enum(["QUEUED", "EXECUTING", "COMPLETED", "FAILED", "CANCELED"]),
+    model_id: z.string(),
+    mode: z.enum(["live", "test"]),
+    input: z.record(z.string(), z.unknown()),
+    output: z.unknown().nullable(),
+    error: z.object({ code: z.string(), message: z.string() }).nullable(),
+    estimated_tokens: tokens,
+    tokens_charged: tokens.nullable(),
+    attempts: tokens,
+    created_at: timestamp,
+    started_at: timestamp.nullable(),
+    completed_at: timestamp.nullable(),
+    canceled_at: timestamp.nullable(),
+  }),
+});

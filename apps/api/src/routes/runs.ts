@@ -62,6 +62,10 @@ export function runRoutes({ db, runs, config, metrics }: AppDeps, limitCreation?
     if (body.webhook_url)
       await checkWebhookUrl(body.webhook_url, "webhook_url", config.WEBHOOK_ALLOW_PRIVATE_URLS);
     const input = validateRunInput(model, body.input);
+    if (!auth.keyId)
+      throw new ApiError("VALIDATION_ERROR", "A run is attributed to one of the account's API keys.", [
+        { path: "X-Api-Key-Id", message: "expected the id of an active API key of this mode" },
+      ]);
     const pricing = model.pricing as Pricing;
     const result = await runs.create({
       accountId: auth.accountId,

@@ -22,6 +22,7 @@ import {
   listEndpoints,
   redeliver,
   rotateEndpointSecret,
+  setEndpointEvents,
 } from "@svc/db";
 import { authOf } from "../auth/authenticate.js";
 import type { AppDeps } from "../deps.js";
@@ -33,14 +34,17 @@ export const SECRET_MESSAGE =
   "Store the signing_secret securely: it is returned only once and cannot be retrieved again.";
 const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
+const events = z
+  .array(z.enum(EVENT_TYPES, `expected one of ${EVENT_TYPES.join(", ")}`))
+  .min(1, "expected at least one event")
+  .refine((list) => new Set(list).size === list.length, "events must not repeat");
+
 export const createWebhookBody = z.strictObject({
   url: z.url({ protocol: /^https$/, error: "expected an https:// URL" }).max(2048),
-  events: z
-    .array(z.enum(EVENT_TYPES, `expected one of ${EVENT_TYPES.join(", ")}`))
-    .min(1, "expected at least one event")
-    .refine((events) => new Set(events).size === events.length, "events must not repeat")
-    .optional(),
+  events: events.optional(),
 });
+
+export const updateWebhookBody = z.strictObject({ events });
 
 export const deliveriesQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
@@ -101,6 +105,13 @@ export function webhookRoutes({ db, config, queues, logger }: AppDeps): Router {
 
   router.get("/webhooks/:id", async (req, res) => {
     res.json({ data: presentEndpoint(await endpointOr404(res, req.params.id)) });
+  });
+
+  router.patch("/webhooks/:id", async (req, res) => {
+    const body = validate(updateWebhookBody, req.body ?? {}, "body");
+    const endpoint = await setEndpointEvents(db, owner(res), req.params.id, body.events);
+    if (!endpoint) throw notFound(req.params.id);
+    res.json({ data: presentEndpoint(endpoint) });
   });
 
   router.delete("/webhooks/:id", async (req, res) => {

@@ -1,5 +1,6 @@
 import type { Express, Request, Response } from "express";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import { CONSOLE_SCOPED } from "../console/routes.js";
 import { buildOpenApiDocument } from "../openapi/document.js";
 
 type Doc = ReturnType<typeof buildOpenApiDocument>;
@@ -51,8 +52,9 @@ export function recordContractViolations(
   const check = (req: Request, res: Response, body: unknown) => {
     // The operators' queue dashboard (bull-board) is a UI of its own, not part of the public API.
     if (req.originalUrl.startsWith("/admin/")) return;
+    // The console's calls to the API's operations (/console/api/:mode/…) answer as those operations.
     let route: string | null = req.route?.path
-      ? `${res.locals.mount ?? req.baseUrl}${String(req.route.path)}`
+      ? `${res.locals.mount ?? req.baseUrl}${String(req.route.path)}`.replace(CONSOLE_SCOPED, "/api/v1")
       : null;
     const where = `${req.method} ${req.originalUrl} -> ${res.statusCode}`;
     // HEAD is GET without the body (RFC 9110), answered by the GET route: documented with it.

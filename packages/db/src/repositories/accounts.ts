@@ -56,3 +56,42 @@ export async function ledgerTotals(db: Db, accountId: string) {
     ledger: { balance: sums._sum.balanceDelta ?? 0, reserved: sums._sum.reservedDelta ?? 0 },
   };
 }
+
+export function findAccount(db: Db, id: string) {
+  return db.account.findUnique({
+    where: { id },
+    select: { id: true, name: true, balance: true, reserved: true },
+  });
+}
+
+/** Ledger entries newest first, in keyset pages (created_at, id), optionally of one run. */
+export function listLedger(
+  db: Db,
+  f: { accountId: string; runId?: string; after?: { createdAt: Date; id: string }; limit: number },
+) {
+  return db.ledgerEntry.findMany({
+    where: {
+      accountId: f.accountId,
+      ...(f.runId && { runId: f.runId }),
+      ...(f.after && {
+        OR: [
+          { createdAt: { lt: f.after.createdAt } },
+          { createdAt: f.after.createdAt, id: { lt: f.after.id } },
+        ],
+      }),
+    },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: f.limit,
+  });
+}
+
+/** Tokens charged per UTC day (YYYY-MM-DD) from `since` (CHARGE entries); days without charges left out. */
+export async function chargedPerDay(db: Db, accountId: string, since: Date) {
+  const rows = await db.$queryRaw<{ day: string; tokens: bigint; runs: bigint }[]>`
+    SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day,
+           sum(amount)::bigint AS tokens, count(*)::bigint AS runs
+    FROM ledger_entries
+    WHERE account_id = ${accountId} AND kind = 'CHARGE' AND created_at >= ${since}
+    GROUP BY 1 ORDER BY 1`;
+  return rows.map((r) => ({ day: r.day, tokens: Number(r.tokens), runs: Number(r.runs) }));
+}

@@ -51,3 +51,20 @@ export async function touchApiKey(db: Db, keyId: string, at: Date): Promise<void
     values: [keyId, at],
   });
 }
+
+/** Revokes one of the account's keys (see revokeApiKey); null when the account has no such key. */
+export async function revokeAccountKey(db: Db, accountId: string, keyId: string) {
+  await db.apiKey.updateMany({
+    where: { id: keyId, accountId, revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
+  return db.apiKey.findFirst({ where: { id: keyId, accountId }, select: { id: true, revokedAt: true } });
+}
+
+/** An active key of the account in this mode, or null. */
+export function findActiveKey(db: Db, accountId: string, mode: Mode, keyId: string) {
+  return db.apiKey.findFirst({
+    where: { id: keyId, accountId, mode, revokedAt: null },
+    select: { id: true },
+  });
+}

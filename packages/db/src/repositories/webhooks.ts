@@ -54,6 +54,12 @@ export async function enableEndpoint(db: Db, owner: Owner, id: string) {
   return findEndpoint(db, owner, id);
 }
 
+/** Replaces the events an endpoint subscribes to; null when it is not the owner's. */
+export async function setEndpointEvents(db: Db, owner: Owner, id: string, events: string[]) {
+  await db.webhookEndpoint.updateMany({ where: { id, ...owner }, data: { events } });
+  return findEndpoint(db, owner, id);
+}
+
 /** The current secret becomes the previous one (signing alongside until `previousUntil`). */
 export async function rotateEndpointSecret(
   db: Db,

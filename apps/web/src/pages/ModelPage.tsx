@@ -1,0 +1,139 @@
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { useEffect, useMemo, useState, type FormEvent } from "react";
+import { Link, useParams } from "react-router";
+import { call, scoped, type ApiKey, type ModelDetail, type RunDetail } from "../api";
+import { SchemaForm, initialValues, toInput } from "../schemaForm";
+import { useConsole } from "../session";
+import { CopyButton, ErrorMessage, isActive, Loading, PageHeader, StatusBadge } from "../ui";
+import { Outputs } from "./Outputs";
+
+export function ModelPage() {
+  const modelId = useParams()["*"] ?? "";
+  const { mode } = useConsole();
+  const model = useQuery({
+    queryKey: ["scoped", mode, "model", modelId],
+    queryFn: () =>
+      call<ModelDetail>(scoped(mode, `/models/${modelId.split("/").map(encodeURIComponent).join("/")}`)),
+  });
+  if (model.isPending) return <Loading what="Loading the model" />;
+  if (model.isError)
+    return (
+      <>
+        <PageHeader title="Model" />
+        <ErrorMessage error={model.error} />
+        <Link to="/models">All models</Link>
+      </>
+    );
+  return <Playground key={`${mode}:${modelId}`} model={model.data} />;
+}
+
+function Playground({ model }: { model: ModelDetail }) {
+  const { mode } = useConsole();
+  const [values, setValues] = useState(() => initialValues(model.input_schema));
+  const [keyId, setKeyId] = useState("");
+  const [runId, setRunId] = useState<string | null>(null);
+  const keys = useQuery({ queryKey: ["keys"], queryFn: () => call<{ keys: ApiKey[] }>("/keys") });
+  const usable = (keys.data?.keys ?? []).filter((k) => k.mode === mode && !k.revoked_at);
+  useEffect(() => {
+    if (!usable.some((k) => k.id === keyId)) setKeyId(usable[0]?.id ?? "");
+  }, [usable, keyId]);
+  const input = useMemo(() => toInput(model.input_schema, values), [model.input_schema, values]);
+  const start = useMutation({
+    mutationFn: () =>
+      call<{ run_id: string }>(scoped(mode, `/models/${model.id}/run`), {
+        method: "POST",
+        body: { input },
+        headers: { "X-Api-Key-Id": keyId },
+      }),
+    onSuccess: (run) => setRunId(run.run_id),
+  });
+  const run = useQuery({
+    queryKey: ["scoped", mode, "run", runId],
+    queryFn: () => call<RunDetail>(scoped(mode, `/runs/${runId}/detail`)),
+    enabled: runId !== null,
+    refetchInterval: (q) => (!q.state.data || isActive(q.state.data.status) ? 750 : false),
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    start.mutate();
+  };
+  const origin = window.location.origin;
+  const curl = `curl -X POST ${origin}/api/v1/models/${model.id}/run \\
+  -H "Authorization: Bearer $SVC_API_KEY" \\
+  -H "Content-Type: application/json" \\
+  -d '${JSON.stringify({ input }).replaceAll("'", "'\\''")}'`;
+  const sdk = `import { ModelRunClient } from "@svc/sdk";
+
+const client = new ModelRunClient({ apiKey: process.env.SVC_API_KEY!, baseUrl: "${origin}" });
+const run = await client.run("${model.id}", { input: ${JSON.stringify(input, null, 2).replaceAll("\n", "\n  ")} });
+console.log(run.output);`;
+
+  return (
+    <>
+      <PageHeader title={model.name} />
+      <p className="lead">{model.description}</p>
+      <p className="muted">
+        <code>{model.id}</code> · {model.pricing.description}
+      </p>
+      <div className="playground">
+        <form onSubmit={submit} className="card" aria-labelledby="form-title">
+          <h2 id="form-title">Input</h2>
+          <SchemaForm schema={model.input_schema} values={values} onChange={setValues} />
+          <label>
+            Run with key ({mode})
+            <select value={keyId} onChange={(e) => setKeyId(e.target.value)} required>
+              {usable.length === 0 ? <option value="">No active {mode} key</option> : null}
+              {usable.map((k) => (
+                <option key={k.id} value={k.id}>
+                  {k.name || "unnamed"} ({k.prefix}…)
+                </option>
+              ))}
+            </select>
+          </label>
+          {keys.data && usable.length === 0 ? (
+            <p className="small">
+              Runs are attributed to an API key: <Link to="/keys">create a {mode} key</Link> first.
+            </p>
+          ) : null}
+          <ErrorMessage error={start.error} />
+          <button type="submit" disabled={start.isPending || !keyId}>
+            {start.isPending ? "Starting…" : "Run"}
+          </button>
+        </form>
+        <section className="card result" aria-labelledby="result-title" aria-live="polite">
+          <h2 id="result-title">Result</h2>
+          {!runId ? <p className="muted">Start a run to see its result here.</p> : null}
+          {run.data ? (
+            <>
+              <p>
+                <StatusBadge status={run.data.status} />{" "}
+                <Link to={`/runs/${run.data.run_id}`}>
+                  <code>{run.data.run_id}</code>
+                </Link>
+                {run.data.tokens_charged !== null ? ` · ${run.data.tokens_charged} tokens charged` : ""}
+              </p>
+              {run.data.error ? (
+                <p className="error" role="alert">
+                  <code>{run.data.error.code}</code> {run.data.error.message}
+                </p>
+              ) : null}
+              {run.data.output ? <Outputs output={run.data.output} /> : null}
+            </>
+          ) : null}
+          <ErrorMessage error={run.error} />
+        </section>
+      </div>
+      <section aria-labelledby="snippets-title">
+        <h2 id="snippets-title">The same run from code</h2>
+        <h3>curl</h3>
+        <pre className="code" data-testid="curl-snippet">
+          {curl}
+        </pre>
+        <CopyButton text={curl} label="Copy curl" />
+        <h3>TypeScript SDK</h3>
+        <pre className="code">{sdk}</pre>
+        <CopyButton text={sdk} label="Copy SDK snippet" />
+      </section>
+    </>
+  );
+}

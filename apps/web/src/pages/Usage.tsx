@@ -1,0 +1,202 @@
+import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { Link, useSearchParams } from "react-router";
+import { call, query, scoped, type Account, type LedgerEntry, type Usage } from "../api";
+import { useConsole } from "../session";
+import { Empty, ErrorMessage, Loading, PageHeader, Time } from "../ui";
+
+const number = new Intl.NumberFormat();
+
+export function UsagePage() {
+  const { mode } = useConsole();
+  const [params, setParams] = useSearchParams();
+  const runFilter = params.get("run_id") ?? "";
+  const [runInput, setRunInput] = useState(runFilter);
+  const account = useQuery({
+    queryKey: ["scoped", mode, "account"],
+    queryFn: () => call<Account>(scoped(mode, "/account")),
+    refetchInterval: 10_000,
+  });
+  const usage = useQuery({
+    queryKey: ["scoped", mode, "usage"],
+    queryFn: () => call<Usage>(scoped(mode, "/account/usage?days=30")),
+  });
+  const ledger = useInfiniteQuery({
+    queryKey: ["scoped", mode, "ledger", runFilter],
+    queryFn: ({ pageParam }) =>
+      call<{ entries: LedgerEntry[]; next_cursor: string | null }>(
+        scoped(mode, `/account/ledger${query({ limit: 25, cursor: pageParam, run_id: runFilter })}`),
+      ),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.next_cursor ?? undefined,
+  });
+  const filter = (event: FormEvent) => {
+    event.preventDefault();
+    setParams(runInput.trim() ? { run_id: runInput.trim() } : {});
+  };
+  const entries = ledger.data?.pages.flatMap((p) => p.entries) ?? [];
+
+  return (
+    <>
+      <PageHeader title="Usage & balance" />
+      <ErrorMessage error={account.error} />
+      <section className="stats" aria-label="Tokens">
+        <Stat
+          label="Available"
+          value={account.data?.available}
+          hint="balance − reserved: what new runs can use"
+        />
+        <Stat
+          label="Reserved"
+          value={account.data?.reserved}
+          hint="held for runs that are queued or executing"
+        />
+        <Stat label="Balance" value={account.data?.balance} hint="granted − charged" />
+      </section>
+      <p className="muted small">One token balance per account; test runs never touch it.</p>
+
+      <section aria-labelledby="chart-title" className="card">
+        <h2 id="chart-title">Tokens charged per day, last 30 days</h2>
+        <ErrorMessage error={usage.error} />
+        {usage.data ? <Chart usage={usage.data} /> : <Loading />}
+      </section>
+
+      <section aria-labelledby="ledger-title">
+        <h2 id="ledger-title">Ledger</h2>
+        <form className="filters" onSubmit={filter} role="search">
+          <label>
+            Run id
+            <input value={runInput} onChange={(e) => setRunInput(e.target.value)} placeholder="run_…" />
+          </label>
+          <button type="submit" className="secondary">
+            Filter
+          </button>
+          {runFilter ? (
+            <button type="button" className="link" onClick={() => (setRunInput(""), setParams({}))}>
+              Clear
+            </button>
+          ) : null}
+        </form>
+        <ErrorMessage error={ledger.error} />
+        {ledger.isPending ? <Loading /> : null}
+        {!ledger.isPending && entries.length === 0 ? (
+          <Empty>No ledger entries{runFilter ? " for this run" : ""}.</Empty>
+        ) : null}
+        {entries.length ? (
+          <div className="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">Kind</th>
+                  <th scope="col" className="num">
+                    Amount
+                  </th>
+                  <th scope="col" className="num">
+                    Balance Δ
+                  </th>
+                  <th scope="col" className="num">
+                    Reserved Δ
+                  </th>
+                  <th scope="col">Run</th>
+                  <th scope="col">Note</th>
+                </tr>
+              </thead>
+              <tbody>
+                {entries.map((e) => (
+                  <tr key={e.id}>
+                    <td>
+                      <Time value={e.created_at} />
+                    </td>
+                    <td>
+                      <span className={`badge kind-${e.kind.toLowerCase()}`}>{e.kind.toLowerCase()}</span>
+                    </td>
+                    <td className="num">{number.format(e.amount)}</td>
+                    <td className="num">{signed(e.balance_delta)}</td>
+                    <td className="num">{signed(e.reserved_delta)}</td>
+                    <td>
+                      {e.run_id ? (
+                        <Link to={`/runs/${e.run_id}`}>
+                          <code>{e.run_id}</code>
+                        </Link>
+                      ) : null}
+                    </td>
+                    <td>{e.note}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : null}
+        {ledger.hasNextPage ? (
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => void ledger.fetchNextPage()}
+            disabled={ledger.isFetchingNextPage}
+          >
+            {ledger.isFetchingNextPage ? "Loading…" : "Older entries"}
+          </button>
+        ) : null}
+      </section>
+    </>
+  );
+}
+
+const signed = (n: number) => (n > 0 ? `+${number.format(n)}` : n < 0 ? `−${number.format(-n)}` : "0");
+
+function Stat({ label, value, hint }: { label: string; value: number | undefined; hint: string }) {
+  return (
+    <div className="stat" title={hint}>
+      <span className="stat-label">{label}</span>
+      <span className="stat-value" data-testid={`stat-${label.toLowerCase()}`}>
+        {value === undefined ? "…" : number.format(value)}
+      </span>
+      <span className="muted small">{hint}</span>
+    </div>
+  );
+}
+
+/** A bar per day, drawn as SVG; a table of the same numbers for screen readers. */
+function Chart({ usage }: { usage: Usage }) {
+  const max = Math.max(1, ...usage.days.map((d) => d.tokens_charged));
+  const width = 600;
+  const height = 160;
+  const bar = width / usage.days.length;
+  return (
+    <figure className="chart">
+      <svg
+        viewBox={`0 0 ${width} ${height + 20}`}
+        role="img"
+        aria-label={`Tokens charged per day; ${number.format(usage.total_tokens_charged)} in total`}
+      >
+        {usage.days.map((d, i) => {
+          const h = (d.tokens_charged / max) * height;
+          return (
+            <g key={d.date}>
+              <rect
+                x={i * bar + 2}
+                y={height - h}
+                width={bar - 4}
+                height={Math.max(h, d.tokens_charged ? 2 : 0)}
+                className="bar"
+              >
+                <title>{`${d.date}: ${number.format(d.tokens_charged)} tokens, ${d.runs_charged} runs`}</title>
+              </rect>
+              {i % 5 === 0 ? (
+                <text x={i * bar + bar / 2} y={height + 15} textAnchor="middle" className="axis">
+                  {d.date.slice(5)}
+                </text>
+              ) : null}
+            </g>
+          );
+        })}
+        <line x1="0" x2={width} y1={height} y2={height} className="baseline" />
+      </svg>
+      <figcaption>
+        {number.format(usage.total_tokens_charged)} tokens charged in the last {usage.days.length} days (UTC
+        days).
+      </figcaption>
+    </figure>
+  );
+}

@@ -1,0 +1,242 @@
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { Link, useNavigate, useParams } from "react-router";
+import { call, query, scoped, type Delivery, type Endpoint } from "../api";
+import { useConsole } from "../session";
+import { Dialog, Empty, ErrorMessage, Loading, PageHeader, Time } from "../ui";
+import { EventChoices, SecretDialog } from "./Webhooks";
+
+export function WebhookPage() {
+  const { webhookId = "" } = useParams();
+  const { mode, isOwner } = useConsole();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const base = scoped(mode, `/webhooks/${encodeURIComponent(webhookId)}`);
+  const [events, setEvents] = useState<string[] | null>(null);
+  const [secret, setSecret] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState(false);
+  const endpoint = useQuery({
+    queryKey: ["scoped", mode, "webhook", webhookId],
+    queryFn: () => call<Endpoint>(base),
+  });
+  const deliveries = useInfiniteQuery({
+    queryKey: ["scoped", mode, "deliveries", webhookId],
+    queryFn: ({ pageParam }) =>
+      call<{ deliveries: Delivery[]; next_cursor: string | null }>(
+        `${base}/deliveries${query({ limit: 20, cursor: pageParam })}`,
+      ),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.next_cursor ?? undefined,
+    refetchInterval: (q) =>
+      q.state.data?.pages.some((p) => p.deliveries.some((d) => d.status === "pending")) ? 2_000 : false,
+  });
+  const refresh = () => queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] === "scoped" });
+  const action = useMutation({
+    mutationFn: (a: { path: string; method?: "POST" | "PATCH" | "DELETE"; body?: unknown }) =>
+      call<Record<string, unknown>>(`${base}${a.path}`, { method: a.method ?? "POST", body: a.body }),
+    onSuccess: (data, a) => {
+      if (a.path === "/rotate-secret") setSecret(String(data.signing_secret));
+      if (a.method === "PATCH") setEvents(null);
+      if (a.method === "DELETE") {
+        setDeleting(false);
+        void navigate("/webhooks");
+      }
+      void refresh();
+    },
+  });
+
+  if (endpoint.isPending) return <Loading />;
+  if (endpoint.isError)
+    return (
+      <>
+        <PageHeader title="Webhook endpoint" />
+        <ErrorMessage error={endpoint.error} />
+        <Link to="/webhooks">Back to webhooks</Link>
+      </>
+    );
+  const e = endpoint.data;
+  const list = deliveries.data?.pages.flatMap((p) => p.deliveries) ?? [];
+  return (
+    <>
+      <PageHeader title="Webhook endpoint">
+        <button
+          type="button"
+          className="secondary"
+          onClick={() => action.mutate({ path: "/test" })}
+          disabled={!isOwner || action.isPending}
+        >
+          Send test event
+        </button>
+        {isOwner && e.status === "disabled" ? (
+          <button type="button" onClick={() => action.mutate({ path: "/enable" })}>
+            Enable
+          </button>
+        ) : null}
+        {isOwner ? (
+          <>
+            <button
+              type="button"
+              className="secondary"
+              onClick={() => action.mutate({ path: "/rotate-secret" })}
+            >
+              Rotate secret
+            </button>
+            <button type="button" className="danger" onClick={() => setDeleting(true)}>
+              Delete
+            </button>
+          </>
+        ) : null}
+      </PageHeader>
+      <ErrorMessage error={action.error} />
+      <dl className="facts">
+        <div>
+          <dt>URL</dt>
+          <dd>
+            <code>{e.url}</code>
+          </dd>
+        </div>
+        <div>
+          <dt>Status</dt>
+          <dd>
+            <span className={`badge badge-${e.status === "active" ? "completed" : "failed"}`}>
+              {e.status}
+            </span>
+            {e.disabled_at ? (
+              <>
+                {" "}
+                since <Time value={e.disabled_at} />
+              </>
+            ) : null}
+          </dd>
+        </div>
+        <div>
+          <dt>Events</dt>
+          <dd>
+            {events === null ? (
+              <>
+                {e.events.map((ev) => (
+                  <code key={ev} className="tag">
+                    {ev}
+                  </code>
+                ))}{" "}
+                {isOwner ? (
+                  <button type="button" className="link" onClick={() => setEvents(e.events)}>
+                    Edit events
+                  </button>
+                ) : null}
+              </>
+            ) : (
+              <form
+                onSubmit={(ev) => {
+                  ev.preventDefault();
+                  action.mutate({ path: "", method: "PATCH", body: { events } });
+                }}
+              >
+                <EventChoices value={events} onChange={setEvents} />
+                <button type="submit">Save events</button>{" "}
+                <button type="button" className="secondary" onClick={() => setEvents(null)}>
+                  Cancel
+                </button>
+              </form>
+            )}
+          </dd>
+        </div>
+      </dl>
+
+      <section aria-labelledby="deliveries-title">
+        <h2 id="deliveries-title">Deliveries</h2>
+        <ErrorMessage error={deliveries.error} />
+        {deliveries.isPending ? <Loading /> : null}
+        {!deliveries.isPending && list.length === 0 ? (
+          <Empty>No deliveries yet. Send a test event to try the endpoint.</Empty>
+        ) : null}
+        <ul className="deliveries">
+          {list.map((d) => (
+            <li key={d.id} className="card" data-delivery-id={d.id}>
+              <div className="delivery-head">
+                <span
+                  className={`badge badge-${d.status === "succeeded" ? "completed" : d.status === "failed" ? "failed" : "queued"}`}
+                >
+                  {d.status}
+                </span>
+                <code>{d.event}</code>
+                {d.run_id ? (
+                  <Link to={`/runs/${d.run_id}`}>
+                    <code>{d.run_id}</code>
+                  </Link>
+                ) : null}
+                <Time value={d.created_at} />
+                {isOwner ? (
+                  <button
+                    type="button"
+                    className="secondary"
+                    onClick={() =>
+                      action.mutate({ path: `/deliveries/${encodeURIComponent(d.id)}/redeliver` })
+                    }
+                  >
+                    Redeliver
+                  </button>
+                ) : null}
+              </div>
+              {d.attempts.length ? (
+                <table className="attempts">
+                  <caption className="visually-hidden">Attempts of delivery {d.id}</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">#</th>
+                      <th scope="col">Started</th>
+                      <th scope="col">Status code</th>
+                      <th scope="col" className="num">
+                        Latency
+                      </th>
+                      <th scope="col">Error</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {d.attempts.map((a) => (
+                      <tr key={a.number} className={a.success ? "ok" : "bad"}>
+                        <td>{a.number}</td>
+                        <td>
+                          <Time value={a.started_at} />
+                        </td>
+                        <td>{a.status_code ?? "—"}</td>
+                        <td className="num">{a.duration_ms} ms</td>
+                        <td>{a.error_class ?? (a.success ? "" : "—")}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              ) : (
+                <p className="muted small">No attempt yet.</p>
+              )}
+            </li>
+          ))}
+        </ul>
+        {deliveries.hasNextPage ? (
+          <button type="button" className="secondary" onClick={() => void deliveries.fetchNextPage()}>
+            Older deliveries
+          </button>
+        ) : null}
+      </section>
+
+      <SecretDialog secret={secret} onClose={() => setSecret(null)} title="New signing secret" />
+      <Dialog open={deleting} title="Delete this endpoint?" onClose={() => setDeleting(false)}>
+        <p>
+          Deliveries to <code>{e.url}</code> stop, and its delivery log is deleted with it.
+        </p>
+        <div className="dialog-actions">
+          <button type="button" className="secondary" onClick={() => setDeleting(false)}>
+            Keep it
+          </button>
+          <button
+            type="button"
+            className="danger"
+            onClick={() => action.mutate({ path: "", method: "DELETE" })}
+          >
+            Delete endpoint
+          </button>
+        </div>
+      </Dialog>
+    </>
+  );
+}

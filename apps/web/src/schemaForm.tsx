@@ -1,0 +1,138 @@
+import type { JsonSchema } from "./api";
+
+// A form from a model's input JSON Schema, for the shapes the catalogue uses: strings (text, or a
+// select when they have an enum), integers and numbers with bounds, booleans. The API validates
+// the input again with the full schema; this form only helps a person type it.
+
+type Values = Record<string, string | boolean>;
+
+export function initialValues(schema: JsonSchema): Values {
+  const values: Values = {};
+  for (const [name, prop] of Object.entries(schema.properties ?? {})) {
+    if (prop.type === "boolean") values[name] = prop.default === true;
+    else values[name] = prop.default === undefined ? "" : String(prop.default);
+  }
+  return values;
+}
+
+/** The form's values as the run's input: empty optional fields left out, numbers as numbers. */
+export function toInput(schema: JsonSchema, values: Values): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  for (const [name, prop] of Object.entries(schema.properties ?? {})) {
+    const value = values[name];
+    if (prop.type === "boolean") input[name] = value === true;
+    else if (value === "" || value === undefined) continue;
+    else if (prop.type === "integer" || prop.type === "number") input[name] = Number(value);
+    else input[name] = value;
+  }
+  return input;
+}
+
+const label = (name: string, prop: JsonSchema) =>
+  prop.title ?? name.replaceAll("_", " ").replace(/^./, (c) => c.toUpperCase());
+
+export function SchemaForm({
+  schema,
+  values,
+  onChange,
+}: {
+  schema: JsonSchema;
+  values: Values;
+  onChange(values: Values): void;
+}) {
+  const required = new Set(schema.required ?? []);
+  const set = (name: string, value: string | boolean) => onChange({ ...values, [name]: value });
+  return (
+    <>
+      {Object.entries(schema.properties ?? {}).map(([name, prop]) => {
+        const id = `field-${name}`;
+        const hint = prop.description ? (
+          <span className="hint" id={`${id}-hint`}>
+            {prop.description}
+          </span>
+        ) : null;
+        const common = {
+          id,
+          name,
+          required: required.has(name),
+          "aria-describedby": prop.description ? `${id}-hint` : undefined,
+        };
+        let control;
+        if (prop.type === "boolean") {
+          return (
+            <label key={name} className="inline">
+              <input
+                {...common}
+                type="checkbox"
+                checked={values[name] === true}
+                onChange={(e) => set(name, e.target.checked)}
+              />
+              {label(name, prop)}
+              {hint}
+            </label>
+          );
+        } else if (prop.enum) {
+          control = (
+            <select
+              {...common}
+              value={String(values[name] ?? "")}
+              onChange={(e) => set(name, e.target.value)}
+            >
+              {required.has(name) ? null : <option value="">(default)</option>}
+              {prop.enum.map((option) => (
+                <option key={String(option)} value={String(option)}>
+                  {String(option)}
+                </option>
+              ))}
+            </select>
+          );
+        } else if (prop.type === "integer" || prop.type === "number") {
+          control = (
+            <input
+              {...common}
+              type="number"
+              inputMode={prop.type === "integer" ? "numeric" : "decimal"}
+              step={prop.type === "integer" ? 1 : "any"}
+              min={prop.minimum}
+              max={prop.maximum}
+              value={String(values[name] ?? "")}
+              onChange={(e) => set(name, e.target.value)}
+            />
+          );
+        } else if ((prop.maxLength ?? 0) > 200 || name === "prompt") {
+          control = (
+            <textarea
+              {...common}
+              rows={3}
+              minLength={prop.minLength}
+              maxLength={prop.maxLength}
+              value={String(values[name] ?? "")}
+              onChange={(e) => set(name, e.target.value)}
+            />
+          );
+        } else {
+          control = (
+            <input
+              {...common}
+              type="text"
+              minLength={prop.minLength}
+              maxLength={prop.maxLength}
+              value={String(values[name] ?? "")}
+              onChange={(e) => set(name, e.target.value)}
+            />
+          );
+        }
+        return (
+          <div key={name} className="field">
+            <label htmlFor={id}>
+              {label(name, prop)}
+              {required.has(name) ? <span aria-hidden="true"> *</span> : null}
+            </label>
+            {control}
+            {hint}
+          </div>
+        );
+      })}
+    </>
+  );
+}

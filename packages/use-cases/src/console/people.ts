@@ -1,0 +1,110 @@
+import { createHash, randomBytes } from "node:crypto";
+import { emailSchema, passwordSchema, type UserRole } from "@svc/core";
+import {
+  createSession,
+  createUser,
+  deleteSession,
+  findAccount,
+  findSession,
+  findUserForSignIn,
+  recordSignIn,
+  touchSession,
+  type Db,
+  type SessionRecord,
+} from "@svc/db";
+import { checkPassword, hashPassword } from "./passwords.js";
+
+export type CreateUserResult =
+  | { kind: "created"; user: { id: string; email: string; role: UserRole; accountId: string } }
+  | { kind: "invalid"; message: string }
+  | { kind: "no_account" }
+  | { kind: "email_taken" };
+
+/** A console user of an account, with the password hashed (Argon2id) before it is stored. */
+export async function addUser(
+  db: Db,
+  input: { accountId: string; email: string; password: string; role: UserRole },
+): Promise<CreateUserResult> {
+  const email = emailSchema.safeParse(input.email);
+  if (!email.success) return { kind: "invalid", message: email.error.issues[0]!.message };
+  const password = passwordSchema.safeParse(input.password);
+  if (!password.success) return { kind: "invalid", message: password.error.issues[0]!.message };
+  if (!(await findAccount(db, input.accountId))) return { kind: "no_account" };
+  const user = await createUser(db, {
+    accountId: input.accountId,
+    email: email.data,
+    passwordHash: await hashPassword(password.data),
+    role: input.role,
+  });
+  return user ? { kind: "created", user } : { kind: "email_taken" };
+}
+
+export interface SessionPolicy {
+  /** A session unused for this long ends. */
+  idleMs: number;
+  /** A session ends this long after sign-in, however active. */
+  absoluteMs: number;
+}
+
+export interface OpenedSession {
+  /** The cookie's value; only its hash is stored. */
+  token: string;
+  csrfToken: string;
+  expiresAt: Date;
+}
+
+const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+
+/**
+ * Email and password to a new session, or null. Unknown email, wrong password and a disabled user
+ * are one answer, in the same time, so that sign-in does not tell which emails exist.
+ */
+export async function signIn(
+  db: Db,
+  email: string,
+  password: string,
+  policy: SessionPolicy,
+  now = new Date(),
+): Promise<OpenedSession | null> {
+  const user = await findUserForSignIn(db, email);
+  const matches = await checkPassword(user?.passwordHash ?? null, password);
+  if (!user || !matches || user.disabledAt) return null;
+  const session: OpenedSession = {
+    token: randomBytes(32).toString("base64url"),
+    csrfToken: randomBytes(32).toString("base64url"),
+    expiresAt: new Date(now.getTime() + policy.absoluteMs),
+  };
+  await createSession(db, {
+    userId: user.id,
+    tokenHash: hashToken(session.token),
+    csrfToken: session.csrfToken,
+    expiresAt: session.expiresAt,
+  });
+  await recordSignIn(db, user.id, now);
+  return session;
+}
+
+// Idle time is measured from last_seen_at, written at most this often (not on every request).
+const TOUCH_EVERY_MS = 60_000;
+
+/** The live session a cookie names, or null (unknown, expired, idle too long, user disabled). */
+export async function resolveSession(
+  db: Db,
+  token: string,
+  policy: SessionPolicy,
+  now = new Date(),
+): Promise<SessionRecord | null> {
+  const session = await findSession(db, hashToken(token));
+  if (!session) return null;
+  const idleFor = now.getTime() - session.lastSeenAt.getTime();
+  if (session.expiresAt <= now || idleFor >= policy.idleMs || session.user.disabledAt) {
+    await deleteSession(db, hashToken(token));
+    return null;
+  }
+  if (idleFor >= TOUCH_EVERY_MS) await touchSession(db, session.id, now);
+  return session;
+}
+
+export function signOut(db: Db, token: string): Promise<void> {
+  return deleteSession(db, hashToken(token));
+}
