@@ -32,6 +32,20 @@ ensure_services() {
   redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null || { echo "redis does not answer on 127.0.0.1:6379" >&2; exit 1; }
 }
 
+# The console's browser tests drive Debian's Chromium (playwright-core cannot download browsers
+# here). A test-time step: starting the service never needs it.
+ensure_chromium() {
+  local chromium=${CHROMIUM_PATH:-/usr/bin/chromium}
+  if [ ! -x "$chromium" ]; then
+    step "installing chromium (browser tests)"
+    local sudo=""
+    [ "$(id -u)" = 0 ] || sudo="sudo -n"
+    $sudo apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null
+  fi
+  [ -x "$chromium" ] || { echo "chromium is not at $chromium (set CHROMIUM_PATH)" >&2; exit 1; }
+}
+
 install_and_build() {
   ensure_pnpm
   step "installing dependencies"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Quick start: builds everything, migrates and seeds the database, creates the demo account,
-# prints a live and a test API key, and runs the API and the worker until Ctrl-C.
+# Quick start: builds everything, migrates and seeds the database, creates the demo account and
+# its console user, prints a live and a test API key and the console's sign-in, and runs the API
+# (which serves the console) and the worker until Ctrl-C.
 . "$(dirname "$0")/lib.sh"
 load_env
 export DATABASE_URL=${DATABASE_URL:-postgresql://postgres@127.0.0.1:5432/svc}
@@ -40,7 +41,9 @@ if [ -z "$ready" ]; then
 fi
 cat <<TXT
 
-The service is running: API on $PUBLIC_BASE_URL, worker alongside (Ctrl-C stops both).
+The service is running (Ctrl-C stops it):
+  Console:  $PUBLIC_BASE_URL/console   (sign in with the "console sign-in" above)
+  API:      $PUBLIC_BASE_URL/api/v1    (docs: $PUBLIC_BASE_URL/docs)
 Try:  curl -s $PUBLIC_BASE_URL/api/v1/models -H "Authorization: Bearer <live key above>"
 TXT
 wait

@@ -84,7 +84,19 @@ export function query(params: Record<string, string | number | undefined | null>
   return text ? `?${text}` : "";
 }
 
-// Shapes of the API's answers the console reads.
+// Shapes of the API's answers: the SDK's types (one description of the API), plus the console's own.
+export type {
+  Account,
+  Delivery,
+  LedgerEntry,
+  Model,
+  RunStatus,
+  Run as RunSummary,
+  Usage,
+  WebhookEndpoint as Endpoint,
+} from "@svc/sdk";
+import type { ModelDetail as SdkModelDetail, RunStatus } from "@svc/sdk";
+
 export interface Session {
   user: { id: string; email: string; role: "owner" | "member" };
   account: { id: string; name: string };
@@ -100,20 +112,6 @@ export interface ApiKey {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
-}
-
-export type RunStatus = "QUEUED" | "EXECUTING" | "COMPLETED" | "FAILED" | "CANCELED";
-export const ACTIVE: RunStatus[] = ["QUEUED", "EXECUTING"];
-
-export interface RunSummary {
-  run_id: string;
-  status: RunStatus;
-  model_id?: string;
-  created_at?: string;
-  completed_at?: string;
-  canceled_at?: string;
-  tokens_charged?: number;
-  error?: { code: string; message: string };
 }
 
 export interface RunDetail {
@@ -133,19 +131,7 @@ export interface RunDetail {
   canceled_at: string | null;
 }
 
-export interface Model {
-  id: string;
-  name: string;
-  description: string;
-  category: "image" | "video" | "audio";
-  outputs_image: boolean;
-  outputs_video: boolean;
-  outputs_audio: boolean;
-  estimated_tokens: number;
-  status: string;
-  highlighted: boolean;
-}
-
+/** The subset of JSON Schema the playground's form renders. */
 export interface JsonSchema {
   type?: string;
   properties?: Record<string, JsonSchema>;
@@ -160,59 +146,5 @@ export interface JsonSchema {
   maxLength?: number;
 }
 
-export interface ModelDetail extends Model {
-  input_schema: JsonSchema;
-  pricing: { unit: string; tokens_per_unit: number; units_from: string | null; description: string };
-}
-
-export interface Account {
-  id: string;
-  name: string;
-  balance: number;
-  reserved: number;
-  available: number;
-  mode: Mode;
-}
-
-export interface LedgerEntry {
-  id: string;
-  kind: "GRANT" | "RESERVE" | "CHARGE" | "RELEASE";
-  amount: number;
-  balance_delta: number;
-  reserved_delta: number;
-  run_id: string | null;
-  note: string;
-  created_at: string;
-}
-
-export interface Usage {
-  days: { date: string; tokens_charged: number; runs_charged: number }[];
-  total_tokens_charged: number;
-}
-
-export interface Endpoint {
-  id: string;
-  url: string;
-  events: string[];
-  status: "active" | "disabled";
-  consecutive_failures: number;
-  created_at: string;
-  disabled_at: string | null;
-}
-
-export interface Delivery {
-  id: string;
-  event: string;
-  run_id: string | null;
-  status: "pending" | "succeeded" | "failed";
-  created_at: string;
-  completed_at: string | null;
-  attempts: {
-    number: number;
-    started_at: string;
-    duration_ms: number;
-    status_code: number | null;
-    error_class: string | null;
-    success: boolean;
-  }[];
-}
+/** A model with its input schema read as the form's subset. */
+export type ModelDetail = Omit<SdkModelDetail, "input_schema"> & { input_schema: JsonSchema };

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactNode } from "react";
+import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { ApiFailure, type RunStatus } from "./api";
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium" });
@@ -65,6 +65,7 @@ export function Dialog({
   children: ReactNode;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
@@ -72,8 +73,8 @@ export function Dialog({
     if (!open && dialog.open) dialog.close();
   }, [open]);
   return (
-    <dialog ref={ref} onClose={onClose} aria-labelledby="dialog-title">
-      <h2 id="dialog-title">{title}</h2>
+    <dialog ref={ref} onClose={onClose} aria-labelledby={titleId}>
+      <h2 id={titleId}>{title}</h2>
       {children}
     </dialog>
   );
@@ -100,4 +101,70 @@ export const isActive = (status: RunStatus) => status === "QUEUED" || status ===
 
 export function Empty({ children }: { children: ReactNode }) {
   return <div className="empty">{children}</div>;
+}
+
+/** A secret shown once (a new API key, a signing secret), with a copy button. */
+export function ShownOnce({
+  value,
+  title,
+  what,
+  onClose,
+}: {
+  value: string | null;
+  title: string;
+  what: string;
+  onClose(): void;
+}) {
+  return (
+    <Dialog open={value !== null} title={title} onClose={onClose}>
+      <p>
+        Copy the {what} now and store it somewhere safe: <strong>it will not be shown again.</strong>
+      </p>
+      <p className="secret">
+        <code data-testid="shown-once">{value}</code>
+      </p>
+      <div className="dialog-actions">
+        {value ? <CopyButton text={value} label={`Copy ${what}`} /> : null}
+        <button type="button" onClick={onClose}>
+          I have stored it
+        </button>
+      </div>
+    </Dialog>
+  );
+}
+
+/** "Are you sure?" before something that cannot be undone. */
+export function Confirm({
+  open,
+  title,
+  action,
+  busy,
+  error,
+  onConfirm,
+  onClose,
+  children,
+}: {
+  open: boolean;
+  title: string;
+  action: string;
+  busy?: boolean;
+  error?: unknown;
+  onConfirm(): void;
+  onClose(): void;
+  children: ReactNode;
+}) {
+  return (
+    <Dialog open={open} title={title} onClose={onClose}>
+      {children}
+      <ErrorMessage error={error} />
+      <div className="dialog-actions">
+        <button type="button" className="secondary" onClick={onClose}>
+          Keep it
+        </button>
+        <button type="button" className="danger" onClick={onConfirm} disabled={busy}>
+          {action}
+        </button>
+      </div>
+    </Dialog>
+  );
 }

@@ -1,6 +1,7 @@
 import { hashApiKey } from "@svc/core";
 import { ledgerTotals, loadCatalogue, seedCatalogue } from "@svc/db";
 import { createTestDatabase, type TestDatabase } from "@svc/testkit";
+import { signIn } from "@svc/use-cases";
 import { UsageError, runCommand } from "./commands.js";
 
 describe("svc admin commands", () => {
@@ -63,6 +64,66 @@ describe("svc admin commands", () => {
     expect(second.live_key).toMatch(/^svc_live_/);
     expect(second.test_key).toMatch(/^svc_test_/);
     expect(await database.db.account.count({ where: { name: "demo" } })).toBe(1);
+  });
+
+  it("when demo runs, then its owner user can sign in with the password printed, and the previous one stops working", async () => {
+    const [first] = await json("demo");
+    const [second] = await json("demo");
+    expect(second.email).toBe("demo@example.com");
+    const policy = { idleMs: 60_000, absoluteMs: 60_000 };
+    expect(await signIn(database.db, second.email, second.password, policy)).not.toBeNull();
+    expect(await signIn(database.db, first.email, first.password, policy)).toBeNull();
+    const user = await database.db.user.findUniqueOrThrow({ where: { email: "demo@example.com" } });
+    expect(user).toMatchObject({ role: "owner", accountId: second.account });
+  });
+
+  it("when users are created, listed and disabled, then the hash is Argon2id, never printed, and a disabled user cannot sign in", async () => {
+    const [{ id: accountId }] = await json("accounts", "create", "--name", "people");
+    const password = "a password for the cli";
+    const [created] = await json(
+      "users",
+      "create",
+      "--account",
+      accountId,
+      "--email",
+      "Ada@Example.com",
+      "--password",
+      password,
+      "--role",
+      "owner",
+    );
+    expect(created).toMatchObject({ email: "ada@example.com", role: "owner", accountId });
+    const stored = await database.db.user.findUniqueOrThrow({ where: { email: "ada@example.com" } });
+    expect(stored.passwordHash).toMatch(/^\$argon2id\$/);
+    const listed = (await run("users", "list", "--account", accountId)).join("\n");
+    expect(listed).toContain("ada@example.com  owner  active");
+    expect(listed).not.toContain(stored.passwordHash);
+    await expect(
+      run("users", "create", "--account", accountId, "--email", "ada@example.com", "--password", password),
+    ).rejects.toThrow(/exists already/);
+    await expect(
+      run("users", "create", "--account", accountId, "--email", "b@example.com", "--password", "short"),
+    ).rejects.toThrow(/at least 10 characters/);
+    await expect(
+      run(
+        "users",
+        "create",
+        "--account",
+        accountId,
+        "--email",
+        "c@example.com",
+        "--password",
+        password,
+        "--role",
+        "admin",
+      ),
+    ).rejects.toThrow(UsageError);
+    const policy = { idleMs: 60_000, absoluteMs: 60_000 };
+    expect(await signIn(database.db, "ada@example.com", password, policy)).not.toBeNull();
+    await run("users", "disable", "ADA@example.com");
+    expect(await signIn(database.db, "ada@example.com", password, policy)).toBeNull();
+    expect(await database.db.consoleSession.count({ where: { userId: stored.id } })).toBe(0);
+    await expect(run("users", "disable", "nobody@example.com")).rejects.toThrow(/no user/);
   });
 
   it("when models are listed and a status is set, then the listing shows it and only a known model can be changed", async () => {

@@ -1,6 +1,9 @@
 import { RunFailedError } from "./errors.js";
 import { call, type HttpOptions, type RequestOptions } from "./http.js";
 import type {
+  Account,
+  LedgerEntry,
+  Usage,
   CreatedRun,
   CreatedWebhook,
   Delivery,
@@ -183,6 +186,14 @@ export class ModelRunClient {
         path: `/webhooks/${encodeURIComponent(id)}`,
         idempotent: true,
       }),
+    /** Replaces the events the endpoint subscribes to. */
+    update: (id: string, body: { events: EventType[] }) =>
+      this.data<WebhookEndpoint>({
+        method: "PATCH",
+        path: `/webhooks/${encodeURIComponent(id)}`,
+        body,
+        idempotent: true,
+      }),
     delete: (id: string) =>
       this.data<{ id: string; deleted: true }>({
         method: "DELETE",
@@ -226,5 +237,19 @@ export class ModelRunClient {
         path: "/webhooks/default/secret",
         idempotent: true,
       }).then((d) => d.signing_secret),
+  };
+
+  /** The account's tokens (one pot for both modes), its ledger and its daily usage. */
+  readonly account = {
+    get: () => this.data<Account>({ method: "GET", path: "/account", idempotent: true }),
+    ledger: (q: { limit?: number; cursor?: string; run_id?: string } = {}) =>
+      this.data<{ entries: LedgerEntry[]; next_cursor: string | null }>({
+        method: "GET",
+        path: "/account/ledger",
+        query: q,
+        idempotent: true,
+      }),
+    usage: (q: { days?: number } = {}) =>
+      this.data<Usage>({ method: "GET", path: "/account/usage", query: q, idempotent: true }),
   };
 }

@@ -124,6 +124,24 @@ describe("SDK against the running API", () => {
     expect(run?.status).toBe("CANCELED");
   });
 
+  it("when the account is read, then balance, ledger pages by run and daily usage agree with a run's charge", async () => {
+    const run = await client.run("test/instant", { input: { prompt: "for the ledger" } });
+    const account = await client.account.get();
+    expect(account).toMatchObject({ mode: "live", available: account.balance - account.reserved });
+    const ledger = await client.account.ledger({ run_id: run.run_id });
+    expect(ledger.entries.map((e) => e.kind).sort()).toEqual(["CHARGE", "RESERVE"]);
+    const usage = await client.account.usage({ days: 3 });
+    expect(usage.days).toHaveLength(3);
+    expect(usage.days.at(-1)!.tokens_charged).toBeGreaterThanOrEqual(5);
+  });
+
+  it("when an endpoint's events are updated, then exactly those are kept", async () => {
+    const endpoint = await client.webhooks.create({ url: "https://example.com/sdk-update" });
+    const updated = await client.webhooks.update(endpoint.id, { events: ["run.canceled"] });
+    expect(updated.events).toEqual(["run.canceled"]);
+    await client.webhooks.delete(endpoint.id);
+  });
+
   it("when the API answers an error, then ModelRunError carries status, code, details and request id", async () => {
     const error = await client.runs
       .create("acme/pixel-hq", { input: { num_images: 9 } })

@@ -107,3 +107,30 @@ export interface WebhookEvent {
     message?: string;
   };
 }
+
+export interface Account {
+  id: string;
+  name: string;
+  balance: number;
+  reserved: number;
+  /** balance - reserved */
+  available: number;
+  /** The mode of the key that asked. */
+  mode: "live" | "test";
+}
+
+export interface LedgerEntry {
+  id: string;
+  kind: "GRANT" | "RESERVE" | "CHARGE" | "RELEASE";
+  amount: number;
+  balance_delta: number;
+  reserved_delta: number;
+  run_id: string | null;
+  note: string;
+  created_at: string;
+}
+
+export interface Usage {
+  days: { date: string; tokens_charged: number; runs_charged: number }[];
+  total_tokens_charged: number;
+}

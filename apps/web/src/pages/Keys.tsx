@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { call, type ApiKey, type Mode } from "../api";
 import { useConsole } from "../session";
-import { CopyButton, Dialog, Empty, ErrorMessage, Loading, PageHeader, Time } from "../ui";
+import { Confirm, Dialog, Empty, ErrorMessage, Loading, PageHeader, ShownOnce, Time } from "../ui";
 
 export function Keys() {
   const { isOwner, mode } = useConsole();
@@ -154,41 +154,27 @@ export function Keys() {
         </form>
       </Dialog>
 
-      <Dialog open={created !== null} title="Your new API key" onClose={() => setCreated(null)}>
-        <p>
-          Copy it now and store it somewhere safe: <strong>it will not be shown again.</strong>
-        </p>
-        <p className="secret">
-          <code data-testid="new-key">{created?.key}</code>
-        </p>
-        <div className="dialog-actions">
-          {created ? <CopyButton text={created.key} label="Copy key" /> : null}
-          <button type="button" onClick={() => setCreated(null)}>
-            I have stored it
-          </button>
-        </div>
-      </Dialog>
+      <ShownOnce
+        value={created?.key ?? null}
+        title="Your new API key"
+        what="key"
+        onClose={() => setCreated(null)}
+      />
 
-      <Dialog open={revoking !== null} title="Revoke this key?" onClose={() => setRevoking(null)}>
+      <Confirm
+        open={revoking !== null}
+        title="Revoke this key?"
+        action="Revoke key"
+        busy={revoke.isPending}
+        error={revoke.error}
+        onConfirm={() => revoking && revoke.mutate(revoking.id)}
+        onClose={() => setRevoking(null)}
+      >
         <p>
           <strong>{revoking?.name || revoking?.prefix}</strong> stops working within seconds, everywhere it is
           used. This cannot be undone.
         </p>
-        <ErrorMessage error={revoke.error} />
-        <div className="dialog-actions">
-          <button type="button" className="secondary" onClick={() => setRevoking(null)}>
-            Keep it
-          </button>
-          <button
-            type="button"
-            className="danger"
-            onClick={() => revoking && revoke.mutate(revoking.id)}
-            disabled={revoke.isPending}
-          >
-            Revoke key
-          </button>
-        </div>
-      </Dialog>
+      </Confirm>
     </>
   );
 }

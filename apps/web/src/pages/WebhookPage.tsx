@@ -3,8 +3,8 @@ import { useState } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 import { call, query, scoped, type Delivery, type Endpoint } from "../api";
 import { useConsole } from "../session";
-import { Dialog, Empty, ErrorMessage, Loading, PageHeader, Time } from "../ui";
-import { EventChoices, SecretDialog } from "./Webhooks";
+import { Confirm, Empty, ErrorMessage, Loading, PageHeader, ShownOnce, Time } from "../ui";
+import { EventChoices } from "./Webhooks";
 
 export function WebhookPage() {
   const { webhookId = "" } = useParams();
@@ -219,24 +219,19 @@ export function WebhookPage() {
         ) : null}
       </section>
 
-      <SecretDialog secret={secret} onClose={() => setSecret(null)} title="New signing secret" />
-      <Dialog open={deleting} title="Delete this endpoint?" onClose={() => setDeleting(false)}>
+      <ShownOnce value={secret} title="New signing secret" what="secret" onClose={() => setSecret(null)} />
+      <Confirm
+        open={deleting}
+        title="Delete this endpoint?"
+        action="Delete endpoint"
+        busy={action.isPending}
+        onConfirm={() => action.mutate({ path: "", method: "DELETE" })}
+        onClose={() => setDeleting(false)}
+      >
         <p>
           Deliveries to <code>{e.url}</code> stop, and its delivery log is deleted with it.
         </p>
-        <div className="dialog-actions">
-          <button type="button" className="secondary" onClick={() => setDeleting(false)}>
-            Keep it
-          </button>
-          <button
-            type="button"
-            className="danger"
-            onClick={() => action.mutate({ path: "", method: "DELETE" })}
-          >
-            Delete endpoint
-          </button>
-        </div>
-      </Dialog>
+      </Confirm>
     </>
   );
 }

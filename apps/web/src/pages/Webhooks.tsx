@@ -3,7 +3,7 @@ import { useState, type FormEvent } from "react";
 import { Link } from "react-router";
 import { call, scoped, type Endpoint } from "../api";
 import { useConsole } from "../session";
-import { CopyButton, Dialog, Empty, ErrorMessage, Loading, PageHeader, Time } from "../ui";
+import { CopyButton, Dialog, Empty, ErrorMessage, Loading, PageHeader, ShownOnce, Time } from "../ui";
 
 // The API's EVENT_TYPES (packages/core/src/webhooks/events.ts); the API refuses any other.
 export const EVENTS = ["run.completed", "run.failed", "run.canceled"];
@@ -25,33 +25,6 @@ export function EventChoices({ value, onChange }: { value: string[]; onChange(ev
         </label>
       ))}
     </fieldset>
-  );
-}
-
-export function SecretDialog({
-  secret,
-  onClose,
-  title,
-}: {
-  secret: string | null;
-  onClose(): void;
-  title: string;
-}) {
-  return (
-    <Dialog open={secret !== null} title={title} onClose={onClose}>
-      <p>
-        Store this signing secret now: <strong>it will not be shown again.</strong>
-      </p>
-      <p className="secret">
-        <code data-testid="signing-secret">{secret}</code>
-      </p>
-      <div className="dialog-actions">
-        {secret ? <CopyButton text={secret} label="Copy secret" /> : null}
-        <button type="button" onClick={onClose}>
-          I have stored it
-        </button>
-      </div>
-    </Dialog>
   );
 }
 
@@ -180,7 +153,7 @@ export function Webhooks() {
           </div>
         </form>
       </Dialog>
-      <SecretDialog secret={secret} onClose={() => setSecret(null)} title="Endpoint added" />
+      <ShownOnce value={secret} title="Endpoint added" what="secret" onClose={() => setSecret(null)} />
     </>
   );
 }

@@ -41,10 +41,15 @@ export async function deleteSession(db: Db, tokenHash: string): Promise<void> {
   await db.consoleSession.deleteMany({ where: { tokenHash } });
 }
 
-/** Sessions past their absolute expiry or idle since before idleBefore. */
-export async function deleteExpiredSessions(db: Db, now: Date, idleBefore: Date): Promise<number> {
+/** A user's sessions past their absolute expiry or idle since before idleBefore. */
+export async function deleteExpiredSessions(
+  db: Db,
+  userId: string,
+  now: Date,
+  idleBefore: Date,
+): Promise<number> {
   const { count } = await db.consoleSession.deleteMany({
-    where: { OR: [{ expiresAt: { lte: now } }, { lastSeenAt: { lte: idleBefore } }] },
+    where: { userId, OR: [{ expiresAt: { lte: now } }, { lastSeenAt: { lte: idleBefore } }] },
   });
   return count;
 }

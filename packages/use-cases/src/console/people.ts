@@ -3,6 +3,7 @@ import { emailSchema, passwordSchema, type UserRole } from "@svc/core";
 import {
   createSession,
   createUser,
+  deleteExpiredSessions,
   deleteSession,
   findAccount,
   findSession,
@@ -74,6 +75,9 @@ export async function signIn(
     csrfToken: randomBytes(32).toString("base64url"),
     expiresAt: new Date(now.getTime() + policy.absoluteMs),
   };
+  // Sessions that ended without a sign-out (a closed browser) are swept at the user's next
+  // sign-in: the table holds at most a user's recent sessions, with no timer anywhere.
+  await deleteExpiredSessions(db, user.id, now, new Date(now.getTime() - policy.idleMs));
   await createSession(db, {
     userId: user.id,
     tokenHash: hashToken(session.token),

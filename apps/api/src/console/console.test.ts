@@ -1,0 +1,337 @@
+import request from "supertest";
+import { createAccountWithKeys, seedTestModels } from "@svc/testkit";
+import { addUser } from "@svc/use-cases";
+import { startApi, type ApiHarness } from "../test/harness.js";
+
+const PASSWORD = "a long enough password";
+
+describe("web console API", () => {
+  let api: ApiHarness;
+  let ours: Awaited<ReturnType<typeof createAccountWithKeys>>;
+  let theirs: Awaited<ReturnType<typeof createAccountWithKeys>>;
+
+  beforeAll(async () => {
+    api = await startApi({
+      PUBLIC_BASE_URL: "https://console.example.com",
+      SIGN_IN_ATTEMPTS_PER_EMAIL: "5",
+      SIGN_IN_ATTEMPTS_PER_ADDRESS: "1000",
+    });
+    await seedTestModels(api.database.db);
+    ours = await createAccountWithKeys(api.database.db, 1000, "ours");
+    theirs = await createAccountWithKeys(api.database.db, 1000, "theirs");
+    for (const [email, account, role] of [
+      ["owner@example.com", ours.account.id, "owner"],
+      ["member@example.com", ours.account.id, "member"],
+      ["other@example.com", theirs.account.id, "owner"],
+    ] as const) {
+      expect(
+        (await addUser(api.database.db, { accountId: account, email, password: PASSWORD, role })).kind,
+      ).toBe("created");
+    }
+  });
+  afterAll(() => api.close());
+
+  async function signIn(email: string, password = PASSWORD) {
+    const res = await request(api.app).post("/console/api/session").send({ email, password });
+    const cookie = res.headers["set-cookie"] as unknown as string[] | undefined;
+    return { res, cookie: cookie?.[0]?.split(";")[0] ?? "", csrf: res.body.data?.csrf_token as string };
+  }
+
+  it("when a person signs in, then the session cookie is HttpOnly, SameSite=Lax, Secure on https, scoped to /console", async () => {
+    const { res, cookie } = await signIn("OWNER@example.com");
+    expect(res.status).toBe(201);
+    const header = (res.headers["set-cookie"] as unknown as string[])[0]!;
+    expect(header).toMatch(/^svc_session=[A-Za-z0-9_-]{43};/);
+    expect(header).toMatch(/; HttpOnly/);
+    expect(header).toMatch(/; SameSite=Lax/);
+    expect(header).toMatch(/; Secure/);
+    expect(header).toMatch(/; Path=\/console/);
+    expect(header).toMatch(/; Expires=/);
+    const session = await request(api.app).get("/console/api/session").set("Cookie", cookie).expect(200);
+    expect(session.body.data).toMatchObject({
+      user: { email: "owner@example.com", role: "owner" },
+      account: { id: ours.account.id, name: "ours" },
+    });
+    // Only the token's hash is stored.
+    const stored = await api.database.db.consoleSession.findMany();
+    expect(stored.some((s) => cookie.includes(s.tokenHash))).toBe(false);
+  });
+
+  it("when the password is wrong or the email unknown, then both get the same 401 and no cookie", async () => {
+    const wrong = await signIn("owner@example.com", "not the password at all");
+    const unknown = await signIn("nobody@example.com");
+    for (const { res } of [wrong, unknown]) {
+      expect(res.status).toBe(401);
+      expect(res.body.error).toMatchObject({ code: "UNAUTHORIZED", message: "Wrong email or password." });
+      expect(res.headers["set-cookie"]).toBeUndefined();
+    }
+  });
+
+  it("when one email is tried too often, then sign-in answers 429 with Retry-After, even with the right password", async () => {
+    await addUser(api.database.db, {
+      accountId: ours.account.id,
+      email: "guessed@example.com",
+      password: PASSWORD,
+      role: "member",
+    });
+    for (let i = 0; i < 5; i++)
+      expect((await signIn("guessed@example.com", "wrong password!")).res.status).toBe(401);
+    const limited = await signIn("guessed@example.com");
+    expect(limited.res.status).toBe(429);
+    expect(limited.res.body.error.code).toBe("RATE_LIMITED");
+    expect(Number(limited.res.headers["retry-after"])).toBeGreaterThan(0);
+  });
+
+  it("when a state-changing request lacks the CSRF token or carries a wrong one, then 403 and nothing changes", async () => {
+    const { cookie, csrf } = await signIn("owner@example.com");
+    const before = await api.database.db.apiKey.count();
+    for (const token of [undefined, "wrong", `${csrf}x`]) {
+      const req = request(api.app).post("/console/api/keys").set("Cookie", cookie);
+      if (token) req.set("X-CSRF-Token", token);
+      const res = await req.send({ name: "sneaky", mode: "live" });
+      expect(res.status).toBe(403);
+      expect(res.body.error.code).toBe("FORBIDDEN");
+    }
+    const signOut = await request(api.app).post("/console/api/session/sign-out").set("Cookie", cookie);
+    expect(signOut.status).toBe(403);
+    const crossSite = await request(api.app)
+      .post("/console/api/keys")
+      .set({ Cookie: cookie, "X-CSRF-Token": csrf, Origin: "https://evil.example" })
+      .send({ name: "sneaky", mode: "live" });
+    expect(crossSite.status).toBe(403);
+    expect(await api.database.db.apiKey.count()).toBe(before);
+  });
+
+  it("when an owner creates a key, then the full key is in that answer only, works with the API, and stops working once revoked", async () => {
+    const { cookie, csrf } = await signIn("owner@example.com");
+    const created = await request(api.app)
+      .post("/console/api/keys")
+      .set({ Cookie: cookie, "X-CSRF-Token": csrf })
+      .send({ name: "ci", mode: "test" })
+      .expect(201);
+    const key = created.body.data.key as string;
+    expect(key).toMatch(/^svc_test_/);
+    const listed = await request(api.app).get("/console/api/keys").set("Cookie", cookie).expect(200);
+    expect(JSON.stringify(listed.body)).not.toContain(key);
+    expect(listed.body.data.keys[0]).toMatchObject({ id: created.body.data.id, name: "ci", mode: "test" });
+    await request(api.app).get("/api/v1/account").set("Authorization", `Bearer ${key}`).expect(200);
+    await request(api.app)
+      .post(`/console/api/keys/${created.body.data.id}/revoke`)
+      .set({ Cookie: cookie, "X-CSRF-Token": csrf })
+      .expect(200);
+    await request(api.app).get("/api/v1/account").set("Authorization", `Bearer ${key}`).expect(401);
+  });
+
+  it("when another account's key, run or endpoint id is used, then 404 and nothing changes", async () => {
+    const { cookie, csrf } = await signIn("owner@example.com");
+    const auth = { Cookie: cookie, "X-CSRF-Token": csrf };
+    const endpoint = await request(api.app)
+      .post("/api/v1/webhooks")
+      .set("Authorization", `Bearer ${theirs.liveKey}`)
+      .send({ url: "https://example.com/theirs" })
+      .expect(201);
+    const endpointPath = `/console/api/live/webhooks/${endpoint.body.data.id}`;
+    expect((await request(api.app).get(endpointPath).set(auth)).status).toBe(404);
+    expect((await request(api.app).delete(endpointPath).set(auth)).status).toBe(404);
+    expect(
+      (
+        await request(api.app)
+          .patch(endpointPath)
+          .set(auth)
+          .send({ events: ["run.failed"] })
+      ).status,
+    ).toBe(404);
+    expect((await request(api.app).post(`${endpointPath}/test`).set(auth)).status).toBe(404);
+    const revoke = await request(api.app).post(`/console/api/keys/${theirs.liveKeyId}/revoke`).set(auth);
+    expect(revoke.status).toBe(404);
+    expect(
+      (await api.database.db.apiKey.findUniqueOrThrow({ where: { id: theirs.liveKeyId } })).revokedAt,
+    ).toBeNull();
+
+    const run = await request(api.app)
+      .post("/api/v1/models/acme/echo/run")
+      .set("Authorization", `Bearer ${theirs.liveKey}`)
+      .send({ input: { prompt: "theirs" } })
+      .expect(201);
+    const runId = run.body.data.run_id as string;
+    expect((await request(api.app).get(`/console/api/live/runs/${runId}`).set(auth)).status).toBe(404);
+    expect((await request(api.app).get(`/console/api/live/runs/${runId}/detail`).set(auth)).status).toBe(404);
+    expect((await request(api.app).post(`/console/api/live/runs/${runId}/cancel`).set(auth)).status).toBe(
+      404,
+    );
+    // Their key cannot be borrowed to start a run either.
+    const borrowed = await request(api.app)
+      .post("/console/api/live/models/acme/echo/run")
+      .set({ ...auth, "X-Api-Key-Id": theirs.liveKeyId })
+      .send({ input: { prompt: "mine" } });
+    expect(borrowed.status).toBe(400);
+    expect((await api.database.db.run.findUniqueOrThrow({ where: { id: runId } })).status).toBe("QUEUED");
+  });
+
+  it("when a person starts a run from the console, then it is attributed to the chosen key of the chosen mode", async () => {
+    const { cookie, csrf } = await signIn("member@example.com");
+    const auth = { Cookie: cookie, "X-CSRF-Token": csrf };
+    const noKey = await request(api.app)
+      .post("/console/api/test/models/acme/echo/run")
+      .set(auth)
+      .send({ input: { prompt: "hi" } });
+    expect(noKey.status).toBe(400);
+    const wrongMode = await request(api.app)
+      .post("/console/api/test/models/acme/echo/run")
+      .set({ ...auth, "X-Api-Key-Id": ours.liveKeyId })
+      .send({ input: { prompt: "hi" } });
+    expect(wrongMode.status).toBe(400);
+    const run = await request(api.app)
+      .post("/console/api/test/models/acme/echo/run")
+      .set({ ...auth, "X-Api-Key-Id": ours.testKeyId })
+      .send({ input: { prompt: "hi" } })
+      .expect(201);
+    const stored = await api.database.db.run.findUniqueOrThrow({ where: { id: run.body.data.run_id } });
+    expect(stored).toMatchObject({ apiKeyId: ours.testKeyId, mode: "test", accountId: ours.account.id });
+    // Test data stays in test: the live list does not show it.
+    const live = await request(api.app).get("/console/api/live/runs").set(auth).expect(200);
+    expect(live.body.data.runs.map((r: { run_id: string }) => r.run_id)).not.toContain(stored.id);
+    const detail = await request(api.app)
+      .get(`/console/api/test/runs/${stored.id}/detail`)
+      .set(auth)
+      .expect(200);
+    expect(detail.body.data).toMatchObject({ run_id: stored.id, input: { prompt: "hi" }, mode: "test" });
+  });
+
+  it("when a member tries to manage keys or webhook endpoints, then 403; reading is allowed", async () => {
+    const { cookie, csrf } = await signIn("member@example.com");
+    const auth = { Cookie: cookie, "X-CSRF-Token": csrf };
+    expect(
+      (await request(api.app).post("/console/api/keys").set(auth).send({ name: "x", mode: "live" })).status,
+    ).toBe(403);
+    expect(
+      (
+        await request(api.app)
+          .post("/console/api/live/webhooks")
+          .set(auth)
+          .send({ url: "https://example.com/h" })
+      ).status,
+    ).toBe(403);
+    expect((await request(api.app).get("/console/api/live/webhooks/default/secret").set(auth)).status).toBe(
+      403,
+    );
+    await request(api.app).get("/console/api/live/webhooks").set(auth).expect(200);
+    await request(api.app).get("/console/api/keys").set(auth).expect(200);
+  });
+
+  it("when a session is idle past its limit or past its absolute expiry, then it is refused and deleted", async () => {
+    const idle = await signIn("owner@example.com");
+    const absolute = await signIn("owner@example.com");
+    const sessions = await api.database.db.consoleSession.findMany({
+      orderBy: { createdAt: "desc" },
+      take: 2,
+    });
+    const [second, first] = sessions;
+    await api.database.db.consoleSession.update({
+      where: { id: first!.id },
+      data: { lastSeenAt: new Date(Date.now() - (api.config.CONSOLE_SESSION_IDLE_MINUTES * 60_000 + 1000)) },
+    });
+    await api.database.db.consoleSession.update({
+      where: { id: second!.id },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
+    for (const { cookie } of [idle, absolute]) {
+      const res = await request(api.app).get("/console/api/session").set("Cookie", cookie);
+      expect(res.status).toBe(401);
+    }
+    expect(
+      await api.database.db.consoleSession.count({ where: { id: { in: [first!.id, second!.id] } } }),
+    ).toBe(0);
+  });
+
+  it("when a person signs in again, then their sessions that ended without a sign-out are swept", async () => {
+    await signIn("member@example.com");
+    const member = await api.database.db.user.findUniqueOrThrow({ where: { email: "member@example.com" } });
+    await api.database.db.consoleSession.updateMany({
+      where: { userId: member.id },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
+    await signIn("member@example.com");
+    const left = await api.database.db.consoleSession.findMany({ where: { userId: member.id } });
+    expect(left).toHaveLength(1);
+    expect(left[0]!.expiresAt.getTime()).toBeGreaterThan(Date.now());
+  });
+
+  it("when a person signs out or is disabled, then the session no longer works", async () => {
+    const a = await signIn("owner@example.com");
+    await request(api.app)
+      .post("/console/api/session/sign-out")
+      .set({ Cookie: a.cookie, "X-CSRF-Token": a.csrf })
+      .expect(200);
+    expect((await request(api.app).get("/console/api/session").set("Cookie", a.cookie)).status).toBe(401);
+    const b = await signIn("other@example.com");
+    await api.database.db.user.update({
+      where: { email: "other@example.com" },
+      data: { disabledAt: new Date() },
+    });
+    expect((await request(api.app).get("/console/api/session").set("Cookie", b.cookie)).status).toBe(401);
+    expect((await signIn("other@example.com")).res.status).toBe(401);
+  });
+
+  it("when the account is read, then balance, reserved, available, the ledger by run and usage per day agree", async () => {
+    const key = { Authorization: `Bearer ${ours.liveKey}` };
+    const run = await request(api.app)
+      .post("/api/v1/models/acme/echo/run")
+      .set(key)
+      .send({ input: { prompt: "count me" } })
+      .expect(201);
+    const account = await request(api.app).get("/api/v1/account").set(key).expect(200);
+    expect(account.body.data).toMatchObject({ balance: 1000, mode: "live" });
+    expect(account.body.data.available).toBe(account.body.data.balance - account.body.data.reserved);
+    expect(account.body.data.reserved).toBeGreaterThan(0);
+    const ledger = await request(api.app)
+      .get(`/api/v1/account/ledger?run_id=${run.body.data.run_id}`)
+      .set(key)
+      .expect(200);
+    expect(ledger.body.data.entries).toEqual([
+      expect.objectContaining({
+        kind: "RESERVE",
+        run_id: run.body.data.run_id,
+        reserved_delta: expect.any(Number),
+      }),
+    ]);
+    const page = await request(api.app).get("/api/v1/account/ledger?limit=1").set(key).expect(200);
+    expect(page.body.data.next_cursor).toEqual(expect.any(String));
+    const next = await request(api.app)
+      .get(`/api/v1/account/ledger?limit=1&cursor=${page.body.data.next_cursor}`)
+      .set(key)
+      .expect(200);
+    expect(next.body.data.entries[0].id).not.toBe(page.body.data.entries[0].id);
+    const usage = await request(api.app).get("/api/v1/account/usage?days=7").set(key).expect(200);
+    expect(usage.body.data.days).toHaveLength(7);
+    expect(usage.body.data.days.at(-1).date).toBe(new Date().toISOString().slice(0, 10));
+    await request(api.app).get("/api/v1/account/usage?days=0").set(key).expect(400);
+    await request(api.app).get("/api/v1/account/ledger?run_id=nope").set(key).expect(400);
+  });
+
+  it("when anything is logged or answered, then no password, hash or session token is in it", async () => {
+    const { cookie } = await signIn("owner@example.com");
+    const token = cookie.split("=")[1]!;
+    const hashes = (await api.database.db.user.findMany()).map((u) => u.passwordHash);
+    const logs = api.logLines.join("\n");
+    expect(logs).not.toContain(PASSWORD);
+    expect(logs).not.toContain(token);
+    for (const hash of hashes) expect(logs).not.toContain(hash);
+    const session = await request(api.app).get("/console/api/session").set("Cookie", cookie).expect(200);
+    expect(JSON.stringify(session.body)).not.toMatch(/argon2|password/i);
+  });
+
+  it("when a console page is asked for, then index.html answers for any path with a strict CSP; unknown API paths stay JSON 404s", async () => {
+    const page = await request(api.app).get("/console/runs/run_x").expect(200);
+    expect(page.headers["content-type"]).toMatch(/text\/html/);
+    expect(page.headers["content-security-policy"]).toMatch(/default-src 'self'/);
+    expect(page.headers["content-security-policy"]).toMatch(/frame-ancestors 'none'/);
+    const { cookie } = await signIn("owner@example.com");
+    const missing = await request(api.app).get("/console/api/live/nothing").set("Cookie", cookie).expect(404);
+    expect(missing.body.error.code).toBe("NOT_FOUND");
+    expect((await request(api.app).get("/console/api/elsewhere/runs").set("Cookie", cookie)).status).toBe(
+      404,
+    );
+    expect((await request(api.app).get("/console/api/keys")).status).toBe(401);
+  });
+});

@@ -1,0 +1,218 @@
+import { mkdir, mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { grantTokens, repoPaths } from "@svc/db";
+import {
+  createTestDatabase,
+  deleteRedisPrefix,
+  freePort,
+  seedTestModels,
+  serviceEnv,
+  spawnApp,
+  testQueuePrefix,
+  type SpawnedApp,
+  type TestDatabase,
+} from "@svc/testkit";
+import { addUser } from "@svc/use-cases";
+
+// The console as a person uses it: the built API (serving the built console) and worker as real
+// processes, driven by Debian's Chromium. Screenshots of every page go to var/screenshots/.
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const SCREENSHOTS = join(repoPaths.root, "var", "screenshots");
+const EMAIL = "owner@example.com";
+const PASSWORD = "console test password";
+
+describe("web console in Chromium", () => {
+  let database: TestDatabase;
+  let prefix: string;
+  let api: SpawnedApp;
+  let worker: SpawnedApp;
+  let browser: Browser;
+  let page: Page;
+  let base: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    prefix = testQueuePrefix();
+    await seedTestModels(database.db);
+    const account = await database.db.account.create({
+      data: { id: "acct_browsertest0000000000", name: "Browser Co" },
+    });
+    await grantTokens(database.db, account.id, 500);
+    expect(
+      (await addUser(database.db, { accountId: account.id, email: EMAIL, password: PASSWORD, role: "owner" }))
+        .kind,
+    ).toBe("created");
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    const outputs = await mkdtemp(join(tmpdir(), "svc-console-"));
+    const env = {
+      ...serviceEnv(database.url, prefix),
+      OUTPUT_DIR: outputs,
+      PUBLIC_BASE_URL: base,
+      AUTH_CACHE_TTL_MS: "0",
+      WEBHOOK_BACKOFF_BASE_MS: "600000",
+      LOG_LEVEL: "info",
+    };
+    [api, worker] = [
+      spawnApp("api", { ...env, PORT: String(port), HOST: "127.0.0.1" }),
+      spawnApp("worker", env),
+    ];
+    await Promise.all([
+      api.waitForLine((l) => l.message === "api listening"),
+      worker.waitForLine((l) => l.message === "worker ready"),
+    ]);
+    await mkdir(SCREENSHOTS, { recursive: true });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+    });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: base });
+    page = await context.newPage();
+    page.setDefaultTimeout(15_000);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    for (const app of [api, worker]) {
+      if (app && app.child.exitCode === null) {
+        app.child.kill("SIGTERM");
+        await app.exited;
+      }
+    }
+    await deleteRedisPrefix(prefix);
+    await database?.drop();
+  });
+
+  const shot = (name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  const useKey = (key: string) =>
+    fetch(`${base}/api/v1/account`, { headers: { Authorization: `Bearer ${key}` } }).then((r) => r.status);
+
+  it("when a person signs in, then a wrong password is refused and the right one opens the console with a safe cookie", async () => {
+    await page.goto(`${base}/console/`);
+    await page.waitForURL(/\/console\/login$/);
+    await page.getByLabel("Email").fill(EMAIL);
+    await page.getByLabel("Password").fill("not the password");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("alert").filter({ hasText: "Wrong email or password." }).waitFor();
+    // The form keeps what was typed.
+    expect(await page.getByLabel("Email").inputValue()).toBe(EMAIL);
+    await shot("01-sign-in-refused");
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("heading", { name: "Runs", level: 1 }).waitFor();
+    const [cookie] = await page.context().cookies();
+    expect(cookie).toMatchObject({ name: "svc_session", httpOnly: true, sameSite: "Lax", path: "/console" });
+    expect(await page.evaluate(() => document.cookie)).toBe("");
+    await shot("02-runs-empty");
+  });
+
+  it("when a key is created, then it is shown exactly once, works with the API, and is refused once revoked", async () => {
+    await page.getByRole("link", { name: "API keys" }).click();
+    await page.getByRole("button", { name: "Create key" }).click();
+    const dialog = page.getByRole("dialog", { name: "Create an API key" });
+    await dialog.getByLabel("Name").fill("from the browser");
+    await dialog.getByLabel("Test (never charged)").check();
+    await dialog.getByRole("button", { name: "Create" }).click();
+    const shown = page.getByTestId("shown-once");
+    await shown.waitFor();
+    const key = (await shown.textContent())!;
+    expect(key).toMatch(/^svc_test_/);
+    await shot("03-key-created");
+    await page.getByRole("button", { name: "Copy key" }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
+    await page.getByRole("button", { name: "I have stored it" }).click();
+    await page.reload();
+    await page.getByRole("cell", { name: "from the browser", exact: true }).waitFor();
+    expect(await page.content()).not.toContain(key);
+    expect(await useKey(key)).toBe(200);
+
+    await page.getByRole("button", { name: "Revoke from the browser" }).click();
+    await page
+      .getByRole("dialog", { name: "Revoke this key?" })
+      .getByRole("button", { name: "Revoke key" })
+      .click();
+    await page.locator("tr", { hasText: "from the browser" }).getByText("revoked").waitFor();
+    expect(await useKey(key)).toBe(401);
+    await shot("04-key-revoked");
+  });
+
+  it("when a run is started from the playground, then its image is rendered and the run is listed", async () => {
+    await page.getByRole("link", { name: "API keys" }).click();
+    await page.getByRole("button", { name: "Create key" }).click();
+    const dialog = page.getByRole("dialog", { name: "Create an API key" });
+    await dialog.getByLabel("Name").fill("playground");
+    await dialog.getByLabel("Test (never charged)").check();
+    await dialog.getByRole("button", { name: "Create" }).click();
+    await page.getByRole("button", { name: "I have stored it" }).click();
+
+    await page.getByRole("link", { name: "Models & playground" }).click();
+    await page.getByRole("link", { name: "test/instant" }).click();
+    await page.getByLabel("Prompt").fill("a lighthouse at dawn");
+    expect(await page.getByTestId("curl-snippet").textContent()).toContain('"prompt":"a lighthouse at dawn"');
+    await page.getByRole("button", { name: "Run", exact: true }).click();
+    const image = page.getByRole("img", { name: "Output image 1" });
+    await image.waitFor();
+    await page.waitForFunction(
+      () =>
+        ((document.querySelector('img[alt="Output image 1"]') as HTMLImageElement | null)?.naturalWidth ??
+          0) > 0,
+    );
+    expect(await image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+    await page.getByText("completed", { exact: true }).first().waitFor();
+    await shot("05-playground-result");
+
+    await page.getByRole("link", { name: "Runs", exact: true }).click();
+    const row = page.locator("tbody tr").first();
+    await row.getByText("completed").waitFor();
+    await shot("06-runs");
+    await row.getByRole("link").click();
+    await page.getByRole("heading", { name: "Timeline" }).waitFor();
+    await page.getByRole("img", { name: "Output image 1" }).waitFor();
+    await shot("07-run-page");
+  });
+
+  it("when a webhook endpoint's delivery fails, then its attempts are shown and it can be redelivered", async () => {
+    const closed = await freePort();
+    await page.getByRole("link", { name: "Webhooks" }).click();
+    await page.getByRole("button", { name: "Add endpoint" }).click();
+    const dialog = page.getByRole("dialog", { name: "Add a webhook endpoint" });
+    await dialog.getByLabel("URL (https)").fill(`https://127.0.0.1:${closed}/hooks`);
+    await dialog.getByRole("button", { name: "Add endpoint" }).click();
+    await page
+      .getByTestId("shown-once")
+      .filter({ hasText: /^whsec_/ })
+      .waitFor();
+    await page.getByRole("button", { name: "I have stored it" }).click();
+    await page.getByRole("link", { name: `https://127.0.0.1:${closed}/hooks` }).click();
+    await page.getByRole("button", { name: "Send test event" }).click();
+    const delivery = page.locator("li[data-delivery-id]").first();
+    await delivery.locator("tr.bad").first().waitFor({ timeout: 30_000 });
+    expect(await delivery.locator("tr.bad td").nth(4).textContent()).toMatch(/connection|tls|timeout/);
+    await shot("08-webhook-failed-delivery");
+    const before = await page.locator("li[data-delivery-id]").count();
+    await delivery.getByRole("button", { name: "Redeliver" }).click();
+    await page.waitForFunction((n) => document.querySelectorAll("li[data-delivery-id]").length > n, before);
+    await page.locator("li[data-delivery-id]").first().locator("tr.bad").first().waitFor({ timeout: 30_000 });
+    await shot("09-webhook-redelivered");
+  });
+
+  it("when usage is opened, then balance and ledger show, and signing out ends the session", async () => {
+    await page.getByRole("link", { name: "Usage & balance" }).click();
+    await page.getByTestId("stat-balance").filter({ hasText: "500" }).waitFor();
+    await page.getByRole("cell", { name: "grant" }).first().waitFor();
+    await shot("10-usage");
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole("button", { name: "Menu" }).click();
+    await page.getByRole("link", { name: "Runs", exact: true }).waitFor();
+    await shot("11-phone-menu");
+    await page.setViewportSize({ width: 1280, height: 860 });
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.waitForURL(/\/console\/login$/);
+    await page.goto(`${base}/console/keys`);
+    await page.waitForURL(/\/console\/login$/);
+    expect(await page.context().cookies()).toEqual([]);
+  });
+});
