@@ -166,7 +166,7 @@ function Chart({ usage }: { usage: Usage }) {
   return (
     <figure className="chart">
       <svg
-        viewBox={`0 0 ${width} ${height + 20}`}
+        viewBox={`-16 0 ${width + 32} ${height + 20}`}
         role="img"
         aria-label={`Tokens charged per day; ${number.format(usage.total_tokens_charged)} in total`}
       >
