@@ -25,6 +25,8 @@ interface Sent {
 interface Answer {
   status: number;
   body: string;
+  /** The server answered before reading a body it had no use for, closed, and the reset cut the answer. */
+  cut?: boolean;
 }
 
 function send(port: number, request: Sent): Promise<Answer> {
@@ -41,9 +43,15 @@ function send(port: number, request: Sent): Promise<Answer> {
       },
       (res) => {
         const chunks: Buffer[] = [];
+        const answer = () => ({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() });
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
-        res.on("error", reject);
+        res.on("end", () => resolve(answer()));
+        // With Connection: close, a server that answers (e.g. GET /metrics) without reading a large
+        // body closes while the client still uploads; the peer's reset may cut the answer short.
+        // Its status was received and is still checked.
+        res.on("error", (error) =>
+          request.body?.length ? resolve({ ...answer(), cut: true }) : reject(error),
+        );
       },
     );
     req.on("error", reject);
@@ -297,7 +305,7 @@ describe("a campaign of malformed requests over every route", () => {
         const answer = await send(port, request);
         const described = `${request.method} ${request.path.slice(0, 200)} -> ${answer.status} ${answer.body.slice(0, 200)}`;
         if (answer.status >= 500) failures.push(described);
-        if (answer.status >= 400 && request.method !== "HEAD") {
+        if (answer.status >= 400 && request.method !== "HEAD" && !answer.cut) {
           let error: { code?: unknown; request_id?: unknown } | undefined;
           try {
             error = (JSON.parse(answer.body) as { error?: typeof error }).error;
