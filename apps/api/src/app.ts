@@ -96,7 +96,14 @@ export function createApp(deps: AppDeps): express.Express {
   v1.use(authenticate(deps, authFailures));
   if (limits) v1.use(limits.all);
   v1.use(requireJsonBody, parseJsonBody(config.BODY_LIMIT_BYTES), checkJsonBody);
-  v1.use(runRoutes(deps, limits?.runCreation), modelRoutes(deps), webhookRoutes(deps), accountRoutes(deps));
+  // The API's operations, built once: the console mounts the same routers behind its session.
+  const operations = Router().use(
+    runRoutes(deps, limits?.runCreation),
+    modelRoutes(deps),
+    webhookRoutes(deps),
+    accountRoutes(deps),
+  );
+  v1.use(operations);
   app.use(V1, v1);
 
   // The web console: its API (session cookie instead of a key), then its pages.
@@ -108,7 +115,7 @@ export function createApp(deps: AppDeps): express.Express {
         config.SIGN_IN_ATTEMPTS_PER_ADDRESS,
       )
     : undefined;
-  app.use(CONSOLE_API, consoleApi(deps, signIns, limits));
+  app.use(CONSOLE_API, consoleApi(deps, operations, signIns, limits?.all));
   app.use("/console", consolePages(config.CONSOLE_DIR ?? DEFAULT_CONSOLE_DIR));
 
   app.use(notFound);

@@ -10,6 +10,7 @@ import {
   seedTestModels,
   serviceEnv,
   spawnApp,
+  stopApps,
   testQueuePrefix,
   type SpawnedApp,
   type TestDatabase,
@@ -76,17 +77,21 @@ describe("web console in Chromium", () => {
 
   afterAll(async () => {
     await browser?.close();
-    for (const app of [api, worker]) {
-      if (app && app.child.exitCode === null) {
-        app.child.kill("SIGTERM");
-        await app.exited;
-      }
-    }
+    await stopApps(api, worker);
     await deleteRedisPrefix(prefix);
     await database?.drop();
   });
 
   const shot = (name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  /** Creates a test key on the keys page; its dialog with the full key is left open. */
+  async function createTestKey(name: string) {
+    await page.getByRole("link", { name: "API keys" }).click();
+    await page.getByRole("button", { name: "Create key" }).click();
+    const dialog = page.getByRole("dialog", { name: "Create an API key" });
+    await dialog.getByLabel("Name").fill(name);
+    await dialog.getByLabel("Test (never charged)").check();
+    await dialog.getByRole("button", { name: "Create" }).click();
+  }
   const useKey = (key: string) =>
     fetch(`${base}/api/v1/account`, { headers: { Authorization: `Bearer ${key}` } }).then((r) => r.status);
 
@@ -110,12 +115,7 @@ describe("web console in Chromium", () => {
   });
 
   it("when a key is created, then it is shown exactly once, works with the API, and is refused once revoked", async () => {
-    await page.getByRole("link", { name: "API keys" }).click();
-    await page.getByRole("button", { name: "Create key" }).click();
-    const dialog = page.getByRole("dialog", { name: "Create an API key" });
-    await dialog.getByLabel("Name").fill("from the browser");
-    await dialog.getByLabel("Test (never charged)").check();
-    await dialog.getByRole("button", { name: "Create" }).click();
+    await createTestKey("from the browser");
     const shown = page.getByTestId("shown-once");
     await shown.waitFor();
     const key = (await shown.textContent())!;
@@ -140,12 +140,7 @@ describe("web console in Chromium", () => {
   });
 
   it("when a run is started from the playground, then its image is rendered and the run is listed", async () => {
-    await page.getByRole("link", { name: "API keys" }).click();
-    await page.getByRole("button", { name: "Create key" }).click();
-    const dialog = page.getByRole("dialog", { name: "Create an API key" });
-    await dialog.getByLabel("Name").fill("playground");
-    await dialog.getByLabel("Test (never charged)").check();
-    await dialog.getByRole("button", { name: "Create" }).click();
+    await createTestKey("playground");
     await page.getByRole("button", { name: "I have stored it" }).click();
 
     await page.getByRole("link", { name: "Models & playground" }).click();

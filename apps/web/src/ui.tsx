@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from "react";
+import { Link } from "react-router";
 import { ApiFailure, type RunStatus } from "./api";
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium" });
@@ -166,5 +167,26 @@ export function Confirm({
         </button>
       </div>
     </Dialog>
+  );
+}
+
+/** A page whose subject could not be loaded (unknown id, another mode, the service away). */
+export function LoadFailed({
+  title,
+  error,
+  back,
+}: {
+  title: string;
+  error: unknown;
+  back: [string, string];
+}) {
+  return (
+    <>
+      <PageHeader title={title} />
+      <ErrorMessage error={error} />
+      <p>
+        <Link to={back[0]}>{back[1]}</Link>
+      </p>
+    </>
   );
 }

@@ -7,6 +7,7 @@ import {
   serviceEnv,
   spawnApp,
   startHttpsReceiver,
+  stopApps,
   testCertificate,
   testQueuePrefix,
   waitFor,
@@ -68,8 +69,7 @@ describe("SDK against the running API", () => {
     receiver = await startHttpsReceiver();
   });
   afterAll(async () => {
-    for (const p of [api, limitedApi, worker]) p.child.kill("SIGTERM");
-    await Promise.all([api.exited, limitedApi.exited, worker.exited]);
+    await stopApps(api, limitedApi, worker);
     await receiver.close();
     await deleteRedisPrefix(prefix);
     await deleteRedisPrefix(`${prefix}_limited`);

@@ -68,3 +68,12 @@ export function serviceEnv(databaseUrl: string, prefix: string): Record<string, 
     METRICS_PORT: "0",
   };
 }
+
+/** SIGTERM to each app still running, then waits for every one to exit. */
+export async function stopApps(...apps: (SpawnedApp | undefined)[]): Promise<void> {
+  const running = apps.filter(
+    (app): app is SpawnedApp => !!app && app.child.exitCode === null && app.child.signalCode === null,
+  );
+  for (const app of running) app.child.kill("SIGTERM");
+  await Promise.all(running.map((app) => app.exited));
+}

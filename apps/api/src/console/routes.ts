@@ -15,12 +15,7 @@ import type { AppDeps } from "../deps.js";
 import { checkJsonBody } from "../http/boundary.js";
 import { notFound } from "../http/errorHandler.js";
 import { parseJsonBody, requireJsonBody } from "../http/jsonBody.js";
-import type { RateLimits } from "../http/rateLimit.js";
 import { validate } from "../http/validate.js";
-import { accountRoutes } from "../routes/account.js";
-import { modelRoutes } from "../routes/models.js";
-import { runRoutes } from "../routes/runs.js";
-import { webhookRoutes } from "../routes/webhooks.js";
 import {
   clearSessionCookie,
   requireCsrfToken,
@@ -76,8 +71,9 @@ const ownersOnly: RequestHandler = (_req, res, next) => {
  */
 export function consoleApi(
   deps: AppDeps,
+  operations: Router,
   signInLimit: SignInLimit | undefined,
-  limits: RateLimits | undefined,
+  limitAll: RequestHandler | undefined,
 ): Router {
   const { db, config } = deps;
   const policy = sessionPolicy(config);
@@ -142,14 +138,14 @@ export function consoleApi(
     res.json({ data: { id: revoked.id, revoked_at: (revoked.revokedAt ?? new Date()).toISOString() } });
   });
 
-  api.use("/:mode", scopedApi(deps, limits));
+  api.use("/:mode", scopedApi(deps, operations, limitAll));
   // What no route took stays a JSON 404 here, rather than falling to the pages' index.html.
   api.use(notFound);
   return api;
 }
 
 /** The public API's routers, with the session standing in for the key. */
-function scopedApi(deps: AppDeps, limits: RateLimits | undefined): Router {
+function scopedApi(deps: AppDeps, operations: Router, limitAll: RequestHandler | undefined): Router {
   const scoped = Router({ mergeParams: true });
   scoped.use(async (req, res, next) => {
     const mode = (req.params as { mode?: string }).mode;
@@ -178,7 +174,7 @@ function scopedApi(deps: AppDeps, limits: RateLimits | undefined): Router {
     if (req.method !== "GET" && req.method !== "HEAD") return ownersOnly(req, res, next);
     return secretRead ? ownersOnly(req, res, next) : next();
   });
-  if (limits) scoped.use(limits.all);
+  if (limitAll) scoped.use(limitAll);
   scoped.get("/runs/:runId/detail", async (req, res) => {
     res.locals.mount = CONSOLE_DETAIL;
     const auth = res.locals.auth as AuthContext;
@@ -187,11 +183,6 @@ function scopedApi(deps: AppDeps, limits: RateLimits | undefined): Router {
     if (!run) throw new ApiError("RUN_NOT_FOUND", `No run with id ${JSON.stringify(runId)}.`);
     res.json({ data: presentRunDetail(run) });
   });
-  scoped.use(
-    runRoutes(deps, limits?.runCreation),
-    modelRoutes(deps),
-    webhookRoutes(deps),
-    accountRoutes(deps),
-  );
+  scoped.use(operations);
   return scoped;
 }

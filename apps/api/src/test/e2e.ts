@@ -2,6 +2,8 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { seedTestModels, serviceEnv, spawnApp, type SpawnedApp } from "@svc/testkit";
+
+export { stopApps as stopWorker } from "@svc/testkit";
 import { startApi } from "./harness.js";
 
 // The API in-process (supertest) and the worker as a real process, on one database and queue prefix.
@@ -30,11 +32,4 @@ export async function startWorker(env: Record<string, string>): Promise<SpawnedA
   const worker = spawnApp("worker", env);
   await worker.waitForLine((l) => l.message === "worker ready");
   return worker;
-}
-
-export async function stopWorker(worker: SpawnedApp) {
-  if (worker.child.exitCode === null && worker.child.signalCode === null) {
-    worker.child.kill("SIGTERM");
-    await worker.exited;
-  }
 }

@@ -4,7 +4,7 @@ import { Link, useParams } from "react-router";
 import { call, scoped, type ApiKey, type ModelDetail, type RunDetail } from "../api";
 import { SchemaForm, initialValues, toInput } from "../schemaForm";
 import { useConsole } from "../session";
-import { CopyButton, ErrorMessage, isActive, Loading, PageHeader, StatusBadge } from "../ui";
+import { CopyButton, ErrorMessage, isActive, LoadFailed, Loading, PageHeader, StatusBadge } from "../ui";
 import { Outputs } from "./Outputs";
 
 export function ModelPage() {
@@ -16,14 +16,7 @@ export function ModelPage() {
       call<ModelDetail>(scoped(mode, `/models/${modelId.split("/").map(encodeURIComponent).join("/")}`)),
   });
   if (model.isPending) return <Loading what="Loading the model" />;
-  if (model.isError)
-    return (
-      <>
-        <PageHeader title="Model" />
-        <ErrorMessage error={model.error} />
-        <Link to="/models">All models</Link>
-      </>
-    );
+  if (model.isError) return <LoadFailed title="Model" error={model.error} back={["/models", "All models"]} />;
   return <Playground key={`${mode}:${modelId}`} model={model.data} />;
 }
 

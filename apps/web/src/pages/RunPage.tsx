@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link, useParams } from "react-router";
 import { call, scoped, type RunDetail } from "../api";
 import { useConsole } from "../session";
-import { ErrorMessage, isActive, Loading, PageHeader, StatusBadge, Time } from "../ui";
+import { ErrorMessage, isActive, LoadFailed, Loading, PageHeader, StatusBadge, Time } from "../ui";
 import { Outputs } from "./Outputs";
 
 export function RunPage() {
@@ -19,16 +19,7 @@ export function RunPage() {
     onSettled: () => queryClient.invalidateQueries({ queryKey: ["scoped", mode, "run", runId] }),
   });
   if (run.isPending) return <Loading what="Loading the run" />;
-  if (run.isError)
-    return (
-      <>
-        <PageHeader title="Run" />
-        <ErrorMessage error={run.error} />
-        <p>
-          <Link to="/runs">Back to runs</Link>
-        </p>
-      </>
-    );
+  if (run.isError) return <LoadFailed title="Run" error={run.error} back={["/runs", "Back to runs"]} />;
   const r = run.data;
   return (
     <>

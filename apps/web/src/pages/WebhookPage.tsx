@@ -3,7 +3,7 @@ import { useState } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 import { call, query, scoped, type Delivery, type Endpoint } from "../api";
 import { useConsole } from "../session";
-import { Confirm, Empty, ErrorMessage, Loading, PageHeader, ShownOnce, Time } from "../ui";
+import { Confirm, Empty, ErrorMessage, LoadFailed, Loading, PageHeader, ShownOnce, Time } from "../ui";
 import { EventChoices } from "./Webhooks";
 
 export function WebhookPage() {
@@ -48,11 +48,7 @@ export function WebhookPage() {
   if (endpoint.isPending) return <Loading />;
   if (endpoint.isError)
     return (
-      <>
-        <PageHeader title="Webhook endpoint" />
-        <ErrorMessage error={endpoint.error} />
-        <Link to="/webhooks">Back to webhooks</Link>
-      </>
+      <LoadFailed title="Webhook endpoint" error={endpoint.error} back={["/webhooks", "Back to webhooks"]} />
     );
   const e = endpoint.data;
   const list = deliveries.data?.pages.flatMap((p) => p.deliveries) ?? [];

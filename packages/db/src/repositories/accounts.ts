@@ -1,6 +1,7 @@
 import { ledgerEffect, newId, type LedgerKind } from "@svc/core";
 import type { Db } from "../client.js";
 import { Prisma } from "../generated/prisma/client.js";
+import { NEWEST_FIRST, pastPosition, type Position } from "./keyset.js";
 
 export function createAccount(db: Db, name: string) {
   return db.account.create({ data: { id: newId("acct"), name } });
@@ -67,20 +68,11 @@ export function findAccount(db: Db, id: string) {
 /** Ledger entries newest first, in keyset pages (created_at, id), optionally of one run. */
 export function listLedger(
   db: Db,
-  f: { accountId: string; runId?: string; after?: { createdAt: Date; id: string }; limit: number },
+  f: { accountId: string; runId?: string; after?: Position; limit: number },
 ) {
   return db.ledgerEntry.findMany({
-    where: {
-      accountId: f.accountId,
-      ...(f.runId && { runId: f.runId }),
-      ...(f.after && {
-        OR: [
-          { createdAt: { lt: f.after.createdAt } },
-          { createdAt: f.after.createdAt, id: { lt: f.after.id } },
-        ],
-      }),
-    },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    where: { accountId: f.accountId, ...(f.runId && { runId: f.runId }), ...pastPosition(f.after) },
+    orderBy: NEWEST_FIRST,
     take: f.limit,
   });
 }

@@ -5,6 +5,7 @@ import {
   testPayload,
   type AttemptErrorClass,
 } from "@svc/core";
+import { NEWEST_FIRST, pastPosition, type Position } from "./keyset.js";
 import { sqlPool, type Db } from "../client.js";
 import type { Prisma } from "../generated/prisma/client.js";
 import type { Owner } from "./webhooks.js";
@@ -182,22 +183,10 @@ export function dropDelivery(db: Db, id: string) {
   });
 }
 
-export function listDeliveries(
-  db: Db,
-  owner: Owner,
-  endpointId: string,
-  limit: number,
-  before?: { createdAt: Date; id: string },
-) {
+export function listDeliveries(db: Db, owner: Owner, endpointId: string, limit: number, before?: Position) {
   return db.delivery.findMany({
-    where: {
-      endpointId,
-      ...owner,
-      ...(before && {
-        OR: [{ createdAt: { lt: before.createdAt } }, { createdAt: before.createdAt, id: { lt: before.id } }],
-      }),
-    },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    where: { endpointId, ...owner, ...pastPosition(before) },
+    orderBy: NEWEST_FIRST,
     take: limit,
     include: { attempts: { orderBy: { number: "asc" } } },
   });

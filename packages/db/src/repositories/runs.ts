@@ -1,6 +1,7 @@
 import type { Mode, RunStatus } from "@svc/core";
 import { findOne, type Db } from "../client.js";
 import type { Run } from "../generated/prisma/client.js";
+import { NEWEST_FIRST, pastPosition, type Position } from "./keyset.js";
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
@@ -40,7 +41,7 @@ export interface RunListFilter {
   createdAfter?: Date;
   createdBefore?: Date;
   /** Position after which to continue: the last run of the previous page. */
-  after?: { createdAt: Date; id: string };
+  after?: Position;
   limit: number;
 }
 
@@ -56,14 +57,9 @@ export function listRuns(db: Db, f: RunListFilter) {
         ...(f.createdAfter && { gt: f.createdAfter }),
         ...(f.createdBefore && { lt: f.createdBefore }),
       },
-      ...(f.after && {
-        OR: [
-          { createdAt: { lt: f.after.createdAt } },
-          { createdAt: f.after.createdAt, id: { lt: f.after.id } },
-        ],
-      }),
+      ...pastPosition(f.after),
     },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    orderBy: NEWEST_FIRST,
     take: f.limit,
   });
 }
