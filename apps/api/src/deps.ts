@@ -6,6 +6,7 @@ import type { Producer } from "@svc/queue";
 import type { RunLifecycle } from "@svc/use-cases";
 import type { QueueDashboard } from "./admin/queueDashboard.js";
 import type { ApiMetrics } from "./metrics.js";
+import type { Realtime } from "./runs/realtime.js";
 
 /** Everything a request handler may touch, built once in main.ts (or by a test). */
 export interface AppDeps {
@@ -17,6 +18,8 @@ export interface AppDeps {
   /** Run creation and cancel: the use-cases the worker shares (group-committed). */
   runs: RunLifecycle;
   metrics: ApiMetrics;
+  /** Runs' events for waiting requests and streams, and the queue's index. */
+  realtime: Realtime;
   /** Set on SIGTERM: readiness fails and responses close their connections (see main.ts). */
   lifecycle: { draining: boolean };
   /** The operators' queue dashboard, when ADMIN_PASSWORD is configured. */

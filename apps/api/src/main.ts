@@ -8,7 +8,6 @@ const config = configOrExit(loadApiConfig);
 const logger = createLogger({ service: "api", level: config.LOG_LEVEL });
 exitOnFatalErrors(logger);
 const api = await assembleApi(config, logger);
-const lifecycle = api.deps.lifecycle;
 const server = api.app.listen(config.PORT, config.HOST);
 await once(server, "listening");
 const address = server.address();
@@ -29,7 +28,7 @@ async function shutdown(signal: string) {
     grace_ms: config.SHUTDOWN_GRACE_MS,
   });
   const force = setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_GRACE_MS);
-  lifecycle.draining = true;
+  api.drain();
   await new Promise((r) => setTimeout(r, config.SHUTDOWN_DRAIN_MS));
   server.close();
   await once(server, "close");

@@ -1,7 +1,7 @@
 import type { ApiConfig } from "@svc/config";
 import { createDb } from "@svc/db";
 import type { Logger } from "@svc/logger";
-import { createProducer, createRedis } from "@svc/queue";
+import { createProducer, createRedis, createRunEventHub, queueIndex } from "@svc/queue";
 import { queueDashboard } from "./admin/queueDashboard.js";
 import { createApp } from "./app.js";
 import type { AppDeps } from "./deps.js";
@@ -11,6 +11,8 @@ import { apiRunLifecycle } from "./runs/lifecycle.js";
 export interface AssembledApi {
   app: ReturnType<typeof createApp>;
   deps: AppDeps;
+  /** Starts draining: readiness fails, waiting requests answer now and event streams end. */
+  drain(): void;
   /** Closes the queues, the dashboard and the pools (after the HTTP server has stopped). */
   close(): Promise<void>;
 }
@@ -30,6 +32,10 @@ export async function assembleApi(
   const dashboard = config.ADMIN_PASSWORD
     ? await queueDashboard(config.REDIS_URL, config.QUEUE_PREFIX, config.ADMIN_PASSWORD)
     : undefined;
+  const closing = new AbortController();
+  const hub = createRunEventHub(redis, config.QUEUE_PREFIX, (error) =>
+    logger.warn("run events subscription failed", { error }),
+  );
   const deps: AppDeps = {
     config,
     db,
@@ -38,14 +44,26 @@ export async function assembleApi(
     queues,
     runs: apiRunLifecycle(config, db, redis, queues, logger),
     metrics: createApiMetrics(),
+    realtime: {
+      hub,
+      queue: queueIndex(redis, config.QUEUE_PREFIX, () => queues.runs().getActiveCount()),
+      closing: closing.signal,
+      heartbeatMs: config.EVENTS_HEARTBEAT_MS,
+      logger,
+    },
     lifecycle: { draining: false },
     dashboard,
   };
   return {
     app: createApp(deps),
     deps,
+    drain() {
+      deps.lifecycle.draining = true;
+      closing.abort();
+    },
     async close() {
-      await Promise.allSettled([queues.close(), db.$disconnect(), dashboard?.close()]);
+      closing.abort();
+      await Promise.allSettled([queues.close(), db.$disconnect(), dashboard?.close(), hub.close()]);
       if (redis.status === "ready") await redis.quit().catch(() => {});
       else redis.disconnect();
     },

@@ -1,18 +1,22 @@
 import { Worker } from "bullmq";
-import { parseSecretsKey, retryDelay } from "@svc/core";
+import { parseSecretsKey, retryDelay, type RunProgress } from "@svc/core";
+import { randomUUID } from "node:crypto";
 import {
   cancelChannel,
+  createDeadlinesQueue,
   createDeliveriesQueue,
   createRunsQueue,
+  DEADLINES_QUEUE,
   DELIVERIES_QUEUE,
   RUNS_QUEUE,
   runTransport,
+  startWorkerHeartbeat,
   whenRedisReady,
   type DeliveryJob,
   type RunJob,
 } from "@svc/queue";
 import { createRunners, expireLocalOutputs, localStorage } from "@svc/runners";
-import { createRunLifecycle, groupCommitSettings } from "@svc/use-cases";
+import { createRunLifecycle, groupCommitSettings, runEventSettings } from "@svc/use-cases";
 import { cogWebhookUrl, startCogCallbackServer } from "./cog/callbackServer.js";
 import { cogDoneChannel, redisCogResults } from "./cog/results.js";
 import type { WorkerDeps } from "./deps.js";
@@ -52,6 +56,17 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   const prefix = config.QUEUE_PREFIX;
   const runsQueue = createRunsQueue(redis, prefix);
   const deliveriesQueue = createDeliveriesQueue(redis, prefix);
+  const deadlinesQueue = createDeadlinesQueue(redis, prefix);
+  const transport = runTransport(
+    redis,
+    prefix,
+    { runs: () => runsQueue, deliveries: () => deliveriesQueue, deadlines: () => deadlinesQueue },
+    runEventSettings(config),
+  );
+  const recordProgress = (runId: string, report: RunProgress) =>
+    void transport
+      .recordEvents([{ runId, event: { type: "progress", at: new Date().toISOString(), data: report } }])
+      .catch((error: unknown) => logger.warn("recording progress failed", { run_id: runId, error }));
   const secretsKey = parseSecretsKey(config.SECRETS_KEY);
   const cogResults = redisCogResults(redis, prefix, config.COG_RESULT_POLL_MS);
   const callbackBase = config.COG_CALLBACK_URL;
@@ -61,6 +76,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
         port: config.COG_CALLBACK_PORT,
         secretsKey,
         results: cogResults,
+        recordProgress,
         logger,
       })
     : undefined;
@@ -82,11 +98,12 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   const runLifecycle = createRunLifecycle({
     db,
     logger,
-    queues: runTransport(redis, prefix, { runs: () => runsQueue, deliveries: () => deliveriesQueue }),
+    queues: transport,
     groupCommit: groupCommitSettings(config),
   });
   const executeDeps = {
     runs: runLifecycle,
+    recordProgress,
     outageHorizonMs: config.OUTAGE_HORIZON_MS,
     logger,
     storage: localStorage(config.OUTPUT_DIR, config.PUBLIC_BASE_URL),
@@ -126,9 +143,25 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
       backoffStrategy: (attemptsMade: number) => retryDelay(attemptsMade, config.WEBHOOK_BACKOFF_BASE_MS),
     },
   });
+  // Cancel-After: each deadline is a delayed job; a run that has ended by then is left alone.
+  const deadlines = new Worker<RunJob>(
+    DEADLINES_QUEUE,
+    async (job) => (await runLifecycle.cancelAtDeadline(job.data.runId)).kind,
+    { connection: redis, prefix, concurrency: 16 },
+  );
+  // The start estimate counts the run slots of the workers alive now.
+  const stopHeartbeat = startWorkerHeartbeat(
+    redis,
+    prefix,
+    randomUUID(),
+    config.WORKER_CONCURRENCY,
+    5_000,
+    (error) => logger.warn("worker heartbeat failed", { error }),
+  );
   for (const [name, worker] of [
     ["runs", runs],
     ["deliveries", deliveries],
+    ["deadlines", deadlines],
   ] as const) {
     worker.on("error", (error) => logger.error(`${name} worker error`, { error }));
   }
@@ -196,7 +229,8 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
       // jobs' locks expire, and BullMQ's stalled-job check hands them to another worker. (A later
       // close(true) would not help: BullMQ returns the pending graceful close.)
       let timer: NodeJS.Timeout | undefined;
-      const graceful = Promise.all([runs.close(), deliveries.close()]).then(() => true);
+      await stopHeartbeat();
+      const graceful = Promise.all([runs.close(), deliveries.close(), deadlines.close()]).then(() => true);
       const expired = new Promise<false>((resolve) => {
         timer = setTimeout(() => resolve(false), config.SHUTDOWN_GRACE_MS);
       });
@@ -212,6 +246,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
         subscriber.quit(),
         runsQueue.close(),
         deliveriesQueue.close(),
+        deadlinesQueue.close(),
         runners.close(),
       ]);
       await Promise.allSettled([redis.quit(), db.$disconnect()]);

@@ -36,6 +36,9 @@ export const serviceEnvSchema = baseEnvSchema.extend({
   GROUP_COMMIT_WINDOW_MS: int(0, 100).default(0),
   GROUP_COMMIT_MAX_BATCH: int(1, 1000).default(200),
   GROUP_COMMIT_IN_FLIGHT: int(1, 100).default(2),
+  // How long a run's events (what GET /runs/{id}/events resumes from) are kept after it has
+  // ended; past it, the stream of an ended run gives its final state alone.
+  RUN_EVENTS_RETENTION_SECONDS: int(1, 86_400).default(120),
 });
 
 export const apiEnvSchema = serviceEnvSchema.extend({
@@ -73,6 +76,9 @@ export const apiEnvSchema = serviceEnvSchema.extend({
   // (with RATE_LIMIT_ENABLED; shared by the replicas through Redis).
   SIGN_IN_ATTEMPTS_PER_EMAIL: int(1, 1_000_000).default(10),
   SIGN_IN_ATTEMPTS_PER_ADDRESS: int(1, 1_000_000).default(50),
+  // Run event streams: a heartbeat comment this often (proxies close idle connections), when the
+  // stream also re-reads the run's stored state in case an event was lost.
+  EVENTS_HEARTBEAT_MS: int(100, 300_000).default(15_000),
 });
 
 export const workerEnvSchema = serviceEnvSchema.extend({

@@ -20,3 +20,4 @@ export * from "./settlement.js";
 export * from "./dependencyDown.js";
 export * from "./media.js";
 export * from "./users.js";
+export * from "./realtime.js";

@@ -30,10 +30,21 @@ export function presentModel(model: ModelRecord) {
   };
 }
 
-export function presentModelDetail(model: ModelRecord) {
+/** The model's queue now: runs waiting, and the median run time of its recent runs (null: unknown). */
+export interface ModelQueue {
+  queueLength: number | null;
+  runTimeP50Ms: number | null;
+}
+
+export function presentModelDetail(
+  model: ModelRecord,
+  queue: ModelQueue = { queueLength: null, runTimeP50Ms: null },
+) {
   const pricing = model.pricing as Pricing;
   return {
     ...presentModel(model),
+    queue_length: queue.queueLength,
+    run_time_p50_ms: queue.runTimeP50Ms,
     input_schema: model.inputSchema,
     pricing: {
       unit: pricing.unit,

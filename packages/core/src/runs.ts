@@ -59,8 +59,17 @@ export function presentCreatedRun(
   };
 }
 
-/** The status read: exactly the fields of interface-spec per status (CANCELED per the contract). */
-export function presentRun(run: RunRecord) {
+/** Where a queued run stands: 1-based among its model's queued runs, and when it should start. */
+export interface QueuePlace {
+  position: number;
+  estimatedStartAt: Date | null;
+}
+
+/**
+ * The status read: exactly the fields of interface-spec per status (CANCELED per the contract),
+ * with a queued run's place in the queue when the caller knows it.
+ */
+export function presentRun(run: RunRecord, place?: QueuePlace | null) {
   const base = { run_id: run.id, status: run.status };
   switch (run.status) {
     case "QUEUED":
@@ -70,6 +79,11 @@ export function presentRun(run: RunRecord) {
         model_id: run.modelId,
         created_at: iso(run.createdAt),
         ...(run.startedAt && { started_at: iso(run.startedAt) }),
+        ...(run.status === "QUEUED" &&
+          place && {
+            queue_position: place.position,
+            estimated_start_at: place.estimatedStartAt?.toISOString() ?? null,
+          }),
       };
     case "COMPLETED":
       return {
@@ -92,8 +106,22 @@ export function presentRun(run: RunRecord) {
         ...(run.startedAt && { started_at: iso(run.startedAt) }),
         canceled_at: iso(run.canceledAt),
         tokens_charged: run.tokensCharged ?? 0,
+        // Canceled by the service (its Cancel-After deadline) rather than by the client.
+        ...(run.errorCode && { error: { message: run.errorMessage ?? "", code: run.errorCode } }),
       };
   }
+}
+
+/**
+ * A creation answered after `Prefer: wait`: the creation's fields, and once the run has ended its
+ * terminal fields (status in the spec's upper case) over them.
+ */
+export function presentWaitedRun(
+  created: ReturnType<typeof presentCreatedRun>,
+  run: RunRecord | null,
+): Record<string, unknown> {
+  if (!run || !isTerminal(run.status)) return created;
+  return { ...created, ...presentRun(run) };
 }
 
 /** Everything the console's run page shows: the status view's facts and the run's own record. */

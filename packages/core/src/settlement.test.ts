@@ -58,14 +58,21 @@ describe("planSettlement", () => {
     expect(plan.runBody).toBe(JSON.stringify(perRunPayload("run.completed", finished)));
   });
 
-  it("when a run is canceled, then its own webhook_url gets nothing and endpoints get run.canceled", () => {
+  it("when a run is canceled, then endpoints get run.canceled (its own webhook_url only if its filter asks)", () => {
     const plan = planSettlement(run, ["QUEUED", "EXECUTING"], { to: "CANCELED", charge: 0 }, at);
-    expect(plan.runBody).toBeNull();
+    expect(JSON.parse(plan.runBody).event).toBe("run.canceled");
+    expect(plan.errorCode).toBeUndefined();
     const body = JSON.parse(plan.endpointHead + '"wh_1"' + plan.endpointTail);
     expect(body).toMatchObject({
       event: "run.canceled",
       webhook_id: "wh_1",
       data: { canceled_at: at.toISOString(), tokens_charged: 0 },
     });
+  });
+
+  it("when a deadline cancels a run, then the reason is recorded with it", () => {
+    const reason = { code: "CANCEL_AFTER", message: "Canceled by its Cancel-After deadline (30s)." };
+    const plan = planSettlement(run, ["QUEUED", "EXECUTING"], { to: "CANCELED", charge: 0, reason }, at);
+    expect([plan.errorCode, plan.errorMessage]).toEqual([reason.code, reason.message]);
   });
 });

@@ -2,12 +2,12 @@
 // one statement by the run lifecycle (packages/db runTransitions), for a batch of runs at a time.
 import { ledgerEffect } from "./ledger.js";
 import type { RunErrorCode, RunStatus } from "./runs.js";
-import { endpointPayload, eventForStatus, PER_RUN_EVENTS, perRunPayload } from "./webhooks/events.js";
+import { endpointPayload, eventForStatus, perRunPayload } from "./webhooks/events.js";
 
 export type SettlementDecision =
   | { to: "COMPLETED"; output: Record<string, unknown>; unitsCompleted: number; charge: number }
   | { to: "FAILED"; errorCode: RunErrorCode; errorMessage: string }
-  | { to: "CANCELED"; charge: number };
+  | { to: "CANCELED"; charge: number; reason?: { code: string; message: string } };
 
 export interface LedgerMove {
   amount: number;
@@ -32,8 +32,8 @@ export interface SettlementPlan {
   errorCode?: string;
   errorMessage?: string;
   event: string;
-  /** Body for the run's own webhook_url; null when that target does not get this event. */
-  runBody: string | null;
+  /** Body for the run's own webhook_url, sent when its webhook_events include the event. */
+  runBody: string;
   /** An endpoint's body is endpointHead + JSON of the endpoint id + endpointTail. */
   endpointHead: string;
   endpointTail: string;
@@ -85,8 +85,10 @@ export function planSettlement(
     release: move("RELEASE", reserved - charge),
     ...(decision.to === "COMPLETED" && { output: decision.output, unitsCompleted: decision.unitsCompleted }),
     ...(decision.to === "FAILED" && { errorCode: decision.errorCode, errorMessage: decision.errorMessage }),
+    ...(decision.to === "CANCELED" &&
+      decision.reason && { errorCode: decision.reason.code, errorMessage: decision.reason.message }),
     event,
-    runBody: PER_RUN_EVENTS.includes(event) ? JSON.stringify(perRunPayload(event, finished)) : null,
+    runBody: JSON.stringify(perRunPayload(event, finished)),
     endpointHead: whole.slice(0, cut + marker.length - 2),
     endpointTail: whole.slice(cut + marker.length),
   };

@@ -1,2 +1,3 @@
 export { createRedis, pingRedis, whenRedisReady, type RedisRole } from "./redis.js";
 export * from "./queues.js";
+export * from "./runEvents.js";

@@ -2,9 +2,12 @@ import { Queue, type JobsOptions } from "bullmq";
 import type { Redis } from "ioredis";
 import { z } from "zod";
 import { DELIVERY_ATTEMPTS } from "@svc/core";
+import { runEventRecorder, type RunEventSettings } from "./runEvents.js";
 
 export const RUNS_QUEUE = "runs";
 export const DELIVERIES_QUEUE = "deliveries";
+/** Cancel-After deadlines: a delayed job per run, at its deadline. */
+export const DEADLINES_QUEUE = "deadlines";
 
 export const runJobSchema = z.object({ runId: z.string().startsWith("run_") });
 export type RunJob = z.infer<typeof runJobSchema>;
@@ -13,6 +16,7 @@ export type DeliveryJob = z.infer<typeof deliveryJobSchema>;
 
 export type RunsQueue = Queue<RunJob>;
 export type DeliveriesQueue = Queue<DeliveryJob>;
+export type DeadlinesQueue = Queue<RunJob>;
 
 /**
  * jobId = run id: adding the same run twice (API retry, sweeper) is a no-op while the job exists.
@@ -33,6 +37,14 @@ export const DELIVERY_JOB_OPTIONS = {
   removeOnFail: { age: 7 * 24 * 3_600 },
 } satisfies JobsOptions;
 
+/** jobId = run id; a deadline whose run has ended is a no-op, so one try and a short memory suffice. */
+export const DEADLINE_JOB_OPTIONS = {
+  attempts: 5,
+  backoff: { type: "exponential", delay: 1_000 },
+  removeOnComplete: true,
+  removeOnFail: { age: 24 * 3_600 },
+} satisfies JobsOptions;
+
 function queue<T>(name: string, connection: Redis, prefix: string): Queue<T> {
   const q = new Queue<T>(name, { connection, prefix });
   q.on("error", () => {});
@@ -43,6 +55,8 @@ export const createRunsQueue = (connection: Redis, prefix: string): RunsQueue =>
   queue<RunJob>(RUNS_QUEUE, connection, prefix);
 export const createDeliveriesQueue = (connection: Redis, prefix: string): DeliveriesQueue =>
   queue<DeliveryJob>(DELIVERIES_QUEUE, connection, prefix);
+export const createDeadlinesQueue = (connection: Redis, prefix: string): DeadlinesQueue =>
+  queue<RunJob>(DEADLINES_QUEUE, connection, prefix);
 
 export async function enqueueRun(q: RunsQueue, runId: string): Promise<void> {
   await q.add("execute", { runId }, { ...RUN_JOB_OPTIONS, jobId: runId });
@@ -111,6 +125,7 @@ export interface Producer {
   enqueueDeliveries(deliveryIds: readonly string[]): Promise<void>;
   runs(): RunsQueue;
   deliveries(): DeliveriesQueue;
+  deadlines(): DeadlinesQueue;
   close(): Promise<void>;
 }
 
@@ -121,7 +136,7 @@ export interface Producer {
  * back on the sweeper.
  */
 export function createProducer(connection: Redis, prefix: string): Producer {
-  const made: { runs?: RunsQueue; deliveries?: DeliveriesQueue } = {};
+  const made: { runs?: RunsQueue; deliveries?: DeliveriesQueue; deadlines?: DeadlinesQueue } = {};
   const ready = () => {
     if (connection.status !== "ready") throw new Error(`redis is not connected (${connection.status})`);
   };
@@ -133,12 +148,17 @@ export function createProducer(connection: Redis, prefix: string): Producer {
     ready();
     return (made.deliveries ??= createDeliveriesQueue(connection, prefix));
   };
+  const deadlines = () => {
+    ready();
+    return (made.deadlines ??= createDeadlinesQueue(connection, prefix));
+  };
   return {
     enqueueDeliveries: async (ids) => enqueueDeliveries(deliveries(), ids),
     runs,
     deliveries,
+    deadlines,
     close: async () => {
-      await Promise.allSettled([made.runs?.close(), made.deliveries?.close()]);
+      await Promise.allSettled([made.runs?.close(), made.deliveries?.close(), made.deadlines?.close()]);
     },
   };
 }
@@ -157,11 +177,24 @@ export async function publishCancel(redis: Redis, prefix: string, runId: string)
 export function runTransport(
   redis: Redis,
   prefix: string,
-  queues: { runs(): RunsQueue; deliveries(): DeliveriesQueue },
+  queues: { runs(): RunsQueue; deliveries(): DeliveriesQueue; deadlines(): DeadlinesQueue },
+  events: RunEventSettings,
 ) {
+  const record = runEventRecorder(redis, prefix, events);
   return {
     enqueueRuns: async (runIds: readonly string[]) => enqueueRuns(queues.runs(), runIds),
     enqueueDeliveries: async (ids: readonly string[]) => enqueueDeliveries(queues.deliveries(), ids),
+    recordEvents: record,
+    async scheduleDeadlines(deadlines: readonly { runId: string; at: Date }[]) {
+      const now = Date.now();
+      await queues.deadlines().addBulk(
+        deadlines.map(({ runId, at }) => ({
+          name: "cancel",
+          data: { runId },
+          opts: { ...DEADLINE_JOB_OPTIONS, jobId: runId, delay: Math.max(0, at.getTime() - now) },
+        })),
+      );
+    },
     async stopRun(runId: string) {
       const [removed, published] = await Promise.allSettled([
         queues.runs().remove(runId),

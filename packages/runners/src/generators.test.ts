@@ -56,6 +56,7 @@ describe("built-in runners with local storage", () => {
     const dir = await mkdtemp(join(tmpdir(), "svc-out-"));
     const storage = localStorage(dir, "http://example.test/");
     const settings = { kind: "builtin" as const, generator: "audio" as const, delay_ms: 0 };
+    const reports: unknown[] = [];
     const run = (runId: string) =>
       runnerFor(settings).run({
         runId,
@@ -64,9 +65,14 @@ describe("built-in runners with local storage", () => {
         signal: new AbortController().signal,
         outputs: storage(),
         unitsRequested: 2,
+        progress: (report) => reports.push(report),
       });
     const [a, b] = await Promise.all([run("run_a"), run("run_b")]);
     expect(a.units).toBe(2);
+    expect(reports).toEqual([
+      { completed: 2, total: 2 },
+      { completed: 2, total: 2 },
+    ]);
     const [urlA] = a.output.audio as string[];
     const [urlB] = b.output.audio as string[];
     expect(urlA).toMatch(/^http:\/\/example\.test\/files\/out_[0-9A-Za-z]{22}\/audio\.wav$/);
@@ -86,9 +92,29 @@ describe("built-in runners with local storage", () => {
       signal: controller.signal,
       outputs: localStorage(tmpdir(), "http://x")(),
       unitsRequested: 1,
+      progress: () => {},
     });
     controller.abort(new Error("canceled"));
     await expect(running).rejects.toThrow("canceled");
     expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it("when an image run makes two images, then it reports each with the images so far", async () => {
+    const settings = { kind: "builtin" as const, generator: "image" as const, delay_ms: 0 };
+    const reports: { completed?: number; total?: number; output?: unknown }[] = [];
+    const result = await runnerFor(settings).run({
+      runId: "run_p",
+      input: { prompt: "steps", num_images: 2, image_size: "square_hd" },
+      settings,
+      signal: new AbortController().signal,
+      outputs: localStorage(await mkdtemp(join(tmpdir(), "svc-out-")), "http://x")(),
+      unitsRequested: 2,
+      progress: (report) => reports.push(report),
+    });
+    const images = result.output.images as string[];
+    expect(reports).toEqual([
+      { completed: 1, total: 2, output: { images: [images[0]] } },
+      { completed: 2, total: 2, output: { images } },
+    ]);
   });
 });

@@ -1,4 +1,4 @@
-import type { RunErrorCode, RunnerSettings } from "@svc/core";
+import type { RunErrorCode, RunnerSettings, RunProgress } from "@svc/core";
 import type { RunOutputs } from "./storage.js";
 
 export interface RunContext {
@@ -11,6 +11,8 @@ export interface RunContext {
   /** Aborted on cancel or timeout; a runner stops as soon as it can and throws signal.reason. */
   signal: AbortSignal;
   outputs: RunOutputs;
+  /** Tells the run's event stream how far the runner got; never throws, never waits. */
+  progress(report: RunProgress): void;
 }
 
 export interface RunResult {

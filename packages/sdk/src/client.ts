@@ -1,5 +1,6 @@
 import { RunFailedError } from "./errors.js";
 import { call, type HttpOptions, type RequestOptions } from "./http.js";
+import { streamRun, type StreamOptions } from "./stream.js";
 import type {
   Account,
   LedgerEntry,
@@ -12,9 +13,11 @@ import type {
   ModelDetail,
   ModelList,
   Run,
+  RunEvent,
   RunList,
   RunStatus,
   WebhookEndpoint,
+  WebhookFilter,
 } from "./types.js";
 
 export interface ClientOptions {
@@ -33,6 +36,17 @@ export interface RunOptions {
   /** Makes creation safe to retry; the same key and body within 24 h return the same run. */
   idempotencyKey?: string;
   signal?: AbortSignal;
+  /** Prefer: wait=N (1 to 60 s): the answer waits until the run has ended or N seconds have passed. */
+  wait?: number;
+  /** Cancel-After: the server cancels (and refunds) the run if it has not ended by then, e.g. "5m". */
+  cancelAfter?: string;
+}
+
+export interface CreateRunBody {
+  input: Record<string, unknown>;
+  webhook_url?: string;
+  /** What webhook_url receives; default completed and failed. */
+  webhook_events_filter?: WebhookFilter[];
 }
 
 export interface WaitOptions {
@@ -89,21 +103,34 @@ export class ModelRunClient {
 
   readonly runs = {
     /** Starts a run. Retried on 429/503 only when it carries an idempotency key. */
-    create: (
-      modelId: string,
-      body: { input: Record<string, unknown>; webhook_url?: string },
-      o: RunOptions = {},
-    ) =>
+    create: (modelId: string, body: CreateRunBody, o: RunOptions = {}) =>
       this.data<CreatedRun>({
         method: "POST",
         path: `/models/${modelId.split("/").map(encodeURIComponent).join("/")}/run`,
         body,
-        headers: o.idempotencyKey ? { "idempotency-key": o.idempotencyKey } : {},
+        headers: {
+          ...(o.idempotencyKey && { "idempotency-key": o.idempotencyKey }),
+          ...(o.wait && { prefer: `wait=${o.wait}` }),
+          ...(o.cancelAfter && { "cancel-after": o.cancelAfter }),
+        },
         idempotent: o.idempotencyKey !== undefined,
         signal: o.signal,
       }),
-    get: (runId: string, signal?: AbortSignal) =>
-      this.data<Run>({ method: "GET", path: `/runs/${encodeURIComponent(runId)}`, idempotent: true, signal }),
+    /** Reads a run; with `wait` (1 to 60 s) the answer waits until it has ended or the time is up. */
+    get: (runId: string, signal?: AbortSignal, o: { wait?: number } = {}) =>
+      this.data<Run>({
+        method: "GET",
+        path: `/runs/${encodeURIComponent(runId)}`,
+        headers: o.wait ? { prefer: `wait=${o.wait}` } : {},
+        idempotent: true,
+        signal,
+      }),
+    /**
+     * The run's events (status with the run's view, progress) until it has ended, as an async
+     * iterator; a dropped connection resumes where it stopped.
+     */
+    stream: (runId: string, o: StreamOptions = {}): AsyncGenerator<RunEvent> =>
+      streamRun(this.http, runId, o),
     list: (
       q: {
         limit?: number;
@@ -121,34 +148,51 @@ export class ModelRunClient {
         path: `/runs/${encodeURIComponent(runId)}/cancel`,
         idempotent: true,
       }),
-    /** Polls a run until it is COMPLETED, FAILED or CANCELED. */
+    /** Follows a run (its event stream, else polling) until it is COMPLETED, FAILED or CANCELED. */
     wait: (runId: string, o: WaitOptions = {}) => this.wait(runId, o),
   };
 
+  /** The run's events until it has ended (see runs.stream). */
+  stream(runId: string, o: StreamOptions = {}): AsyncGenerator<RunEvent> {
+    return streamRun(this.http, runId, o);
+  }
+
   /**
    * Creates a run and waits for it: resolves with the COMPLETED run, rejects with RunFailedError
-   * for FAILED (and CANCELED) runs. Aborting the signal or passing timeoutMs stops waiting and, by
-   * default, cancels the run on the server too.
+   * for FAILED (and CANCELED) runs. The creation itself waits (Prefer: wait, 60 s by default), so a
+   * fast run costs one call; a longer one is followed on its event stream, or by polling where the
+   * stream is unavailable. Aborting the signal or passing timeoutMs stops waiting and, by default,
+   * cancels the run on the server too.
    */
-  async run(
-    modelId: string,
-    body: { input: Record<string, unknown>; webhook_url?: string },
-    o: RunOptions & WaitOptions = {},
-  ): Promise<Run> {
-    const created = await this.runs.create(modelId, body, o);
-    const run = await this.wait(created.run_id, o);
+  async run(modelId: string, body: CreateRunBody, o: RunOptions & WaitOptions = {}): Promise<Run> {
+    const signal = this.waitSignal(o);
+    const created = await this.runs.create(modelId, body, { wait: 60, ...o, signal });
+    const run = TERMINAL.includes(created.status as RunStatus)
+      ? (created as Run)
+      : await this.wait(created.run_id, { ...o, signal });
     if (run.status !== "COMPLETED") throw new RunFailedError(run);
     return run;
   }
 
-  private async wait(runId: string, o: WaitOptions): Promise<Run> {
+  private waitSignal(o: WaitOptions): AbortSignal | undefined {
     const signals = [
       o.signal,
       o.timeoutMs !== undefined ? AbortSignal.timeout(o.timeoutMs) : undefined,
     ].filter((s): s is AbortSignal => !!s);
-    const signal = signals.length ? AbortSignal.any(signals) : undefined;
+    return signals.length ? AbortSignal.any(signals) : undefined;
+  }
+
+  private async wait(runId: string, o: WaitOptions): Promise<Run> {
+    const signal = this.waitSignal(o);
     let interval = o.pollIntervalMs ?? 250;
     try {
+      try {
+        for await (const event of streamRun(this.http, runId, { signal }))
+          if (event.type === "status" && TERMINAL.includes(event.run.status)) return event.run;
+      } catch (error) {
+        // A server without event streams, or one that keeps dropping them: poll instead.
+        if (signal?.aborted) throw error;
+      }
       for (;;) {
         const run = await this.runs.get(runId, signal);
         if (TERMINAL.includes(run.status)) return run;

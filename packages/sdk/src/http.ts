@@ -22,7 +22,7 @@ export interface RequestOptions {
 
 const RETRYABLE = new Set([429, 503]);
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     signal?.throwIfAborted();
     const timer = setTimeout(() => {

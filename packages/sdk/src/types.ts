@@ -1,7 +1,9 @@
 // Shapes of the Model Run Service API (see its OpenAPI document at /api/v1/openapi.json).
 export type ModelCategory = "image" | "video" | "audio";
 export type RunStatus = "QUEUED" | "EXECUTING" | "COMPLETED" | "FAILED" | "CANCELED";
-export type EventType = "run.completed" | "run.failed" | "run.canceled";
+export type EventType = "run.started" | "run.completed" | "run.failed" | "run.canceled";
+/** What a run's own webhook_url receives (webhook_events_filter). */
+export type WebhookFilter = "started" | "completed" | "failed" | "canceled";
 
 export interface Model {
   id: string;
@@ -17,6 +19,10 @@ export interface Model {
 }
 
 export interface ModelDetail extends Model {
+  /** Runs of this model waiting now; null while the queue cannot be read. */
+  queue_length: number | null;
+  /** Median execution time of its recent completed runs; null before any. */
+  run_time_p50_ms: number | null;
   input_schema: Record<string, unknown>;
   pricing: { unit: string; tokens_per_unit: number; units_from: string | null; description: string };
 }
@@ -30,12 +36,21 @@ export interface ModelList {
 
 export interface CreatedRun {
   run_id: string;
-  status: "queued";
+  /** queued; with a wait, the terminal status when the run ended within it. */
+  status: "queued" | "COMPLETED" | "FAILED" | "CANCELED";
   model_id: string;
   model_name: string;
   estimated_tokens: number;
   is_test_request: boolean;
   created_at: string;
+  /** With a wait: the terminal fields of the run. */
+  started_at?: string;
+  completed_at?: string;
+  canceled_at?: string;
+  duration_ms?: number;
+  output?: Run["output"];
+  tokens_charged?: number;
+  error?: { message: string; code: string };
 }
 
 export interface Run {
@@ -50,7 +65,25 @@ export interface Run {
   output?: { images?: string[]; video?: string[]; audio?: string[] } & Record<string, unknown>;
   tokens_charged?: number;
   error?: { message: string; code: string };
+  /** QUEUED: 1 + the queued runs of the same model created before it. */
+  queue_position?: number;
+  /** QUEUED: when it should start; null when the service cannot tell. */
+  estimated_start_at?: string | null;
 }
+
+/** What a runner reports while executing (progress events). */
+export interface RunProgress {
+  run_id: string;
+  at: string;
+  completed?: number;
+  total?: number;
+  logs?: string;
+  output?: unknown;
+}
+
+/** An event of a run's stream: a status with the run's view, or progress. */
+export type RunEvent =
+  { type: "status"; id?: string; run: Run } | { type: "progress"; id?: string; progress: RunProgress };
 
 export interface RunList {
   runs: Run[];
@@ -102,6 +135,7 @@ export interface WebhookEvent {
     result?: Record<string, unknown>;
     error?: { message: string; code: string };
     canceled_at?: string;
+    started_at?: string;
     tokens_charged?: number;
     timestamp?: string;
     message?: string;

@@ -20,6 +20,7 @@ export async function seedTestModels(db: Db): Promise<void> {
     ...catalogue,
     variant("test/instant", 0),
     variant("test/slow", 3_000),
+    variant("test/steps", 250),
     variant("test/timeout", 5_000, 300),
   ]);
 }

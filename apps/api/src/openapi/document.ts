@@ -2,7 +2,7 @@ import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from "@asteaso
 import { z } from "zod";
 import { OUTPUT_MEDIA_TYPES } from "@svc/core";
 import { listModelsQuery } from "../routes/models.js";
-import { createRunBody, listRunsQuery, runHeaders } from "../routes/runs.js";
+import { createRunBody, listRunsQuery, runHeaders, waitHeaders } from "../routes/runs.js";
 import { createWebhookBody, deliveriesQuery, updateWebhookBody } from "../routes/webhooks.js";
 import { ledgerQuery, usageQuery } from "../routes/account.js";
 import { createKeyBody, signInBody } from "../console/routes.js";
@@ -42,13 +42,16 @@ const ERROR_TEXT: Record<number, string> = {
   503: "Postgres or Redis unavailable (SERVICE_UNAVAILABLE); safe to retry after Retry-After",
 };
 
-const ok = (status: number, schema: z.ZodType, description: string, rate = true) => ({
+const ok = (status: number, schema: z.ZodType, description: string, rate = true, extra = {}) => ({
   [status]: {
     description,
-    headers: { ...REQUEST_ID, ...(rate && RATE_HEADERS) },
+    headers: { ...REQUEST_ID, ...(rate && RATE_HEADERS), ...extra },
     content: { "application/json": { schema } },
   },
 });
+const PREFERENCE_APPLIED = {
+  "Preference-Applied": header("Sent when Prefer: wait was honoured: the seconds waited at most", "wait=60"),
+};
 
 const errors = (...statuses: number[]): Responses =>
   Object.fromEntries(
@@ -109,7 +112,7 @@ function operations(registry: OpenAPIRegistry) {
     tags: ["Runs"],
     summary: "Start a run",
     description:
-      "Validates input against the model's input schema (defaults applied), reserves estimated_tokens for live keys and queues the run. With an Idempotency-Key, the same key and body within 24 h return the original run.",
+      "Validates input against the model's input schema (defaults applied), reserves estimated_tokens for live keys and queues the run. With an Idempotency-Key, the same key and body within 24 h return the original run. With `Prefer: wait` (or `wait=N`, 1 to 60 s; 60 by default) the answer waits until the run has ended or the time is up: an ended run answers with its terminal fields (status COMPLETED, FAILED or CANCELED), otherwise the answer is the usual `queued` one, and clients poll or stream. `Cancel-After` (`30s`, `5m`, `1h30m`, or seconds; 1 s to 24 h) cancels and refunds the run if it has not ended by then; its view then carries `error.code` CANCEL_AFTER. `webhook_events_filter` chooses what the run's own webhook_url receives (default completed and failed).",
     request: {
       params: z.object({ modelId }),
       headers: runHeaders,
@@ -127,7 +130,13 @@ function operations(registry: OpenAPIRegistry) {
       },
     },
     responses: {
-      ...ok(201, R.RunCreated, "The run, queued (or the original run for a repeated Idempotency-Key)"),
+      ...ok(
+        201,
+        R.RunCreated,
+        "The run, queued (or ended, with Prefer: wait), or the original run for a repeated Idempotency-Key",
+        true,
+        PREFERENCE_APPLIED,
+      ),
       ...errors(402, 404, 409, ...AUTHED),
     },
   });
@@ -147,9 +156,45 @@ function operations(registry: OpenAPIRegistry) {
     path: "/runs/{runId}",
     tags: ["Runs"],
     summary: "Read a run's status and result",
-    request: { params: z.object({ runId }) },
+    description:
+      "A queued run also shows its queue_position and estimated_start_at. With `Prefer: wait` (or `wait=N`, 1 to 60 s) the answer waits until the run has ended or the time is up (a long poll).",
+    request: { params: z.object({ runId }), headers: waitHeaders },
     responses: {
-      ...ok(200, R.RunResponse, "The run, with the fields of its status"),
+      ...ok(200, R.RunResponse, "The run, with the fields of its status", true, PREFERENCE_APPLIED),
+      ...errors(404, ...AUTHED),
+    },
+  });
+  v1({
+    method: "get",
+    path: "/runs/{runId}/events",
+    tags: ["Runs"],
+    summary: "Stream a run's events (Server-Sent Events)",
+    description: [
+      "A `text/event-stream` of the run's events, ending after the terminal one:",
+      "- `status`: each transition; data is the run's view as GET /runs/{runId} shows it (QUEUED with queue_position and estimated_start_at, EXECUTING, then the terminal view with output, tokens and error). A queued run's status is sent again when its position changes.",
+      "- `progress`: what the runner reports while executing (see RunProgress): units done and asked for, the output so far, the model's logs.",
+      "- a comment line (`: heartbeat`) every EVENTS_HEARTBEAT_MS.",
+      "Events carry ids: reconnect with `Last-Event-ID` to receive only what came after (EventSource does it by itself). An ended run's events are kept RUN_EVENTS_RETENTION_SECONDS; later its stream gives the terminal status alone.",
+    ].join("\n"),
+    request: {
+      params: z.object({ runId }),
+      headers: z.object({
+        "last-event-id": z.string().optional().meta({ description: "The id of the last event received" }),
+      }),
+    },
+    responses: {
+      200: {
+        description: "The event stream",
+        headers: { ...REQUEST_ID, ...RATE_HEADERS },
+        content: {
+          "text/event-stream": {
+            schema: z.string().meta({
+              example:
+                'id: 1763800000000-0\nevent: status\ndata: {"run_id":"run_4ReEbWIXuDXbjwlguHgMmo","status":"QUEUED","model_id":"acme/pixel/fast","created_at":"2026-11-22T08:26:40.000Z","queue_position":3,"estimated_start_at":"2026-11-22T08:26:44.500Z"}\n\n',
+            }),
+          },
+        },
+      },
       ...errors(404, ...AUTHED),
     },
   });
@@ -453,6 +498,12 @@ export function buildOpenApiDocument(serverUrl: string): OpenApiDocument {
     description: "METRICS_TOKEN, when the operator configured one",
   });
   operations(registry);
+  // Not a JSON response: the data of the event stream's progress events.
+  registry.registerComponent(
+    "schemas",
+    "RunProgress",
+    z.toJSONSchema(R.RunProgress, { target: "openapi-3.0" }) as never,
+  );
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: "3.1.0",
     info: {

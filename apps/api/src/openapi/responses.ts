@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { ERROR_STATUS, EVENT_TYPES, MODEL_CATEGORIES, RUN_ERROR_CODES } from "@svc/core";
+import {
+  DEADLINE_CANCEL_CODE,
+  ERROR_STATUS,
+  EVENT_TYPES,
+  MODEL_CATEGORIES,
+  RUN_ERROR_CODES,
+} from "@svc/core";
 
 // Response shapes for the OpenAPI document (requests use the routes' own validation schemas).
 // They are checked against real responses by the test harness, so they cannot drift silently.
@@ -43,6 +49,14 @@ export const Model = z
   .meta({ id: "Model" });
 
 export const ModelDetail = Model.extend({
+  queue_length: z
+    .number()
+    .nullable()
+    .meta({ description: "Runs of this model waiting now (null while the queue cannot be read)" }),
+  run_time_p50_ms: z
+    .number()
+    .nullable()
+    .meta({ description: "Median execution time of the model's last 100 completed runs; null before any" }),
   input_schema: z.record(z.string(), z.unknown()).meta({ description: "JSON Schema of the run input" }),
   pricing: z.object({
     unit: z.string(),
@@ -56,16 +70,33 @@ export const ModelList = z.object({
   data: z.object({ models: z.array(Model), total: z.number(), limit: z.number(), offset: z.number() }),
 });
 
+const runError = z.object({ message: z.string(), code: z.enum(RUN_ERROR_CODES) });
+/** Canceled by the service: the Cancel-After deadline. */
+const cancelError = z.object({ message: z.string(), code: z.literal(DEADLINE_CANCEL_CODE) });
+const output = z
+  .record(z.string(), z.unknown())
+  .meta({ example: { images: ["https://runs.example.com/files/out_70roCqjUmmTprm0UySY0KD/0.png"] } });
+
 export const RunCreated = z
   .object({
-    data: z.object({
+    data: z.strictObject({
       run_id: runId,
-      status: z.literal("queued"),
+      status: z.enum(["queued", "COMPLETED", "FAILED", "CANCELED"]).meta({
+        description: "queued; with Prefer: wait, the terminal status when the run ended within the wait",
+      }),
       model_id: z.string(),
       model_name: z.string(),
       estimated_tokens: z.number(),
       is_test_request: z.boolean(),
       created_at: timestamp,
+      // With Prefer: wait, the terminal fields of the run's status read.
+      started_at: timestamp.optional(),
+      output: output.optional(),
+      tokens_charged: z.number().optional(),
+      completed_at: timestamp.optional(),
+      duration_ms: z.number().optional(),
+      canceled_at: timestamp.optional(),
+      error: z.union([runError, cancelError]).optional(),
     }),
   })
   .meta({ id: "RunCreated" });
@@ -76,14 +107,19 @@ const ActiveRun = z.strictObject({
   model_id: z.string(),
   created_at: timestamp,
   started_at: timestamp.optional(),
+  queue_position: z
+    .number()
+    .optional()
+    .meta({ description: "QUEUED: 1 + the queued runs of the same model created before it" }),
+  estimated_start_at: timestamp.nullable().optional().meta({
+    description: "QUEUED: when it should start; null while no worker is alive or no run finished lately",
+  }),
 });
 const CompletedRun = z.strictObject({
   run_id: runId,
   status: z.literal("COMPLETED"),
   model_id: z.string(),
-  output: z
-    .record(z.string(), z.unknown())
-    .meta({ example: { images: ["https://runs.example.com/files/out_70roCqjUmmTprm0UySY0KD/0.png"] } }),
+  output,
   tokens_charged: z.number(),
   created_at: timestamp,
   completed_at: timestamp,
@@ -92,7 +128,7 @@ const CompletedRun = z.strictObject({
 const FailedRun = z.strictObject({
   run_id: runId,
   status: z.literal("FAILED"),
-  error: z.object({ message: z.string(), code: z.enum(RUN_ERROR_CODES) }),
+  error: runError,
 });
 const CanceledRun = z.strictObject({
   run_id: runId,
@@ -102,6 +138,7 @@ const CanceledRun = z.strictObject({
   started_at: timestamp.optional(),
   canceled_at: timestamp,
   tokens_charged: z.number(),
+  error: cancelError.optional().meta({ description: "Set when the service canceled it (Cancel-After)" }),
 });
 export const Run = z
   .union([ActiveRun, CompletedRun, FailedRun, CanceledRun])
@@ -110,6 +147,17 @@ export const RunResponse = z.object({ data: Run });
 export const RunList = z.object({
   data: z.object({ runs: z.array(Run), next_cursor: z.string().nullable() }),
 });
+export const RunProgress = z
+  .object({
+    run_id: runId,
+    at: timestamp,
+    completed: z.number().optional(),
+    total: z.number().optional(),
+    logs: z.string().optional(),
+    output: z.unknown().optional(),
+  })
+  .meta({ description: "data of a progress event of GET /runs/{runId}/events" });
+
 export const RunCanceled = z.object({
   data: z.object({ run_id: runId, status: z.literal("CANCELED"), canceled_at: timestamp }),
 });

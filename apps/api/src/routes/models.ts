@@ -38,7 +38,7 @@ export function modelIdFrom(segments: string | string[] | undefined): string {
   return Array.isArray(segments) ? segments.join("/") : (segments ?? "");
 }
 
-export function modelRoutes({ db }: AppDeps): Router {
+export function modelRoutes({ db, realtime }: AppDeps): Router {
   const router = Router();
 
   router.get("/models", async (req, res) => {
@@ -57,7 +57,12 @@ export function modelRoutes({ db }: AppDeps): Router {
     const id = modelIdFrom(req.params.modelId);
     const model = await findModel(db, id);
     if (!model) throw new ApiError("MODEL_NOT_FOUND", `No model with id ${JSON.stringify(id)}.`);
-    res.json({ data: presentModelDetail(model) });
+    // The queue's figures live in Redis: while it is away the model is still described.
+    const queue = await realtime.queue.model(id).catch((error: unknown) => {
+      realtime.logger.warn("model queue unavailable", { model_id: id, error: (error as Error).message });
+      return undefined;
+    });
+    res.json({ data: presentModelDetail(model, queue) });
   });
 
   return router;

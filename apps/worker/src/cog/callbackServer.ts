@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server } from "node:http";
-import { COG_TERMINAL, cogPredictionSchema, constantTimeEqual } from "@svc/core";
+import { COG_TERMINAL, cogPredictionSchema, constantTimeEqual, type RunProgress } from "@svc/core";
 import type { Logger } from "@svc/logger";
 import type { RedisCogResults } from "./results.js";
 
@@ -54,6 +54,8 @@ export async function startCogCallbackServer(opts: {
   port: number;
   secretsKey: Buffer;
   results: RedisCogResults;
+  /** A prediction's logs and partial output, for its run's event stream (prediction id = run id). */
+  recordProgress(runId: string, report: RunProgress): void;
   logger: Logger;
 }): Promise<Server> {
   const server = createServer((req, res) => {
@@ -91,6 +93,13 @@ export async function startCogCallbackServer(opts: {
       }
       try {
         if (COG_TERMINAL.has(prediction.status)) await opts.results.store(id, prediction);
+        else if (prediction.status === "processing")
+          opts.recordProgress(id, {
+            ...(typeof prediction.logs === "string" &&
+              prediction.logs && { logs: prediction.logs.slice(-8_192) }),
+            ...(prediction.output !== undefined &&
+              prediction.output !== null && { output: prediction.output }),
+          });
         reply(200, { ok: true });
       } catch (error) {
         opts.logger.error("cog callback could not be stored", { prediction_id: id, error });

@@ -6,6 +6,7 @@ import {
   settlementCharge,
   type Pricing,
   type RunnerSettings,
+  type RunProgress,
 } from "@svc/core";
 import type { Logger } from "@svc/logger";
 import type { RunJob } from "@svc/queue";
@@ -15,6 +16,8 @@ import { RunnerCanceled, RunnerError, type OutputStorage, type Runners } from "@
 
 export interface ExecuteDeps {
   runs: RunLifecycle;
+  /** Records a runner's progress report in the run's event stream. */
+  recordProgress(runId: string, report: RunProgress): void;
   /** How long start and settlement are retried while Postgres or Redis is unreachable. */
   outageHorizonMs: number;
   logger: Logger;
@@ -121,6 +124,7 @@ export async function executeRun(
       signal,
       outputs: deps.storage(),
       unitsRequested: run.unitsRequested,
+      progress: (report) => deps.recordProgress(runId, report),
     });
     decision = {
       to: "COMPLETED",

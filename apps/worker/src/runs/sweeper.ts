@@ -1,6 +1,6 @@
-import { overdueRuns, queuedRunsBefore, type Db } from "@svc/db";
+import { overdueRuns, queuedRunsBefore, runsPastCancelAt, runStatuses, type Db } from "@svc/db";
 import type { Logger } from "@svc/logger";
-import { enqueueRuns, publishCancel, reviveJobs, type RunsQueue } from "@svc/queue";
+import { enqueueRuns, publishCancel, reviveJobs, trimQueueIndex, type RunsQueue } from "@svc/queue";
 import type { RunLifecycle } from "@svc/use-cases";
 import type { Redis } from "ioredis";
 
@@ -20,8 +20,13 @@ export interface SweepDeps {
  * 1. QUEUED runs with no job (enqueue failed after commit, Redis lost data) are enqueued again;
  *    a job that failed for good while its run is still QUEUED is retried.
  * 2. EXECUTING runs past their deadline end FAILED/TIMEOUT, and any worker still on them is told.
+ * 3. Active runs past their Cancel-After deadline (their deadline job was lost) are canceled.
+ * 4. Runs at the head of the queue's index that are no longer queued (their start was recorded
+ *    while Redis was away) leave it, so queue positions stay true.
  */
-export async function sweepRuns(deps: SweepDeps): Promise<{ enqueued: number; timedOut: number }> {
+export async function sweepRuns(
+  deps: SweepDeps,
+): Promise<{ enqueued: number; timedOut: number; deadlines: number; unindexed: number }> {
   const queued = await queuedRunsBefore(deps.db, new Date(Date.now() - deps.queuedAfterMs));
   const revived = await reviveJobs(
     deps.queue,
@@ -41,7 +46,27 @@ export async function sweepRuns(deps: SweepDeps): Promise<{ enqueued: number; ti
     return outcome.status === "fulfilled" && outcome.value;
   });
   await Promise.allSettled(timedOut.map((run) => publishCancel(deps.redis, deps.prefix, run.id)));
+  let deadlines = 0;
+  for (const { id } of await runsPastCancelAt(deps.db, new Date())) {
+    const outcome = await deps.runs.cancelAtDeadline(id).catch((error: unknown) => {
+      deps.logger.warn("sweep could not cancel a run past its Cancel-After", { run_id: id, error });
+      return null;
+    });
+    if (outcome?.kind === "canceled") deadlines++;
+  }
+  const unindexed = await trimQueueIndex(deps.redis, deps.prefix, async (ids) => {
+    const statuses = await runStatuses(deps.db, ids);
+    return new Map(
+      [...statuses].map(([id, r]) => [id, { queued: r.status === "QUEUED", modelId: r.modelId }]),
+    );
+  });
   const enqueued = revived.enqueued.length + revived.retried.length;
-  if (enqueued || timedOut.length) deps.logger.info("sweep", { enqueued, timed_out: timedOut.length });
-  return { enqueued, timedOut: timedOut.length };
+  if (enqueued || timedOut.length || deadlines || unindexed)
+    deps.logger.info("sweep", {
+      enqueued,
+      timed_out: timedOut.length,
+      canceled_at_deadline: deadlines,
+      unindexed,
+    });
+  return { enqueued, timedOut: timedOut.length, deadlines, unindexed };
 }

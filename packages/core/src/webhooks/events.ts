@@ -1,16 +1,18 @@
 // Event types, subscriptions and the exact payloads of interface-spec (Events) and the contract.
-export const EVENT_TYPES = ["run.completed", "run.failed", "run.canceled"] as const;
+export const EVENT_TYPES = ["run.started", "run.completed", "run.failed", "run.canceled"] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
+/** The events that end a run (settlement records them); run.started is recorded at the start. */
+export type EndEvent = Exclude<EventType, "run.started">;
 
-/** Subscribed when `events` is omitted: everything but the opt-in run.canceled. */
+/** Subscribed when `events` is omitted: everything but the opt-in run.started and run.canceled. */
 export const DEFAULT_EVENTS: readonly EventType[] = ["run.completed", "run.failed"];
 
-/** What a per-run webhook_url receives. */
-export const PER_RUN_EVENTS: readonly EventType[] = ["run.completed", "run.failed"];
+/** What a run's own webhook_url receives unless its webhook_events_filter says otherwise. */
+export const PER_RUN_EVENTS: readonly EndEvent[] = ["run.completed", "run.failed"];
 
 export const TEST_EVENT = "webhook.test";
 
-export function eventForStatus(status: string): EventType | null {
+export function eventForStatus(status: string): EndEvent | null {
   return status === "COMPLETED"
     ? "run.completed"
     : status === "FAILED"
@@ -33,7 +35,7 @@ export interface FinishedRun {
 }
 
 /** data fields common to both targets: result, error or canceled_at by event. */
-function eventData(event: EventType, run: FinishedRun) {
+function eventData(event: EndEvent, run: FinishedRun) {
   const base = { run_id: run.id, model_id: run.modelId };
   switch (event) {
     case "run.completed":
@@ -50,12 +52,12 @@ function eventData(event: EventType, run: FinishedRun) {
 }
 
 /** { event, data: { run_id, model_id, result, tokens_charged } } for the run's own webhook_url. */
-export function perRunPayload(event: EventType, run: FinishedRun) {
+export function perRunPayload(event: EndEvent, run: FinishedRun) {
   return { event, data: eventData(event, run) };
 }
 
 /** { event, webhook_id, data: { …, timestamp }, created_at } for a registered endpoint. */
-export function endpointPayload(event: EventType, run: FinishedRun, webhookId: string, createdAt: Date) {
+export function endpointPayload(event: EndEvent, run: FinishedRun, webhookId: string, createdAt: Date) {
   const happenedAt = (event === "run.canceled" ? run.canceledAt : run.completedAt) ?? createdAt;
   return {
     event,
@@ -74,5 +76,35 @@ export function testPayload(webhookId: string, createdAt: Date) {
       timestamp: createdAt.toISOString(),
     },
     created_at: createdAt.toISOString(),
+  };
+}
+
+// Values no real id or time can be: a NUL character opens each.
+const SLOTS = {
+  runId: "\u0000run",
+  modelId: "\u0000model",
+  startedAt: "\u0000at",
+  webhookId: "\u0000webhook",
+};
+
+/**
+ * The run.started bodies, for the statement that starts runs to fill in the values it alone
+ * knows: each placeholder (the JSON of a slot value) is replaced by the JSON of the run id, model
+ * id, start time (rendered as toISOString would) and, for an endpoint, its id.
+ */
+export function startedTemplates() {
+  const data = { run_id: SLOTS.runId, model_id: SLOTS.modelId, started_at: SLOTS.startedAt };
+  return {
+    perRun: JSON.stringify({ event: "run.started", data }),
+    endpoint: JSON.stringify({
+      event: "run.started",
+      webhook_id: SLOTS.webhookId,
+      data: { ...data, timestamp: SLOTS.startedAt },
+      created_at: SLOTS.startedAt,
+    }),
+    placeholders: Object.fromEntries(Object.entries(SLOTS).map(([k, v]) => [k, JSON.stringify(v)])) as Record<
+      keyof typeof SLOTS,
+      string
+    >,
   };
 }

@@ -4,7 +4,7 @@
 // caller needs. Rows are locked in id order (runs first, then accounts), so concurrent batches
 // cannot deadlock. Per-run rules (charges, payload bodies, fallbacks) are the caller's.
 import type pg from "pg";
-import type { Mode, RunStatus, SettlementPlan } from "@svc/core";
+import { startedTemplates, type Mode, type RunStatus, type SettlementPlan } from "@svc/core";
 
 export interface RunRow {
   id: string;
@@ -21,6 +21,10 @@ export interface RunRow {
   ledgerId: string;
   idempotencyKey: string | null;
   requestHash: string | null;
+  /** Events the run's own webhook_url receives. */
+  webhookEvents: readonly string[];
+  /** Cancel-After: when the run is canceled if it has not ended. */
+  cancelAt: Date | null;
 }
 
 /**
@@ -35,7 +39,8 @@ const INSERT_RUNS = `
 WITH b AS (
   SELECT * FROM jsonb_to_recordset($1::jsonb) AS t(
     id text, account_id text, api_key_id text, mode "Mode", model_id text, input jsonb, webhook_url text,
-    units_requested int, estimated_tokens int, reserve int, ledger_id text, idempotency_key text, request_hash text)
+    units_requested int, estimated_tokens int, reserve int, ledger_id text, idempotency_key text, request_hash text,
+    webhook_events text[], cancel_at timestamptz)
 ), fresh AS (
   SELECT b.* FROM b WHERE b.idempotency_key IS NULL OR NOT EXISTS (
     SELECT 1 FROM runs r WHERE r.account_id = b.account_id AND r.mode = b.mode AND r.idempotency_key = b.idempotency_key)
@@ -49,9 +54,9 @@ WITH b AS (
   WHERE a.id = need.account_id AND a.id IN (SELECT id FROM locked) RETURNING a.id
 ), created AS (
   INSERT INTO runs (id, account_id, api_key_id, mode, model_id, input, webhook_url, units_requested,
-                    estimated_tokens, reserved_tokens, idempotency_key, request_hash)
+                    estimated_tokens, reserved_tokens, idempotency_key, request_hash, webhook_events, cancel_at)
   SELECT id, account_id, api_key_id, mode, model_id, input, webhook_url, units_requested,
-         estimated_tokens, reserve, idempotency_key, request_hash
+         estimated_tokens, reserve, idempotency_key, request_hash, webhook_events, cancel_at
   FROM fresh WHERE reserve = 0 OR account_id IN (SELECT id FROM reserved)
   RETURNING id, created_at
 ), ledger AS (
@@ -82,6 +87,8 @@ export async function insertRuns(pool: pg.Pool, runs: readonly RunRow[]): Promis
     ledger_id: r.ledgerId,
     idempotency_key: r.idempotencyKey,
     request_hash: r.requestHash,
+    webhook_events: r.webhookEvents,
+    cancel_at: r.cancelAt?.toISOString() ?? null,
   }));
   const result = await pool.query<{ id: string; created_at: Date | null; outcome: "created" | "conflict" }>({
     name: "runs_insert",
@@ -114,6 +121,8 @@ export interface StartedRun {
   executionTimeoutMs: number;
   /** The database's clock when the run started: terminal timestamps are derived from it. */
   dbNow: Date;
+  /** run.started deliveries recorded at the run's first start; the caller enqueues them. */
+  deliveryIds: string[];
 }
 
 const START_RUNS = `
@@ -128,9 +137,30 @@ WITH locked AS MATERIALIZED (
   FROM models m
   WHERE r.id IN (SELECT id FROM locked) AND m.id = r.model_id
   RETURNING r.id, r.account_id, r.mode, r.model_id, r.input, r.units_requested, r.reserved_tokens, r.attempts,
-            r.created_at, r.started_at, r.deadline_at, m.runner, m.pricing, m.execution_timeout_ms
+            r.created_at, r.started_at, r.deadline_at, m.runner, m.pricing, m.execution_timeout_ms,
+            r.webhook_url, r.webhook_events
+), first AS (
+  SELECT s.*, to_json(id)::text AS id_json, to_json(model_id)::text AS model_json,
+         to_json(to_char(started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text AS at_json
+  FROM started s WHERE s.attempts = 1
+), deliveries_made AS (
+  INSERT INTO deliveries (id, account_id, mode, run_id, endpoint_id, url, event, body, created_at)
+  SELECT svc_random_id('whd'), f.account_id, f.mode, f.id, e.id, e.url, 'run.started',
+         replace(replace(replace(replace($3, $7, to_json(e.id)::text), $4, f.id_json), $5, f.model_json), $6, f.at_json),
+         f.started_at
+  FROM first f JOIN webhook_endpoints e ON e.account_id = f.account_id AND e.mode = f.mode AND e.status = 'active'
+                                       AND 'run.started' = ANY(e.events)
+  UNION ALL
+  SELECT svc_random_id('whd'), f.account_id, f.mode, f.id, NULL, f.webhook_url, 'run.started',
+         replace(replace(replace($2, $4, f.id_json), $5, f.model_json), $6, f.at_json), f.started_at
+  FROM first f WHERE f.webhook_url IS NOT NULL AND 'run.started' = ANY(f.webhook_events)
+  RETURNING id, run_id
 )
-SELECT started.*, now()::timestamptz(3) AS db_now FROM started`;
+SELECT started.*, now()::timestamptz(3) AS db_now,
+       COALESCE((SELECT array_agg(d.id) FROM deliveries_made d WHERE d.run_id = started.id), '{}') AS delivery_ids
+FROM started`;
+
+const started = startedTemplates();
 
 /**
  * QUEUED -> EXECUTING, or an EXECUTING run taken over after its worker died (attempts + 1), for a
@@ -138,7 +168,12 @@ SELECT started.*, now()::timestamptz(3) AS db_now FROM started`;
  * clock. A run missing from the answer is finished or canceled: there is nothing to execute.
  */
 export async function startRuns(pool: pg.Pool, ids: readonly string[]): Promise<Map<string, StartedRun>> {
-  const result = await pool.query({ name: "runs_start", text: START_RUNS, values: [ids] });
+  const { runId, modelId, startedAt, webhookId } = started.placeholders;
+  const result = await pool.query({
+    name: "runs_start",
+    text: START_RUNS,
+    values: [ids, started.perRun, started.endpoint, runId, modelId, startedAt, webhookId],
+  });
   return new Map(
     result.rows.map((r) => [
       r.id as string,
@@ -158,6 +193,7 @@ export async function startRuns(pool: pg.Pool, ids: readonly string[]): Promise<
         pricing: r.pricing,
         executionTimeoutMs: r.execution_timeout_ms,
         dbNow: r.db_now,
+        deliveryIds: r.delivery_ids,
       } satisfies StartedRun,
     ]),
   );
@@ -175,6 +211,8 @@ export interface SettledRun {
   modelId: string;
   status: RunStatus;
   tokensCharged: number;
+  /** Null for a run canceled while queued. */
+  startedAt: Date | null;
   /** Deliveries recorded with the transition; the caller enqueues them (the sweeper backs it up). */
   deliveryIds: string[];
 }
@@ -200,7 +238,8 @@ WITH b AS (
     error_code = COALESCE(b.error_code, r.error_code),
     error_message = COALESCE(b.error_message, r.error_message)
   FROM b WHERE r.id = b.run_id AND r.id IN (SELECT id FROM locked)
-  RETURNING r.id, r.account_id, r.mode, r.model_id, r.webhook_url, r.status, r.tokens_charged
+  RETURNING r.id, r.account_id, r.mode, r.model_id, r.webhook_url, r.webhook_events, r.status, r.tokens_charged,
+            r.started_at
 ), totals AS (
   SELECT s.account_id, sum(b.charge_bd + b.release_bd)::int AS bd, sum(b.charge_rd + b.release_rd)::int AS rd
   FROM settled s JOIN b ON b.run_id = s.id GROUP BY s.account_id HAVING sum(b.charge + b.release) > 0
@@ -225,10 +264,10 @@ WITH b AS (
                           AND b.event = ANY(e.events)
   UNION ALL
   SELECT svc_random_id('whd'), s.account_id, s.mode, s.id, NULL, s.webhook_url, b.event, b.run_body, b.at
-  FROM settled s JOIN b ON b.run_id = s.id WHERE s.webhook_url IS NOT NULL AND b.run_body IS NOT NULL
+  FROM settled s JOIN b ON b.run_id = s.id WHERE s.webhook_url IS NOT NULL AND b.event = ANY(s.webhook_events)
   RETURNING id, run_id
 )
-SELECT s.id, s.account_id, s.model_id, s.status, s.tokens_charged,
+SELECT s.id, s.account_id, s.model_id, s.status, s.tokens_charged, s.started_at,
        COALESCE((SELECT array_agg(d.id) FROM deliveries_made d WHERE d.run_id = s.id), '{}') AS delivery_ids
 FROM settled s`;
 
@@ -274,6 +313,7 @@ export async function settleRuns(
         modelId: r.model_id,
         status: r.status,
         tokensCharged: r.tokens_charged,
+        startedAt: r.started_at,
         deliveryIds: r.delivery_ids,
       } satisfies SettledRun,
     ]),

@@ -82,3 +82,26 @@ export function overdueRuns(db: Db, now: Date, limit = 500) {
     take: limit,
   });
 }
+
+/** A run by id alone: for the service's own transitions (a Cancel-After deadline), never for a client. */
+export function findRun(db: Db, runId: string) {
+  return findOne<Run>(db, "runs_by_id", "SELECT * FROM runs WHERE id = $1", [runId]);
+}
+
+/** Active runs whose Cancel-After deadline has passed (their deadline job was lost). */
+export function runsPastCancelAt(db: Db, now: Date, limit = 500) {
+  return db.run.findMany({
+    where: { status: { in: ["QUEUED", "EXECUTING"] }, cancelAt: { lt: now } },
+    select: { id: true },
+    take: limit,
+  });
+}
+
+/** Status and model of each of these runs that exists. */
+export async function runStatuses(db: Db, ids: string[]) {
+  const rows = await db.run.findMany({
+    where: { id: { in: ids } },
+    select: { id: true, status: true, modelId: true },
+  });
+  return new Map(rows.map((r) => [r.id, { status: r.status, modelId: r.modelId }]));
+}

@@ -96,7 +96,12 @@ export function createCogRunner(deps: CogRunnerDeps): Runner {
         new URL(`predictions/${encodeURIComponent(id)}`, `${server}/`),
         {
           headers: { prefer: "respond-async" },
-          json: { id, input, webhook: deps.webhookUrl(id), webhook_events_filter: ["completed"] },
+          json: {
+            id,
+            input,
+            webhook: deps.webhookUrl(id),
+            webhook_events_filter: ["output", "logs", "completed"],
+          },
         },
       );
     } catch (error) {

@@ -36,7 +36,7 @@ export function renderWav(prompt: string, seconds: number, seed: number): Buffer
 }
 
 export const audioRunner = (pool: RenderPool): Runner => ({
-  async run({ input, settings, signal, outputs }) {
+  async run({ input, settings, signal, outputs, progress }) {
     const seconds = Number(input.duration_seconds ?? 5);
     await abortableDelay(settings.kind === "builtin" ? settings.delay_ms : 0, signal);
     const bytes = await pool.render(
@@ -44,6 +44,7 @@ export const audioRunner = (pool: RenderPool): Runner => ({
       signal,
     );
     const url = await outputs.save("audio.wav", bytes);
+    progress({ completed: seconds, total: seconds });
     return { units: seconds, output: { audio: [url] } };
   },
 });

@@ -66,7 +66,7 @@ export function renderImage(prompt: string, width: number, height: number, seed:
 }
 
 export const imageRunner = (pool: RenderPool): Runner => ({
-  async run({ input, settings, signal, outputs }) {
+  async run({ input, settings, signal, outputs, progress }) {
     const [width, height] = IMAGE_SIZES[String(input.image_size)] ?? IMAGE_SIZES.square_hd!;
     const count = Number(input.num_images ?? 1);
     const delay = settings.kind === "builtin" ? settings.delay_ms : 0;
@@ -79,6 +79,7 @@ export const imageRunner = (pool: RenderPool): Runner => ({
         signal,
       );
       images.push(await outputs.save(`${i}.png`, bytes));
+      progress({ completed: images.length, total: count, output: { images: [...images] } });
     }
     return { units: images.length, output: { images } };
   },

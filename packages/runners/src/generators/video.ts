@@ -58,7 +58,7 @@ export function renderGif(
 }
 
 export const videoRunner = (pool: RenderPool): Runner => ({
-  async run({ input, settings, signal, outputs }) {
+  async run({ input, settings, signal, outputs, progress }) {
     const [width, height] = VIDEO_SIZES[String(input.video_size)] ?? VIDEO_SIZES.landscape_16_9!;
     const seconds = Number(input.duration_seconds ?? 3);
     await abortableDelay(settings.kind === "builtin" ? settings.delay_ms : 0, signal);
@@ -72,6 +72,7 @@ export const videoRunner = (pool: RenderPool): Runner => ({
       seed: inputSeed(input),
     };
     const bytes = await pool.render(task, signal);
+    progress({ completed: seconds, total: seconds });
     return { units: seconds, output: { video: [await outputs.save("video.gif", bytes)] } };
   },
 });

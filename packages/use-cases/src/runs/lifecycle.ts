@@ -4,6 +4,7 @@
 // exactly as if the runs had been applied one by one.
 import {
   cancelDecision,
+  DEADLINE_CANCEL_CODE,
   groupCommit,
   newId,
   planSettlement,
@@ -12,6 +13,7 @@ import {
   type GroupCommit,
   type Mode,
   type Pricing,
+  type RecordedEvent,
   type RunErrorCode,
   type RunStatus,
   type SettlementDecision,
@@ -27,6 +29,7 @@ import {
   startRuns,
   type Db,
   type InsertOutcome,
+  findRun,
   type RunRow,
   type SettledRun,
   type StartedRun,
@@ -37,6 +40,10 @@ import type { Logger } from "@svc/logger";
 export interface LifecycleQueues {
   enqueueRuns(runIds: readonly string[]): Promise<void>;
   enqueueDeliveries(deliveryIds: readonly string[]): Promise<void>;
+  /** Runs' events for their streams and waiting requests; lost ones are met by a stored-state check. */
+  recordEvents(events: readonly RecordedEvent[]): Promise<void>;
+  /** Cancel-After: a job at each deadline (the sweeper backs it up). */
+  scheduleDeadlines(deadlines: readonly { runId: string; at: Date }[]): Promise<void>;
   /** Drops a canceled run's waiting job and tells the worker executing it to abort. */
   stopRun(runId: string): Promise<void>;
 }
@@ -58,6 +65,12 @@ export const groupCommitSettings = (config: {
   maxInFlight: config.GROUP_COMMIT_IN_FLIGHT,
 });
 
+/** How long runs' events are kept (RUN_EVENTS_RETENTION_SECONDS once ended; a day while active). */
+export const runEventSettings = (config: { RUN_EVENTS_RETENTION_SECONDS: number }) => ({
+  activeTtlMs: 86_400_000,
+  endedTtlMs: config.RUN_EVENTS_RETENTION_SECONDS * 1_000,
+});
+
 export interface LifecycleDeps {
   db: Db;
   queues: LifecycleQueues;
@@ -77,6 +90,10 @@ export interface CreateRunCommand {
   idempotencyKey: string | null;
   /** Hash of the canonical request, to tell an Idempotency-Key replay from a reuse. */
   requestHash: string | null;
+  /** Events the run's own webhook_url receives (core's PER_RUN_EVENTS when the client says none). */
+  webhookEvents: readonly string[];
+  /** Cancel-After, in ms from now. */
+  cancelAfterMs: number | null;
 }
 
 export interface CreatedRun {
@@ -112,6 +129,8 @@ export interface RunLifecycle {
   /** Ends an executing run; null when another settlement (a cancel, a time-out) won. */
   finish(run: ExecutingRun, decision: SettlementDecision): Promise<SettledRun | null>;
   cancel(owner: { accountId: string; mode: Mode }, runId: string): Promise<CancelResult>;
+  /** Cancel-After: cancels and refunds the run if it has not ended, with the reason in its record. */
+  cancelAtDeadline(runId: string): Promise<CancelResult>;
   /** FAILED/TIMEOUT for an EXECUTING run past its deadline; null when it had ended already. */
   timeOut(run: { id: string; modelId: string; reservedTokens: number }): Promise<SettledRun | null>;
   /** Resolves when every transition submitted so far is committed. */
@@ -133,6 +152,22 @@ export function createRunLifecycle({
   const pool = sqlPool(db);
   const warn = (what: string, ids: Record<string, readonly string[] | string>) => (error: unknown) =>
     logger.warn(`${what} failed; the sweeper will do it`, { ...ids, error: (error as Error).message });
+  // Events are sent in the order of the transitions (one connection keeps it) but not awaited by
+  // the transition's caller: a worker starts executing without waiting for Redis. drain() waits.
+  const background = new Set<Promise<unknown>>();
+  const inBackground = (work: Promise<unknown>) => {
+    background.add(work);
+    void work.finally(() => background.delete(work));
+  };
+  const recordEvents = (events: RecordedEvent[]) =>
+    inBackground(
+      queues.recordEvents(events).catch((error: unknown) =>
+        logger.warn("recording run events failed; waiting clients read the stored state", {
+          run_ids: events.map((e) => e.runId),
+          error: (error as Error).message,
+        }),
+      ),
+    );
 
   /** One at a time, each with its own answer: for a batch that failed as a whole. */
   async function oneByOne<I, A>(
@@ -171,8 +206,30 @@ export function createRunLifecycle({
           );
         }
       }
-      const created = rows.filter((_, i) => answers[i]!.kind === "created").map((r) => r.id);
-      await queues.enqueueRuns(created).catch(warn("enqueue", { run_ids: created }));
+      const made = rows.flatMap((row, i) => {
+        const answer = answers[i]!;
+        return answer.kind === "created" ? [{ row, createdAt: answer.createdAt }] : [];
+      });
+      const created = made.map(({ row }) => row.id);
+      // The QUEUED events go out first, on the same connection: no run can start before its event.
+      recordEvents(
+        made.map(({ row, createdAt }) => ({
+          runId: row.id,
+          modelId: row.modelId,
+          event: { type: "status", status: "QUEUED", at: createdAt.toISOString() },
+          queuedAt: createdAt.getTime(),
+        })),
+      );
+      const deadlines = made.flatMap(({ row }) =>
+        row.cancelAt ? [{ runId: row.id, at: row.cancelAt }] : [],
+      );
+      await Promise.all([
+        queues.enqueueRuns(created).catch(warn("enqueue", { run_ids: created })),
+        deadlines.length &&
+          queues
+            .scheduleDeadlines(deadlines)
+            .catch(warn("scheduling Cancel-After", { run_ids: deadlines.map((d) => d.runId) })),
+      ]);
       return answers;
     },
   });
@@ -182,6 +239,21 @@ export function createRunLifecycle({
     keyOf: (id) => id,
     async apply(ids) {
       const started = await startRuns(pool, ids);
+      const runs = [...started.values()];
+      recordEvents(
+        runs.map((r) => ({
+          runId: r.id,
+          modelId: r.modelId,
+          event: { type: "status", status: "EXECUTING", at: r.startedAt.toISOString() },
+        })),
+      );
+      const deliveries = runs.flatMap((r) => r.deliveryIds);
+      if (deliveries.length)
+        inBackground(
+          queues
+            .enqueueDeliveries(deliveries)
+            .catch(warn("enqueue of deliveries", { delivery_ids: deliveries })),
+        );
       return ids.map((id) => started.get(id) ?? null);
     },
   });
@@ -198,7 +270,17 @@ export function createRunLifecycle({
         if (plans.length === 1) throw error;
         answers = await oneByOne(plans, async (p) => (await settleRuns(pool, [p])).get(p.runId) ?? null);
       }
-      const deliveries = answers.flatMap((a) => (a && !isError(a) ? a.deliveryIds : []));
+      const settled = answers.flatMap((a, i) => (a && !isError(a) ? [{ run: a, plan: plans[i]! }] : []));
+      recordEvents(
+        settled.map(({ run, plan }) => ({
+          runId: run.id,
+          modelId: run.modelId,
+          event: { type: "status", status: run.status, at: plan.at.toISOString() },
+          ...(run.status === "COMPLETED" &&
+            run.startedAt && { runMs: plan.at.getTime() - run.startedAt.getTime() }),
+        })),
+      );
+      const deliveries = settled.flatMap(({ run }) => run.deliveryIds);
       await queues
         .enqueueDeliveries(deliveries)
         .catch(warn("enqueue of deliveries", { delivery_ids: deliveries }));
@@ -228,6 +310,37 @@ export function createRunLifecycle({
     return { kind: "replayed", run: existing };
   }
 
+  /** Cancels (and refunds) a queued or executing run; the stored state answers for the others. */
+  async function cancelRun(
+    read: () => Promise<Awaited<ReturnType<typeof findRun>>>,
+    runId: string,
+    reason?: (run: NonNullable<Awaited<ReturnType<typeof findRun>>>) => { code: string; message: string },
+  ): Promise<CancelResult> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const run = await read();
+      if (!run) return { kind: "not_found" };
+      switch (cancelDecision(run.status)) {
+        case "already_canceled":
+          return { kind: "already_canceled", run: { id: run.id, canceledAt: run.canceledAt! } };
+        case "not_cancelable":
+          return { kind: "not_cancelable", status: run.status };
+        case "cancel":
+          break;
+      }
+      const model = await findModel(db, run.modelId);
+      const charge = settlementCharge(model!.pricing as Pricing, run.unitsCompleted, run.reservedTokens);
+      const at = new Date();
+      const decision = { to: "CANCELED" as const, charge, ...(reason && { reason: reason(run) }) };
+      const settled = await settle(run, ["QUEUED", "EXECUTING"], decision, at);
+      if (settled) {
+        await queues.stopRun(runId).catch(warn("stopping the canceled run", { run_id: runId }));
+        return { kind: "canceled", run: { id: runId, canceledAt: at } };
+      }
+      // Lost a race (the run finished, or another cancel won): the stored state answers.
+    }
+    throw new Error(`run ${runId} changed under three cancel attempts`);
+  }
+
   return {
     async create(command) {
       if (command.idempotencyKey) {
@@ -250,6 +363,8 @@ export function createRunLifecycle({
         ledgerId: newId("led"),
         idempotencyKey: command.idempotencyKey,
         requestHash: command.requestHash,
+        webhookEvents: command.webhookEvents,
+        cancelAt: command.cancelAfterMs === null ? null : new Date(Date.now() + command.cancelAfterMs),
       };
       // A key that conflicted but holds no replayable run was freed meanwhile (past its 24 h
       // window): the run is submitted once more, now without a twin.
@@ -293,29 +408,19 @@ export function createRunLifecycle({
       return settle(run, ["EXECUTING"], decision, run.now());
     },
 
-    async cancel(owner, runId) {
-      for (let attempt = 0; attempt < 3; attempt++) {
-        const run = await findRunForAccount(db, runId, owner.accountId, owner.mode);
-        if (!run) return { kind: "not_found" };
-        switch (cancelDecision(run.status)) {
-          case "already_canceled":
-            return { kind: "already_canceled", run: { id: run.id, canceledAt: run.canceledAt! } };
-          case "not_cancelable":
-            return { kind: "not_cancelable", status: run.status };
-          case "cancel":
-            break;
-        }
-        const model = await findModel(db, run.modelId);
-        const charge = settlementCharge(model!.pricing as Pricing, run.unitsCompleted, run.reservedTokens);
-        const at = new Date();
-        const settled = await settle(run, ["QUEUED", "EXECUTING"], { to: "CANCELED", charge }, at);
-        if (settled) {
-          await queues.stopRun(runId).catch(warn("stopping the canceled run", { run_id: runId }));
-          return { kind: "canceled", run: { id: runId, canceledAt: at } };
-        }
-        // Lost a race (the run finished, or another cancel won): the stored state answers.
-      }
-      throw new Error(`run ${runId} changed under three cancel attempts`);
+    cancel(owner, runId) {
+      return cancelRun(() => findRunForAccount(db, runId, owner.accountId, owner.mode), runId);
+    },
+
+    cancelAtDeadline(runId) {
+      return cancelRun(
+        () => findRun(db, runId),
+        runId,
+        (run) => ({
+          code: DEADLINE_CANCEL_CODE,
+          message: `The run was canceled at its Cancel-After deadline (${run.cancelAt?.toISOString()}).`,
+        }),
+      );
     },
 
     timeOut(run) {
@@ -333,6 +438,7 @@ export function createRunLifecycle({
 
     async drain() {
       await Promise.all([creations.drain(), starts.drain(), settlements.drain()]);
+      await Promise.all([...background]);
     },
   };
 }
