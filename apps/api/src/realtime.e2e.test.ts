@@ -2,7 +2,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { verify as verifyServiceSignature } from "@octokit/webhooks-methods";
-import { ModelRunClient, parseSse, type RunEvent } from "@svc/sdk";
+import { ModelRunClient, parseSse, type CreatedRun, type Run, type RunEvent } from "@svc/sdk";
 import {
   createAccountWithKeys,
   createTestDatabase,
@@ -45,9 +45,10 @@ describe("real time", () => {
   const create = async (model: string, input: object, headers: Record<string, string> = {}, extra = {}) => {
     const res = await call("POST", `/models/${model}/run`, headers, { input, ...extra });
     expect(res.status).toBe(201);
-    return { res, run: (await res.json()).data };
+    return { res, run: ((await res.json()) as { data: CreatedRun }).data };
   };
-  const read = async (runId: string) => (await (await call("GET", `/runs/${runId}`)).json()).data;
+  const body = async <T>(res: Response) => ((await res.json()) as { data: T }).data;
+  const read = async (runId: string) => body<Run>(await call("GET", `/runs/${runId}`));
   const collect = async (runId: string) => {
     const events: RunEvent[] = [];
     for await (const event of client.stream(runId)) events.push(event);
@@ -83,7 +84,7 @@ describe("real time", () => {
   });
 
   it("when 20 runs wait for a worker, then their queue positions are 1..20 and move as runs start", async () => {
-    const runs = [];
+    const runs: string[] = [];
     for (let i = 0; i < 20; i++)
       runs.push((await create("test/steps", { prompt: `queued ${i}` })).run.run_id);
     const views = await Promise.all(runs.map(read));
@@ -104,9 +105,9 @@ describe("real time", () => {
       { what: "the queue to move", intervalMs: 50 },
     );
     // The runs still waiting keep consecutive places, the first now at the head.
-    const positions = moved.map((v: { queue_position: number }) => v.queue_position);
+    const positions = moved.map((v) => v.queue_position!);
     expect(positions[0]).toBeLessThanOrEqual(2);
-    for (let i = 1; i < positions.length; i++) expect(positions[i]).toBeGreaterThanOrEqual(positions[i - 1]);
+    for (let i = 1; i < positions.length; i++) expect(positions[i]).toBeGreaterThanOrEqual(positions[i - 1]!);
     expect(positions.at(-1)).toBeLessThan(20);
     // A worker is alive and runs have finished: the estimate is a time ahead, later for later runs.
     const estimates = await waitFor(
@@ -116,10 +117,9 @@ describe("real time", () => {
       },
       { what: "an estimate for the last run", intervalMs: 50 },
     );
-    expect(Date.parse(estimates[1].estimated_start_at)).toBeGreaterThan(Date.now());
-    expect(Date.parse(estimates[1].estimated_start_at)).toBeGreaterThan(
-      Date.parse(estimates[0].estimated_start_at),
-    );
+    const [before, last] = estimates.map((v) => Date.parse(v.estimated_start_at ?? ""));
+    expect(last).toBeGreaterThan(Date.now());
+    expect(last).toBeGreaterThan(before!);
     await waitFor(async () => ((await read(runs.at(-1)!)).status === "COMPLETED" ? true : null), {
       what: "the queue to drain",
       timeoutMs: 30_000,
@@ -156,7 +156,7 @@ describe("real time", () => {
     expect(run.output).toBeUndefined();
     const polled = await call("GET", `/runs/${run.run_id}`, { prefer: "wait=20" });
     expect(polled.headers.get("preference-applied")).toBe("wait=20");
-    expect((await polled.json()).data).toMatchObject({ run_id: run.run_id, status: "COMPLETED" });
+    expect(await body(polled)).toMatchObject({ run_id: run.run_id, status: "COMPLETED" });
   });
 
   it("when Prefer asks for a wait outside 1..60 s, then the answer is 400 and no run is created", async () => {
@@ -168,7 +168,9 @@ describe("real time", () => {
       { input: { prompt: "x" } },
     );
     expect(res.status).toBe(400);
-    expect((await res.json()).error.details[0].path).toBe("prefer");
+    expect(((await res.json()) as { error: { details: { path: string }[] } }).error.details[0]!.path).toBe(
+      "prefer",
+    );
     expect(await database.db.run.count()).toBe(before);
   });
 
@@ -216,8 +218,8 @@ describe("real time", () => {
       { prompt: "deadline", num_images: 2 },
       { "cancel-after": "1s" },
     );
-    const ended = await (await call("GET", `/runs/${run.run_id}`, { prefer: "wait=20" })).json();
-    expect(ended.data).toMatchObject({
+    const ended = await body(await call("GET", `/runs/${run.run_id}`, { prefer: "wait=20" }));
+    expect(ended).toMatchObject({
       status: "CANCELED",
       tokens_charged: 0,
       error: { code: "CANCEL_AFTER", message: expect.stringContaining("Cancel-After") },
@@ -249,12 +251,12 @@ describe("real time", () => {
   it("when a run asks for started events, then run.started and run.completed are delivered, signed, in order", async () => {
     const receiver = await startHttpsReceiver();
     try {
-      const secret = (await (await call("GET", "/webhooks/default/secret")).json()).data.signing_secret;
-      const endpoint = (
-        await (
-          await call("POST", "/webhooks", {}, { url: receiver.url("/endpoint"), events: ["run.started"] })
-        ).json()
-      ).data;
+      const { signing_secret: secret } = await body<{ signing_secret: string }>(
+        await call("GET", "/webhooks/default/secret"),
+      );
+      const endpoint = await body<{ id: string; signing_secret: string }>(
+        await call("POST", "/webhooks", {}, { url: receiver.url("/endpoint"), events: ["run.started"] }),
+      );
       const { run } = await create(
         "test/instant",
         { prompt: "started" },
@@ -270,19 +272,19 @@ describe("real time", () => {
         data: { run_id: run.run_id, model_id: "test/instant", started_at: expect.any(String) },
       });
       const toEndpoint = requests.find((r) => r.path === "/endpoint")!;
-      const body = JSON.parse(toEndpoint.body);
-      expect(body).toEqual({
+      const sent = JSON.parse(toEndpoint.body);
+      expect(sent).toEqual({
         event: "run.started",
         webhook_id: endpoint.id,
         data: {
           run_id: run.run_id,
           model_id: "test/instant",
-          started_at: body.data.started_at,
-          timestamp: body.data.started_at,
+          started_at: sent.data.started_at,
+          timestamp: sent.data.started_at,
         },
-        created_at: body.data.started_at,
+        created_at: sent.data.started_at,
       });
-      expect(Date.parse(body.data.started_at)).toBeLessThanOrEqual(Date.parse(view.completed_at));
+      expect(Date.parse(sent.data.started_at)).toBeLessThanOrEqual(Date.parse(view.completed_at!));
       expect(toEndpoint.headers["x-service-event"]).toBe("run.started");
       for (const [req, key] of [
         [requests.find((r) => r.path === "/per-run")!, secret],

@@ -178,7 +178,9 @@ export function createRunEventHub(
     async close() {
       listeners.clear();
       count = 0;
-      await subscriber.quit().catch(() => subscriber.disconnect());
+      // QUIT waits for a connection that may never come (Redis away): then just hang up.
+      if (subscriber.status === "ready") await subscriber.quit().catch(() => subscriber.disconnect());
+      else subscriber.disconnect();
     },
   };
 }

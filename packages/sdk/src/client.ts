@@ -166,7 +166,19 @@ export class ModelRunClient {
    */
   async run(modelId: string, body: CreateRunBody, o: RunOptions & WaitOptions = {}): Promise<Run> {
     const signal = this.waitSignal(o);
-    const created = await this.runs.create(modelId, body, { wait: 60, ...o, signal });
+    // A creation abandoned while it waits has a run the caller never learnt of: with a key of its
+    // own, sending the creation again (without waiting) names that run, so it can be canceled.
+    const idempotencyKey = o.idempotencyKey ?? (signal ? crypto.randomUUID() : undefined);
+    let created: CreatedRun;
+    try {
+      created = await this.runs.create(modelId, body, { wait: 60, ...o, idempotencyKey, signal });
+    } catch (error) {
+      if (signal?.aborted && idempotencyKey && o.cancelOnAbort !== false) {
+        const abandoned = await this.runs.create(modelId, body, { idempotencyKey }).catch(() => undefined);
+        if (abandoned) await this.runs.cancel(abandoned.run_id).catch(() => undefined);
+      }
+      throw error;
+    }
     const run = TERMINAL.includes(created.status as RunStatus)
       ? (created as Run)
       : await this.wait(created.run_id, { ...o, signal });

@@ -118,13 +118,16 @@ describe("runs without a worker", () => {
   });
 
   describe("reading and listing runs", () => {
-    it("when a queued run is read, then it shows the queued fields only", async () => {
+    it("when a queued run is read, then it shows the queued fields and its place in the queue", async () => {
       const { run_id } = (await create(live, "acme/pixel-hq", { input: { prompt: "read me" } }).expect(201))
         .body.data;
       const res = await request(api.app).get(`/api/v1/runs/${run_id}`).set(live).expect(200);
       expect(res.body.data).toEqual({
         run_id,
         status: "QUEUED",
+        queue_position: expect.any(Number),
+        // No worker runs in this test: nothing honest can be said about its start.
+        estimated_start_at: null,
         model_id: "acme/pixel-hq",
         created_at: expect.any(String),
       });

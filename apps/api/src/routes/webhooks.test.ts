@@ -44,7 +44,7 @@ describe("webhook endpoints API", () => {
     [{ url: "http://example.com/hook" }, "url"],
     [{ url: "not a url" }, "url"],
     [{}, "url"],
-    [{ url: "https://example.com", events: ["run.started"] }, "events.0"],
+    [{ url: "https://example.com", events: ["run.queued"] }, "events.0"],
     [{ url: "https://example.com", events: [] }, "events"],
     [{ url: "https://example.com", events: ["run.failed", "run.failed"] }, "events"],
     [{ url: "https://example.com", secret: "mine" }, ""],

@@ -12,6 +12,7 @@ describe("Cog callback server", () => {
   const results = redisCogResults(redis, prefix);
   let server: Server;
   let base: string;
+  const progress: { runId: string; report: unknown }[] = [];
 
   beforeAll(async () => {
     server = await startCogCallbackServer({
@@ -19,6 +20,7 @@ describe("Cog callback server", () => {
       port: 0,
       secretsKey: key,
       results,
+      recordProgress: (runId, report) => progress.push({ runId, report }),
       logger: createLogger({ service: "t", level: "silent" }),
     });
     base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
@@ -62,5 +64,18 @@ describe("Cog callback server", () => {
     expect((await post(cogWebhookUrl(base, key, "run_c"), { status: "exploded" })).status).toBe(400);
     expect((await post(cogWebhookUrl(base, key, "run_c"), { status: "processing" })).status).toBe(200);
     expect(await results.get("run_c")).toBeNull();
+  });
+
+  it("when a processing prediction sends its logs and partial output, then they become the run's progress", async () => {
+    const res = await post(cogWebhookUrl(base, key, "run_logs"), {
+      id: "run_logs",
+      status: "processing",
+      logs: "step 1\nstep 2\n",
+      output: ["https://x/partial.png"],
+    });
+    expect(res.status).toBe(200);
+    expect(progress).toEqual([
+      { runId: "run_logs", report: { logs: "step 1\nstep 2\n", output: ["https://x/partial.png"] } },
+    ]);
   });
 });

@@ -93,13 +93,15 @@ export async function startCogCallbackServer(opts: {
       }
       try {
         if (COG_TERMINAL.has(prediction.status)) await opts.results.store(id, prediction);
-        else if (prediction.status === "processing")
-          opts.recordProgress(id, {
+        else if (prediction.status === "processing") {
+          const report = {
             ...(typeof prediction.logs === "string" &&
               prediction.logs && { logs: prediction.logs.slice(-8_192) }),
             ...(prediction.output !== undefined &&
               prediction.output !== null && { output: prediction.output }),
-          });
+          };
+          if (Object.keys(report).length) opts.recordProgress(id, report);
+        }
         reply(200, { ok: true });
       } catch (error) {
         opts.logger.error("cog callback could not be stored", { prediction_id: id, error });

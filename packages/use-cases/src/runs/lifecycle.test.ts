@@ -3,9 +3,12 @@ import type { Redis } from "ioredis";
 import { ledgerTotals, seedCatalogue, loadCatalogue } from "@svc/db";
 import { createLogger } from "@svc/logger";
 import {
+  createDeadlinesQueue,
   createDeliveriesQueue,
   createRedis,
+  createRunEventHub,
   createRunsQueue,
+  queueIndex,
   runTransport,
   whenRedisReady,
 } from "@svc/queue";
@@ -17,7 +20,12 @@ import {
   TEST_REDIS_URL,
   type TestDatabase,
 } from "@svc/testkit";
-import { createRunLifecycle, type CreateRunCommand, type RunLifecycle } from "./lifecycle.js";
+import {
+  createRunLifecycle,
+  runEventSettings,
+  type CreateRunCommand,
+  type RunLifecycle,
+} from "./lifecycle.js";
 
 // Batching must change nothing a client can see: every answer and every ledger entry is what
 // applying the same runs one by one would give. Real Postgres and Redis; a wide group-commit
@@ -36,10 +44,16 @@ describe("run lifecycle (group commit)", () => {
     await whenRedisReady(redis, 2_000);
     const runsQueue = createRunsQueue(redis, prefix);
     const deliveriesQueue = createDeliveriesQueue(redis, prefix);
+    const deadlinesQueue = createDeadlinesQueue(redis, prefix);
     runs = createRunLifecycle({
       db: database.db,
       logger: createLogger({ service: "test", level: "warn", stream: new PassThrough() }),
-      queues: runTransport(redis, prefix, { runs: () => runsQueue, deliveries: () => deliveriesQueue }),
+      queues: runTransport(
+        redis,
+        prefix,
+        { runs: () => runsQueue, deliveries: () => deliveriesQueue, deadlines: () => deadlinesQueue },
+        runEventSettings({ RUN_EVENTS_RETENTION_SECONDS: 60 }),
+      ),
       groupCommit: { windowMs: 20, maxBatch: 500, maxInFlight: 2 },
     });
   });
@@ -66,6 +80,8 @@ describe("run lifecycle (group commit)", () => {
       input: { prompt: "p", num_images: 1 },
       unitsRequested: 1,
       webhookUrl: null,
+      webhookEvents: ["run.completed", "run.failed"],
+      cancelAfterMs: null,
       idempotencyKey: null,
       requestHash: null,
       ...extra,
@@ -110,6 +126,44 @@ describe("run lifecycle (group commit)", () => {
     const reused = await runs.create({ ...keyed, requestHash: "another body" });
     expect(reused.kind).toBe("key_reused");
     expect(await expectLedgerExact(account.id)).toEqual({ balance: 100, reserved: 2 });
+  });
+
+  it("when a batch of runs is created, started and finished, then each run's events are recorded in order and the queue's index follows", async () => {
+    const { command } = await liveAccount(1000);
+    const hub = createRunEventHub(redis, prefix, (error) => {
+      throw error;
+    });
+    const index = queueIndex(redis, prefix, async () => 0);
+    try {
+      // Earlier tests left runs of this model queued: this batch's places follow theirs.
+      const waiting = (await index.model("acme/pixel/fast")).queueLength!;
+      const created = await Promise.all(
+        Array.from({ length: 5 }, () => runs.create(command("acme/pixel/fast"))),
+      );
+      const ids = created.map((r) => (r.kind === "created" ? r.run.id : ""));
+      await runs.drain();
+      const ahead = await Promise.all(
+        ids.map(async (id) => {
+          const run = (await database.db.run.findUnique({ where: { id } }))!;
+          return (await index.ahead(run)).ofModel;
+        }),
+      );
+      expect(ahead.sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4].map((i) => waiting + i));
+      const started = (await runs.start(ids[0]!))!;
+      await runs.finish(started, { to: "COMPLETED", output: { images: [] }, unitsCompleted: 1, charge: 2 });
+      await runs.drain();
+      const events = await hub.history(ids[0]!);
+      expect(events.map((e) => e.event.type === "status" && e.event.status)).toEqual([
+        "QUEUED",
+        "EXECUTING",
+        "COMPLETED",
+      ]);
+      const queue = await index.model("acme/pixel/fast");
+      expect(queue.queueLength).toBe(waiting + 4);
+      expect(queue.runTimeP50Ms).toEqual(expect.any(Number));
+    } finally {
+      await hub.close();
+    }
   });
 
   it("when cancels and completions of the same runs arrive together, then each run settles exactly once", async () => {
