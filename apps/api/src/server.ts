@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import type { ApiConfig } from "@svc/config";
 import { createDb } from "@svc/db";
 import type { Logger } from "@svc/logger";
@@ -33,6 +34,8 @@ export async function assembleApi(
     ? await queueDashboard(config.REDIS_URL, config.QUEUE_PREFIX, config.ADMIN_PASSWORD)
     : undefined;
   const closing = new AbortController();
+  // Every waiting request and open stream listens to it.
+  setMaxListeners(0, closing.signal);
   const hub = createRunEventHub(redis, config.QUEUE_PREFIX, (error) =>
     logger.warn("run events subscription failed", { error }),
   );

@@ -57,7 +57,14 @@ export const webhookFilterEvents = (values: readonly WebhookFilterValue[]) =>
 
 /** An event of a run's stream, as recorded: small, enriched by the API when it is sent. */
 export type RunEvent =
-  { type: "status"; status: RunStatus; at: string } | { type: "progress"; at: string; data: RunProgress };
+  | {
+      type: "status";
+      status: RunStatus;
+      at: string;
+      /** An ended run's view (presentRun), when small enough to travel with the event. */
+      view?: Record<string, unknown>;
+    }
+  | { type: "progress"; at: string; data: RunProgress };
 
 /** An event as the process that caused it records it (packages/queue runEvents). */
 export interface RecordedEvent {
@@ -81,6 +88,9 @@ export interface RunProgress {
   /** The output so far, when the model produces it piece by piece. */
   output?: unknown;
 }
+
+/** Largest ended-run view carried by its event; a larger one (a big output) is read from the database. */
+export const EVENT_VIEW_MAX_BYTES = 16_384;
 
 /** A status event may arrive late (two processes publish); a stream never goes backwards. */
 export const statusRank = (status: RunStatus): number =>

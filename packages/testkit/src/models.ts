@@ -21,6 +21,11 @@ export async function seedTestModels(db: Db): Promise<void> {
     variant("test/instant", 0),
     variant("test/slow", 3_000),
     variant("test/steps", 250),
+    // The echo generator after a 250 ms wait: a run that takes time but no CPU (benchmarks).
+    {
+      ...variant("test/wait", 250),
+      runner: { kind: "builtin" as const, generator: "echo" as const, delay_ms: 250 },
+    },
     variant("test/timeout", 5_000, 300),
   ]);
 }

@@ -77,9 +77,6 @@ export async function waitForEnd<R extends RunRecord>(
   }
 }
 
-const sse = (res: Response, event: string, data: unknown, id?: string) =>
-  res.write(`${id ? `id: ${id}\n` : ""}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-
 /**
  * GET /runs/{id}/events: the run's recorded events after Last-Event-ID (all of them without it),
  * then live ones, each status event carrying the run's view (a queued run's place, an ended run's
@@ -103,7 +100,14 @@ export function streamRunEvents(
     "cache-control": "no-cache, no-transform",
     "x-accel-buffering": "no",
   });
-  res.write(`retry: 1000\n\n`);
+  // Every write checks that the stream is still open: handlers resume after awaits, by which
+  // time the client may have gone (a write after the end would be an error event).
+  const write = (text: string) => {
+    if (!ended && !res.writableEnded) res.write(text);
+  };
+  const sse = (event: string, data: unknown, id?: string) =>
+    write(`${id ? `id: ${id}\n` : ""}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  write(`retry: 1000\n\n`);
 
   const finish = () => {
     if (ended) return;
@@ -115,7 +119,7 @@ export function streamRunEvents(
   };
 
   const status = async (view: { status: RunRecord["status"] } & Record<string, unknown>, id?: string) => {
-    sse(res, "status", view, id);
+    sse("status", view, id);
     if (isTerminal(view.status)) finish();
   };
 
@@ -127,13 +131,15 @@ export function streamRunEvents(
     }
     const { event } = stored;
     if (event.type === "progress") {
-      if (rank < 2) sse(res, "progress", { run_id: run.id, at: event.at, ...event.data }, stored.id);
+      if (rank < 2) sse("progress", { run_id: run.id, at: event.at, ...event.data }, stored.id);
       return;
     }
     const r = statusRank(event.status);
     if (r < rank || (r === rank && r !== 0)) return;
     rank = r;
     if (r === 2) {
+      // The event carries the ended run's view unless its output is large.
+      if (event.view) return status(event.view as { status: RunRecord["status"] }, last);
       const stored = await read();
       if (stored && isTerminal(stored.status)) return status(presentRun(stored), last);
       return;
@@ -200,10 +206,11 @@ export function streamRunEvents(
   };
   const stop = rt.hub.listen(run.id, (m) => enqueue(() => (m === "resync" ? catchUp(true) : handle(m))));
   const heartbeat = setInterval(() => {
-    res.write(": heartbeat\n\n");
+    write(": heartbeat\n\n");
     enqueue(() => catchUp(true));
   }, rt.heartbeatMs);
   rt.closing.addEventListener("abort", finish, { once: true });
   res.on("close", finish);
+  res.on("error", finish);
   enqueue(() => catchUp(false));
 }

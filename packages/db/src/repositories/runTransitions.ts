@@ -211,6 +211,7 @@ export interface SettledRun {
   modelId: string;
   status: RunStatus;
   tokensCharged: number;
+  createdAt: Date;
   /** Null for a run canceled while queued. */
   startedAt: Date | null;
   /** Deliveries recorded with the transition; the caller enqueues them (the sweeper backs it up). */
@@ -239,7 +240,7 @@ WITH b AS (
     error_message = COALESCE(b.error_message, r.error_message)
   FROM b WHERE r.id = b.run_id AND r.id IN (SELECT id FROM locked)
   RETURNING r.id, r.account_id, r.mode, r.model_id, r.webhook_url, r.webhook_events, r.status, r.tokens_charged,
-            r.started_at
+            r.created_at, r.started_at
 ), totals AS (
   SELECT s.account_id, sum(b.charge_bd + b.release_bd)::int AS bd, sum(b.charge_rd + b.release_rd)::int AS rd
   FROM settled s JOIN b ON b.run_id = s.id GROUP BY s.account_id HAVING sum(b.charge + b.release) > 0
@@ -267,7 +268,7 @@ WITH b AS (
   FROM settled s JOIN b ON b.run_id = s.id WHERE s.webhook_url IS NOT NULL AND b.event = ANY(s.webhook_events)
   RETURNING id, run_id
 )
-SELECT s.id, s.account_id, s.model_id, s.status, s.tokens_charged, s.started_at,
+SELECT s.id, s.account_id, s.model_id, s.status, s.tokens_charged, s.created_at, s.started_at,
        COALESCE((SELECT array_agg(d.id) FROM deliveries_made d WHERE d.run_id = s.id), '{}') AS delivery_ids
 FROM settled s`;
 
@@ -313,6 +314,7 @@ export async function settleRuns(
         modelId: r.model_id,
         status: r.status,
         tokensCharged: r.tokens_charged,
+        createdAt: r.created_at,
         startedAt: r.started_at,
         deliveryIds: r.delivery_ids,
       } satisfies SettledRun,

@@ -5,7 +5,9 @@
 import {
   cancelDecision,
   DEADLINE_CANCEL_CODE,
+  EVENT_VIEW_MAX_BYTES,
   groupCommit,
+  presentRun,
   newId,
   planSettlement,
   settlementCharge,
@@ -143,6 +145,26 @@ type SettleAnswer = SettledRun | null | { kind: "error"; error: unknown };
 const isError = (a: unknown): a is { kind: "error"; error: unknown } =>
   typeof a === "object" && a !== null && (a as { kind?: string }).kind === "error";
 
+/** The ended run's view for its event, so that streams answer without reading it back. */
+function endedView(run: SettledRun, plan: SettlementPlan): { view?: Record<string, unknown> } {
+  const view = presentRun({
+    id: run.id,
+    status: run.status,
+    modelId: run.modelId,
+    mode: "live",
+    estimatedTokens: 0,
+    tokensCharged: run.tokensCharged,
+    output: plan.output ?? null,
+    errorCode: plan.errorCode ?? null,
+    errorMessage: plan.errorMessage ?? null,
+    createdAt: run.createdAt,
+    startedAt: run.startedAt,
+    completedAt: plan.to === "CANCELED" ? null : plan.at,
+    canceledAt: plan.to === "CANCELED" ? plan.at : null,
+  });
+  return JSON.stringify(view).length <= EVENT_VIEW_MAX_BYTES ? { view } : {};
+}
+
 export function createRunLifecycle({
   db,
   queues,
@@ -275,7 +297,7 @@ export function createRunLifecycle({
         settled.map(({ run, plan }) => ({
           runId: run.id,
           modelId: run.modelId,
-          event: { type: "status", status: run.status, at: plan.at.toISOString() },
+          event: { type: "status", status: run.status, at: plan.at.toISOString(), ...endedView(run, plan) },
           ...(run.status === "COMPLETED" &&
             run.startedAt && { runMs: plan.at.getTime() - run.startedAt.getTime() }),
         })),
