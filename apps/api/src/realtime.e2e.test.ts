@@ -211,6 +211,12 @@ describe("real time", () => {
     }
   });
 
+  it("when the stream of an unknown run is asked for, then it is a plain 404 RUN_NOT_FOUND", async () => {
+    const res = await call("GET", "/runs/run_doesnotexist0000000000/events", { accept: "text/event-stream" });
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("RUN_NOT_FOUND");
+  });
+
   it("when a run outlives its Cancel-After, then it is canceled with the reason and its tokens are refunded", async () => {
     const before = await client.account.get();
     const { run } = await create(

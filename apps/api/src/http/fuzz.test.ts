@@ -42,6 +42,11 @@ function send(port: number, request: Sent): Promise<Answer> {
         agent: false,
       },
       (res) => {
+        // An event stream that opened is an answer; it would stay open as long as its run is queued.
+        if (String(res.headers["content-type"]).startsWith("text/event-stream")) {
+          resolve({ status: res.statusCode ?? 0, body: "" });
+          return req.destroy();
+        }
         const chunks: Buffer[] = [];
         const answer = () => ({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() });
         res.on("data", (chunk: Buffer) => chunks.push(chunk));

@@ -100,6 +100,8 @@ export function streamRunEvents(
     "cache-control": "no-cache, no-transform",
     "x-accel-buffering": "no",
   });
+  // HEAD: the stream's headers alone.
+  if (req.method === "HEAD") return void res.end();
   // Every write checks that the stream is still open: handlers resume after awaits, by which
   // time the client may have gone (a write after the end would be an error event).
   const write = (text: string) => {

@@ -6,7 +6,7 @@ import { useConsole } from "../session";
 import { CopyButton, Dialog, Empty, ErrorMessage, Loading, PageHeader, ShownOnce, Time } from "../ui";
 
 // The API's EVENT_TYPES (packages/core/src/webhooks/events.ts); the API refuses any other.
-export const EVENTS = ["run.completed", "run.failed", "run.canceled"];
+export const EVENTS = ["run.started", "run.completed", "run.failed", "run.canceled"];
 
 export function EventChoices({ value, onChange }: { value: string[]; onChange(events: string[]): void }) {
   return (
