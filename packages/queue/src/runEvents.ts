@@ -24,14 +24,23 @@ export interface RunEventSettings {
   endedTtlMs: number;
 }
 
+// The key names, once: keys() for the code here, the Lua script builds the same from the prefix.
+const NAMES = {
+  channel: ":run-events",
+  stream: ":run-events:",
+  queued: ":queued",
+  runTimes: ":run-times",
+  workers: ":workers",
+} as const;
+
 const keys = (prefix: string) => ({
-  channel: `${prefix}:run-events`,
-  stream: (runId: string) => `${prefix}:run-events:${runId}`,
-  queued: `${prefix}:queued`,
-  queuedOf: (modelId: string) => `${prefix}:queued:${modelId}`,
-  runTimes: `${prefix}:run-times`,
-  runTimesOf: (modelId: string) => `${prefix}:run-times:${modelId}`,
-  workers: `${prefix}:workers`,
+  channel: prefix + NAMES.channel,
+  stream: (runId: string) => prefix + NAMES.stream + runId,
+  queued: prefix + NAMES.queued,
+  queuedOf: (modelId: string) => `${prefix}${NAMES.queued}:${modelId}`,
+  runTimes: prefix + NAMES.runTimes,
+  runTimesOf: (modelId: string) => `${prefix}${NAMES.runTimes}:${modelId}`,
+  workers: prefix + NAMES.workers,
 });
 
 /** Recent run times kept per model, and for all models together. */
@@ -44,29 +53,30 @@ const EVENTS_PER_RUN = 1_000;
 const RECORD = `
 local prefix, activeTtl, endedTtl = ARGV[1], ARGV[2], ARGV[3]
 local events = cjson.decode(ARGV[4])
+local queued, runTimes = prefix .. '${NAMES.queued}', prefix .. '${NAMES.runTimes}'
 local out = {}
 for _, e in ipairs(events) do
-  local stream = prefix .. ':run-events:' .. e.r
+  local stream = prefix .. '${NAMES.stream}' .. e.r
   local id = redis.call('XADD', stream, 'MAXLEN', '~', ${EVENTS_PER_RUN}, '*', 'e', e.d)
   redis.call('PEXPIRE', stream, e.x == 1 and endedTtl or activeTtl)
   if e.s == 'QUEUED' then
     if redis.call('XLEN', stream) == 1 then
-      redis.call('ZADD', prefix .. ':queued:' .. e.m, e.q, e.r)
-      redis.call('ZADD', prefix .. ':queued', e.q, e.r)
+      redis.call('ZADD', queued .. ':' .. e.m, e.q, e.r)
+      redis.call('ZADD', queued, e.q, e.r)
     end
   elseif e.s then
-    redis.call('ZREM', prefix .. ':queued:' .. e.m, e.r)
-    redis.call('ZREM', prefix .. ':queued', e.r)
+    redis.call('ZREM', queued .. ':' .. e.m, e.r)
+    redis.call('ZREM', queued, e.r)
   end
   if e.t then
-    redis.call('LPUSH', prefix .. ':run-times:' .. e.m, e.t)
-    redis.call('LTRIM', prefix .. ':run-times:' .. e.m, 0, ${RUN_TIMES_PER_MODEL - 1})
-    redis.call('LPUSH', prefix .. ':run-times', e.t)
-    redis.call('LTRIM', prefix .. ':run-times', 0, ${RUN_TIMES_ALL - 1})
+    redis.call('LPUSH', runTimes .. ':' .. e.m, e.t)
+    redis.call('LTRIM', runTimes .. ':' .. e.m, 0, ${RUN_TIMES_PER_MODEL - 1})
+    redis.call('LPUSH', runTimes, e.t)
+    redis.call('LTRIM', runTimes, 0, ${RUN_TIMES_ALL - 1})
   end
   out[#out + 1] = { r = e.r, i = id, d = e.d }
 end
-redis.call('PUBLISH', prefix .. ':run-events', cjson.encode(out))
+redis.call('PUBLISH', prefix .. '${NAMES.channel}', cjson.encode(out))
 return #out`;
 
 type WithRecord = Redis & {

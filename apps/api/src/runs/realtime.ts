@@ -120,7 +120,7 @@ export function streamRunEvents(
     res.end();
   };
 
-  const status = async (view: { status: RunRecord["status"] } & Record<string, unknown>, id?: string) => {
+  const status = (view: { status: RunRecord["status"] } & Record<string, unknown>, id?: string) => {
     sse("status", view, id);
     if (isTerminal(view.status)) finish();
   };
