@@ -11,7 +11,7 @@ import { parseJsonBody, requireJsonBody } from "./http/jsonBody.js";
 import { authFailureLimit, rateLimits } from "./http/rateLimit.js";
 import { requestId } from "./http/requestId.js";
 import { observeRequests } from "./http/observeRequests.js";
-import { expiredOutputs, outputFileHeaders } from "./outputs/files.js";
+import { outputFiles } from "./outputs/files.js";
 import { healthRoutes } from "./routes/health.js";
 import { modelRoutes } from "./routes/models.js";
 import { runRoutes } from "./routes/runs.js";
@@ -52,17 +52,7 @@ export function createApp(deps: AppDeps): express.Express {
     res.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics());
   });
   // Generated outputs: public, unguessable paths; unknown files fall through to the JSON 404.
-  app.use(
-    "/files",
-    express.static(config.OUTPUT_DIR, {
-      index: false,
-      dotfiles: "ignore",
-      immutable: true,
-      maxAge: "7d",
-      setHeaders: outputFileHeaders,
-    }),
-    expiredOutputs(config.OUTPUT_DIR),
-  );
+  app.use("/files", outputFiles(deps.outputs.store, logger));
 
   if (deps.dashboard) app.use(DASHBOARD_PATH, ...deps.dashboard.handlers);
 
@@ -116,7 +106,7 @@ export function createApp(deps: AppDeps): express.Express {
       )
     : undefined;
   app.use(CONSOLE_API, consoleApi(deps, operations, signIns, limits?.all));
-  app.use("/console", consolePages(config.CONSOLE_DIR ?? DEFAULT_CONSOLE_DIR));
+  app.use("/console", consolePages(config.CONSOLE_DIR ?? DEFAULT_CONSOLE_DIR, deps.outputs.mediaOrigin));
 
   app.use(notFound);
   app.use(errorHandler(logger, config.BODY_LIMIT_BYTES));

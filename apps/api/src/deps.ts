@@ -3,6 +3,7 @@ import type { ApiConfig } from "@svc/config";
 import type { Db } from "@svc/db";
 import type { Logger } from "@svc/logger";
 import type { Producer } from "@svc/queue";
+import type { OutputStore, OutputUrls } from "@svc/storage";
 import type { RunLifecycle } from "@svc/use-cases";
 import type { QueueDashboard } from "./admin/queueDashboard.js";
 import type { ApiMetrics } from "./metrics.js";
@@ -20,6 +21,9 @@ export interface AppDeps {
   metrics: ApiMetrics;
   /** Runs' events for waiting requests and streams, and the queue's index. */
   realtime: Realtime;
+  /** Where outputs are (served at /files), how their URLs are shown, and, when signed URLs point
+   * elsewhere, the origin the console must allow its media from. */
+  outputs: { store: OutputStore; urls: OutputUrls; mediaOrigin?: string };
   /** Set on SIGTERM: readiness fails and responses close their connections (see main.ts). */
   lifecycle: { draining: boolean };
   /** The operators' queue dashboard, when ADMIN_PASSWORD is configured. */

@@ -1,6 +1,6 @@
 import request from "supertest";
 import { ledgerTotals, loadCatalogue, seedCatalogue } from "@svc/db";
-import { createAccountWithKeys, DEAD_REDIS_URL, waitFor, type SpawnedApp } from "@svc/testkit";
+import { createAccountWithKeys, DEAD_REDIS_URL, probeMedia, waitFor, type SpawnedApp } from "@svc/testkit";
 import { PUBLIC_BASE_URL, setupE2E as setup, startWorker, stopWorker as stop, type E2E } from "./test/e2e.js";
 import { startApi } from "./test/harness.js";
 
@@ -113,7 +113,7 @@ describe("runs end to end", () => {
     expect(await ctx.api.database.db.ledgerEntry.count({ where: { runId: created.run_id } })).toBe(0);
   });
 
-  it("when audio and video runs complete, then their files are a WAV and a GIF charged per second", async () => {
+  it("when audio and video runs complete, then their files are a WAV and an H.264 MP4, charged per second", async () => {
     const { liveKey } = await createAccountWithKeys(ctx.api.database.db, 100);
     const audio = (await create(liveKey, "acme/voice/tone", { prompt: "rain", duration_seconds: 2 })).body
       .data;
@@ -128,11 +128,19 @@ describe("runs end to end", () => {
       .expect(200);
     expect(wav.headers["content-type"]).toMatch(/audio\/(x-)?wav/);
     expect((wav.body as Buffer).toString("ascii", 8, 12)).toBe("WAVE");
-    const gif = await request(ctx.api.app)
+    const mp4 = await request(ctx.api.app)
       .get(v.output.video[0].slice(PUBLIC_BASE_URL.length))
       .buffer(true)
+      .parse((res, done) => {
+        const parts: Buffer[] = [];
+        res.on("data", (part: Buffer) => parts.push(part));
+        res.on("end", () => done(null, Buffer.concat(parts)));
+      })
       .expect(200);
-    expect(gif.headers["content-type"]).toBe("image/gif");
+    expect(mp4.headers["content-type"]).toBe("video/mp4");
+    const probed = await probeMedia(mp4.body as Buffer);
+    expect(probed.seconds).toBeCloseTo(1, 1);
+    expect(probed.streams).toEqual([{ type: "video", codec: "h264", width: 320, height: 180 }]);
   });
 
   it("when an executing run is canceled, then the worker aborts it, it stays CANCELED and everything is refunded", async () => {

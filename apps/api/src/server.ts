@@ -3,6 +3,7 @@ import type { ApiConfig } from "@svc/config";
 import { createDb } from "@svc/db";
 import type { Logger } from "@svc/logger";
 import { createProducer, createRedis, createRunEventHub, queueIndex } from "@svc/queue";
+import { configuredOutputUrls, createOutputStore } from "@svc/storage";
 import { queueDashboard } from "./admin/queueDashboard.js";
 import { createApp } from "./app.js";
 import type { AppDeps } from "./deps.js";
@@ -39,6 +40,8 @@ export async function assembleApi(
   const hub = createRunEventHub(redis, config.QUEUE_PREFIX, (error) =>
     logger.warn("run events subscription failed", { error }),
   );
+  const store = createOutputStore(config);
+  const urls = configuredOutputUrls(store, config);
   const deps: AppDeps = {
     config,
     db,
@@ -52,7 +55,15 @@ export async function assembleApi(
       queue: queueIndex(redis, config.QUEUE_PREFIX, () => queues.runs().getActiveCount()),
       closing: closing.signal,
       heartbeatMs: config.EVENTS_HEARTBEAT_MS,
+      urls,
       logger,
+    },
+    outputs: {
+      store,
+      urls,
+      // Signed URLs name the bucket's public endpoint: a signature made here says which origin.
+      mediaOrigin:
+        store.kind === "s3" && urls.signed ? new URL(await store.signedUrl("origin", 60)).origin : undefined,
     },
     lifecycle: { draining: false },
     dashboard,
@@ -67,6 +78,7 @@ export async function assembleApi(
     async close() {
       closing.abort();
       await Promise.allSettled([queues.close(), db.$disconnect(), dashboard?.close(), hub.close()]);
+      store.close();
       if (redis.status === "ready") await redis.quit().catch(() => {});
       else redis.disconnect();
     },

@@ -169,6 +169,29 @@ describe("web console in Chromium", () => {
     await shot("07-run-page");
   });
 
+  it("when a video is made in the playground, then Chromium plays its MP4 in the video element", async () => {
+    await page.getByRole("link", { name: "Models & playground" }).click();
+    await page.getByRole("link", { name: "Motion Clip" }).click();
+    await page.getByLabel("Prompt").fill("a red kite over the sea");
+    await page.getByRole("button", { name: "Run", exact: true }).click();
+    const video = page.locator('video[aria-label="Output video"]');
+    await video.waitFor();
+    expect(await video.getAttribute("src")).toMatch(/\/video\.mp4$/);
+    // Muted media may play without a gesture; play() rejects if the file cannot be decoded.
+    const played = await video.evaluate(async (v: HTMLVideoElement) => {
+      v.muted = true;
+      await v.play();
+      await new Promise<void>((resolve, reject) => {
+        v.addEventListener("error", () => reject(new Error(`media error ${v.error?.code}`)));
+        const check = () => (v.currentTime > 0.5 ? resolve() : requestAnimationFrame(check));
+        check();
+      });
+      return { width: v.videoWidth, height: v.videoHeight, duration: v.duration, error: v.error };
+    });
+    expect(played).toEqual({ width: 320, height: 180, duration: 3, error: null });
+    await shot("07b-video-playing");
+  });
+
   it("when a webhook endpoint's delivery fails, then its attempts are shown and it can be redelivered", async () => {
     const closed = await freePort();
     await page.getByRole("link", { name: "Webhooks" }).click();

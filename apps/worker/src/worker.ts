@@ -15,7 +15,8 @@ import {
   type DeliveryJob,
   type RunJob,
 } from "@svc/queue";
-import { createRunners, expireLocalOutputs, localStorage } from "@svc/runners";
+import { createRunners } from "@svc/runners";
+import { configuredOutputUrls, createOutputStore, runOutputs } from "@svc/storage";
 import { createRunLifecycle, groupCommitSettings, runEventSettings } from "@svc/use-cases";
 import { cogWebhookUrl, startCogCallbackServer } from "./cog/callbackServer.js";
 import { cogDoneChannel, redisCogResults } from "./cog/results.js";
@@ -84,13 +85,16 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   const metricsServer = config.METRICS_PORT
     ? await startMetricsServer(metrics, config.METRICS_HOST, config.METRICS_PORT)
     : undefined;
+  const store = createOutputStore(config);
   const runners = createRunners({
     generatorThreads: config.GENERATOR_THREADS,
+    ffmpegPath: config.FFMPEG_PATH,
     ...(callbackBase && {
       cog: {
         results: cogResults,
         webhookUrl: (id: string) => cogWebhookUrl(callbackBase, secretsKey, id),
         allowPrivateOutputs: config.WEBHOOK_ALLOW_PRIVATE_URLS,
+        maxOutputBytes: config.OUTPUT_MAX_BYTES,
         log: (message: string, meta: Record<string, unknown>) => logger.info(message, meta),
       },
     }),
@@ -106,7 +110,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
     recordProgress,
     outageHorizonMs: config.OUTAGE_HORIZON_MS,
     logger,
-    storage: localStorage(config.OUTPUT_DIR, config.PUBLIC_BASE_URL),
+    storage: runOutputs(store, config.PUBLIC_BASE_URL),
     runners,
     blocklist: loadBlocklist(config),
     metrics,
@@ -116,6 +120,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
     logger,
     secretsKey,
     metrics,
+    urls: configuredOutputUrls(store, config),
     send: webhookSender({
       timeoutMs: config.WEBHOOK_TIMEOUT_MS,
       allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS,
@@ -208,7 +213,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
 
   const expireOutputs = periodic("output expiry", async () => {
     const before = new Date(Date.now() - config.OUTPUT_RETENTION_DAYS * 86_400_000);
-    const expired = await expireLocalOutputs(config.OUTPUT_DIR, before);
+    const expired = await store.expire(before);
     if (expired)
       logger.info("outputs expired", { outputs: expired, retention_days: config.OUTPUT_RETENTION_DAYS });
   });
@@ -249,6 +254,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
         deadlinesQueue.close(),
         runners.close(),
       ]);
+      store.close();
       await Promise.allSettled([redis.quit(), db.$disconnect()]);
     },
   };

@@ -78,3 +78,40 @@ describe("worker configuration", () => {
     expect(loadWorkerConfig(minimal).SHUTDOWN_GRACE_MS).toBe(30000);
   });
 });
+
+describe("output storage configuration", () => {
+  it("when nothing is said, then outputs are local files served through the API", () => {
+    expect(loadWorkerConfig(minimal)).toMatchObject({
+      OUTPUT_STORAGE: "local",
+      OUTPUT_URLS: "proxied",
+      OUTPUT_URL_TTL_SECONDS: 3600,
+      S3_PREFIX: "outputs/",
+      OUTPUT_MAX_BYTES: 512 * 1024 * 1024,
+    });
+  });
+
+  it("when s3 is chosen without a bucket, or signed URLs without s3, then the variable is named", () => {
+    expect(() => loadApiConfig({ ...minimal, OUTPUT_STORAGE: "s3" })).toThrow(
+      /S3_BUCKET: required with OUTPUT_STORAGE=s3/,
+    );
+    expect(() => loadWorkerConfig({ ...minimal, OUTPUT_URLS: "signed" })).toThrow(
+      /OUTPUT_URLS: signed URLs need OUTPUT_STORAGE=s3/,
+    );
+  });
+
+  it("when the bucket, prefix or endpoint is malformed, then it is refused", () => {
+    const s3 = { ...minimal, OUTPUT_STORAGE: "s3", S3_BUCKET: "outputs" };
+    expect(
+      loadApiConfig({ ...s3, OUTPUT_URLS: "signed", S3_ENDPOINT: "http://127.0.0.1:9000" }),
+    ).toMatchObject({
+      S3_BUCKET: "outputs",
+      OUTPUT_URLS: "signed",
+    });
+    expect(() => loadApiConfig({ ...s3, S3_BUCKET: "No_Such" })).toThrow(/S3_BUCKET: expected a bucket name/);
+    expect(() => loadApiConfig({ ...s3, S3_PREFIX: "no-slash" })).toThrow(/S3_PREFIX/);
+    expect(() => loadApiConfig({ ...s3, S3_ENDPOINT: "ftp://x" })).toThrow(/S3_ENDPOINT/);
+    expect(() => loadApiConfig({ ...s3, OUTPUT_URL_TTL_SECONDS: "604801" })).toThrow(
+      /OUTPUT_URL_TTL_SECONDS/,
+    );
+  });
+});

@@ -2,6 +2,7 @@ import { parseEnv } from "./parse.js";
 import {
   apiEnvSchema,
   baseEnvSchema,
+  storageRules,
   workerEnvSchema,
   type ApiConfig,
   type BaseConfig,
@@ -14,9 +15,12 @@ export * from "./schemas.js";
 
 type Env = Record<string, string | undefined>;
 
-export const loadBaseConfig = (env: Env = process.env): BaseConfig => parseEnv(baseEnvSchema, env);
-export const loadApiConfig = (env: Env = process.env): ApiConfig => parseEnv(apiEnvSchema, env);
-export const loadWorkerConfig = (env: Env = process.env): WorkerConfig => parseEnv(workerEnvSchema, env);
+export const loadBaseConfig = (env: Env = process.env): BaseConfig =>
+  parseEnv(baseEnvSchema.superRefine(storageRules), env);
+export const loadApiConfig = (env: Env = process.env): ApiConfig =>
+  parseEnv(apiEnvSchema.superRefine(storageRules), env);
+export const loadWorkerConfig = (env: Env = process.env): WorkerConfig =>
+  parseEnv(workerEnvSchema.superRefine(storageRules), env);
 
 /** For a process's entry point: the parsed configuration, or exit 78 (EX_CONFIG) naming every problem. */
 export function configOrExit<T>(load: () => T): T {

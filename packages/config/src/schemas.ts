@@ -14,9 +14,45 @@ export const baseEnvSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_:{}-]+$/, "expected letters, digits, _ : - { }")
     .default("svc"),
-  OUTPUT_DIR: z.string().min(1).default("./var/outputs"),
   PUBLIC_BASE_URL: url(["http", "https"]).default("http://localhost:3000"),
+  // Where outputs are kept: `local` (files under OUTPUT_DIR, which the API and every worker must
+  // share) or `s3` (an S3-compatible bucket; the API and the workers then share no directory).
+  OUTPUT_STORAGE: z.enum(["local", "s3"]).default("local"),
+  OUTPUT_DIR: z.string().min(1).default("./var/outputs"),
+  // How clients get outputs: `proxied` (PUBLIC_BASE_URL/files/..., streamed by the API from the
+  // store) or `signed` (presigned URLs of the bucket, made afresh at every read and valid for
+  // OUTPUT_URL_TTL_SECONDS; needs OUTPUT_STORAGE=s3).
+  OUTPUT_URLS: z.enum(["proxied", "signed"]).default("proxied"),
+  OUTPUT_URL_TTL_SECONDS: int(1, 604_800).default(3_600),
+  // The bucket (OUTPUT_STORAGE=s3) and the prefix of every key in it. Credentials come from the
+  // standard AWS chain (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, AWS_PROFILE, an instance role).
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "expected a bucket name (3-63 of a-z 0-9 . -)")
+    .optional(),
+  S3_PREFIX: z
+    .string()
+    .regex(/^([A-Za-z0-9!_.*'()-]+\/)*$/, "expected path segments each ending with / (or empty)")
+    .default("outputs/"),
+  S3_REGION: z.string().min(1).default("us-east-1"),
+  // Another store than AWS S3 (MinIO, R2, GCS): its endpoint, as this host reaches it, and, when
+  // clients reach it at another address, that one (signed URLs name it). MinIO needs path style.
+  S3_ENDPOINT: url(["http", "https"]).optional(),
+  S3_PUBLIC_ENDPOINT: url(["http", "https"]).optional(),
+  S3_FORCE_PATH_STYLE: bool.default(false),
 });
+
+/** Rules between variables, which a schema of single variables cannot say. */
+export function storageRules(config: z.infer<typeof baseEnvSchema>, ctx: z.RefinementCtx): void {
+  if (config.OUTPUT_STORAGE === "s3" && !config.S3_BUCKET)
+    ctx.addIssue({ code: "custom", path: ["S3_BUCKET"], message: "required with OUTPUT_STORAGE=s3" });
+  if (config.OUTPUT_URLS === "signed" && config.OUTPUT_STORAGE !== "s3")
+    ctx.addIssue({
+      code: "custom",
+      path: ["OUTPUT_URLS"],
+      message: "signed URLs need OUTPUT_STORAGE=s3",
+    });
+}
 
 // What the API and the worker need beyond the base (the CLI and the migration runner do not).
 export const serviceEnvSchema = baseEnvSchema.extend({
@@ -94,10 +130,14 @@ export const workerEnvSchema = serviceEnvSchema.extend({
   OUTAGE_HORIZON_MS: int(1_000, 86_400_000).default(900_000),
   // How often the sweeper re-enqueues lost QUEUED runs and fails runs past their deadline.
   SWEEP_INTERVAL_MS: int(100, 3_600_000).default(10_000),
-  // Output files older than this many days are deleted (their URLs then answer 410 Gone); 0 keeps
-  // them forever. Checked every OUTPUT_EXPIRY_INTERVAL_MS by each worker.
+  // Output files older than this many days are deleted, locally or in the bucket (their URLs then
+  // answer 410 Gone); 0 keeps them forever. Checked every OUTPUT_EXPIRY_INTERVAL_MS by each worker.
   OUTPUT_RETENTION_DAYS: int(0, 36_500).default(30),
   OUTPUT_EXPIRY_INTERVAL_MS: int(100, 86_400_000).default(3_600_000),
+  // The largest output file a model may return (Cog outputs are streamed and cut off past it).
+  OUTPUT_MAX_BYTES: int(1_024, 1_099_511_627_776).default(512 * 1024 * 1024),
+  // The ffmpeg of the built-in video (MP4) and audio (MP3) generators; unset: the npm-installed one.
+  FFMPEG_PATH: z.string().min(1).optional(),
   // A QUEUED run older than this with no job in Redis is enqueued again.
   SWEEP_QUEUED_AFTER_MS: int(0, 3_600_000).default(30_000),
   // Content policy: comma-separated blocked words or phrases, and/or a file with one per line.

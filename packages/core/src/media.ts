@@ -37,3 +37,48 @@ export const OUTPUT_TOKEN = /^out_[0-9A-Za-z]{22}$/;
 
 /** Left in an output directory whose files retention deleted, so that their URLs answer 410. */
 export const EXPIRED_MARKER = ".expired";
+
+/** An output file's name in its directory, as the generators and the Cog copy write it. */
+export const OUTPUT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
+/** Where the API serves an output: the key `<token>/<name>` under PUBLIC_BASE_URL/files/. */
+export function outputUrl(publicBaseUrl: string, key: string): string {
+  return `${publicBaseUrl.replace(/\/$/, "")}/files/${key}`;
+}
+
+/**
+ * The output keys that `value` refers to, at any depth: each string that is one of this service's
+ * output URLs (PUBLIC_BASE_URL/files/<token>/<name>), mapped to its key. A run's output holds
+ * these stable URLs; what clients are shown may differ (signed URLs, made at each read).
+ */
+export function outputKeysIn(value: unknown, publicBaseUrl: string): Map<string, string> {
+  const prefix = outputUrl(publicBaseUrl, "");
+  const found = new Map<string, string>();
+  const visit = (v: unknown): void => {
+    if (typeof v === "string") {
+      if (!v.startsWith(prefix)) return;
+      const [token, name, ...rest] = v.slice(prefix.length).split("/");
+      if (!rest.length && OUTPUT_TOKEN.test(token ?? "") && OUTPUT_NAME.test(name ?? ""))
+        found.set(v, `${token}/${name}`);
+    } else if (Array.isArray(v)) v.forEach(visit);
+    else if (v && typeof v === "object" && Object.getPrototypeOf(v) === Object.prototype)
+      Object.values(v).forEach(visit);
+  };
+  visit(value);
+  return found;
+}
+
+/**
+ * A copy of `value` with each string found in `replacements` replaced; arrays and plain objects are
+ * copied, anything else (a Date) kept as it is.
+ */
+export function replaceStrings<T>(value: T, replacements: ReadonlyMap<string, string>): T {
+  const visit = (v: unknown): unknown => {
+    if (typeof v === "string") return replacements.get(v) ?? v;
+    if (Array.isArray(v)) return v.map(visit);
+    if (v && typeof v === "object" && Object.getPrototypeOf(v) === Object.prototype)
+      return Object.fromEntries(Object.entries(v).map(([k, inner]) => [k, visit(inner)]));
+    return v;
+  };
+  return visit(value) as T;
+}

@@ -1,5 +1,5 @@
 import type { RunErrorCode, RunnerSettings, RunProgress } from "@svc/core";
-import type { RunOutputs } from "./storage.js";
+import type { RunOutputs } from "@svc/storage";
 
 export interface RunContext {
   runId: string;

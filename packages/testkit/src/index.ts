@@ -7,3 +7,5 @@ export * from "./wait.js";
 export * from "./httpsReceiver.js";
 export * from "./fakeCogServer.js";
 export * from "./tcpProxy.js";
+export * from "./media.js";
+export * from "./s3Server.js";

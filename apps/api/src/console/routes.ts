@@ -181,7 +181,7 @@ function scopedApi(deps: AppDeps, operations: Router, limitAll: RequestHandler |
     const runId = String(req.params.runId);
     const run = await findRunForAccount(deps.db, runId, auth.accountId, auth.mode);
     if (!run) throw new ApiError("RUN_NOT_FOUND", `No run with id ${JSON.stringify(runId)}.`);
-    res.json({ data: presentRunDetail(run) });
+    res.json({ data: await deps.outputs.urls.resolve(presentRunDetail(run)) });
   });
   scoped.use(operations);
   return scoped;

@@ -387,6 +387,8 @@ function operations(registry: OpenAPIRegistry) {
     path: "/files/{token}/{name}",
     tags: ["Runs"],
     summary: "A run's output file (public, unguessable URL; no key)",
+    description:
+      "Streamed from the configured store (a local directory or an S3-compatible bucket), with Range and conditional requests. With OUTPUT_URLS=signed, runs show presigned bucket URLs instead, made at each read; this path keeps serving the same files.",
     request: {
       params: z.object({
         token: z.string().meta({ example: "out_70roCqjUmmTprm0UySY0KD" }),
@@ -404,7 +406,13 @@ function operations(registry: OpenAPIRegistry) {
           ]),
         ),
       },
-      ...errors(400, 404, 410),
+      206: {
+        description: "The part asked for with Range (Content-Range says which).",
+        content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } },
+      },
+      304: { description: "Not modified (If-None-Match or If-Modified-Since)." },
+      416: { description: "The Range cannot be satisfied." },
+      ...errors(400, 404, 410, 503),
     },
     security: [],
   });

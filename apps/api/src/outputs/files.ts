@@ -1,8 +1,9 @@
-import { access } from "node:fs/promises";
-import { join } from "node:path";
 import type { ServerResponse } from "node:http";
-import type { RequestHandler } from "express";
-import { ApiError, EXPIRED_MARKER, OUTPUT_TOKEN, servedMediaType } from "@svc/core";
+import { pipeline } from "node:stream/promises";
+import express, { Router, type RequestHandler } from "express";
+import { ApiError, OUTPUT_NAME, OUTPUT_TOKEN, servedMediaType } from "@svc/core";
+import type { Logger } from "@svc/logger";
+import { RangeNotSatisfiable, type OutputStore, type S3OutputStore } from "@svc/storage";
 
 /**
  * An output is shown inline only as one of the allowed media types, never sniffed, and under a
@@ -17,22 +18,86 @@ export function outputFileHeaders(res: ServerResponse, path: string): void {
   if (!type) res.setHeader("Content-Disposition", "attachment");
 }
 
+// Outputs never change once written (a re-run writes under a new token).
+const CACHE_CONTROL = "public, max-age=604800, immutable";
+
+function storeAway(logger: Logger, requestId: unknown, error: unknown): ApiError {
+  logger.warn("output store unavailable", { request_id: requestId, error });
+  return new ApiError("SERVICE_UNAVAILABLE", "The output store cannot be reached; try again shortly.");
+}
+
 /**
- * After the static files: a file that is not there because retention deleted it (its directory
- * holds the worker's marker) is 410 OUTPUT_EXPIRED; anything else falls through to the JSON 404.
+ * Bucket objects streamed through the API, with the client's Range and conditions passed on (a
+ * video seeks with Range requests): what OUTPUT_URLS=proxied serves from an S3 store.
  */
-export function expiredOutputs(outputDir: string): RequestHandler {
-  return async (req, _res, next) => {
-    const token = /^\/([^/]+)\/[^/]+$/.exec(req.path)?.[1];
-    if (!token || !OUTPUT_TOKEN.test(token)) return next();
-    const expired = await access(join(outputDir, token, EXPIRED_MARKER)).then(
-      () => true,
-      () => false,
+function fromBucket(store: S3OutputStore, logger: Logger): RequestHandler {
+  return async (req, res, next) => {
+    const { token, name } = req.params as { token: string; name: string };
+    if (!OUTPUT_TOKEN.test(token) || !OUTPUT_NAME.test(name)) return next();
+    const gone = new AbortController();
+    res.on("close", () => gone.abort());
+    let object;
+    try {
+      object = await store.read(
+        `${token}/${name}`,
+        {
+          range: req.get("range"),
+          ifNoneMatch: req.get("if-none-match"),
+          ifModifiedSince: req.get("if-modified-since"),
+        },
+        gone.signal,
+      );
+    } catch (error) {
+      if (error instanceof RangeNotSatisfiable)
+        return void res.status(416).set("Content-Range", "bytes */*").end();
+      throw storeAway(logger, res.locals.requestId, error);
+    }
+    if (!object) return next();
+    outputFileHeaders(res, name);
+    res.status(object.status).set(object.headers).set("Cache-Control", CACHE_CONTROL);
+    if (!object.body || req.method === "HEAD") {
+      object.body?.destroy();
+      return void res.end();
+    }
+    // A client that leaves early ends the copy; nothing is left to answer then.
+    await pipeline(object.body, res).catch(() => {});
+  };
+}
+
+/**
+ * GET /files/<token>/<name>: the outputs of the configured store, served by the API. A file that is
+ * not there because retention deleted it is 410 OUTPUT_EXPIRED; anything else falls through to the
+ * JSON 404.
+ */
+export function outputFiles(store: OutputStore, logger: Logger): Router {
+  const router = Router();
+  // Errors are answered outside the router, where req.baseUrl is gone (metrics label by the mount).
+  router.use((_req, res, next) => {
+    res.locals.mount = "/files";
+    next();
+  });
+  if (store.kind === "local")
+    router.use(
+      express.static(store.dir, {
+        index: false,
+        dotfiles: "ignore",
+        immutable: true,
+        maxAge: "7d",
+        setHeaders: outputFileHeaders,
+      }),
     );
+  else router.get("/:token/:name", fromBucket(store, logger));
+  router.get("/:token/:name", async (req, res, next) => {
+    const { token } = req.params;
+    if (!OUTPUT_TOKEN.test(token)) return next();
+    const expired = await store.isExpired(token).catch((error: unknown) => {
+      throw storeAway(logger, res.locals.requestId, error);
+    });
     if (!expired) return next();
     throw new ApiError(
       "OUTPUT_EXPIRED",
       "This output was deleted after the retention period (OUTPUT_RETENTION_DAYS) and is gone.",
     );
-  };
+  });
+  return router;
 }

@@ -186,7 +186,7 @@ export function runRoutes(
       gone(res),
     );
     res.set("Preference-Applied", `wait=${wait}`);
-    res.status(201).json({ data: presentWaitedRun(created, run) });
+    res.status(201).json({ data: await realtime.urls.resolve(presentWaitedRun(created, run)) });
   });
 
   router.get("/runs", async (req, res) => {
@@ -203,7 +203,8 @@ export function runRoutes(
       limit: query.limit + 1,
     });
     const { page, nextCursor } = paginate(runs, query.limit);
-    res.json({ data: { runs: page.map((run) => presentRun(run)), next_cursor: nextCursor } });
+    const views = await realtime.urls.resolve(page.map((run) => presentRun(run)));
+    res.json({ data: { runs: views, next_cursor: nextCursor } });
   });
 
   const readRun = (auth: { accountId: string; mode: "live" | "test" }, runId: string) =>

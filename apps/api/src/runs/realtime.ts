@@ -13,6 +13,7 @@ import {
 } from "@svc/core";
 import type { Logger } from "@svc/logger";
 import { isStreamId, streamIdAfter, type QueueIndex, type RunEventHub, type StoredEvent } from "@svc/queue";
+import type { OutputUrls } from "@svc/storage";
 
 export interface Realtime {
   hub: RunEventHub;
@@ -20,6 +21,8 @@ export interface Realtime {
   /** Draining: waiting requests answer now and streams end (clients resume elsewhere). */
   closing: AbortSignal;
   heartbeatMs: number;
+  /** Ended runs' output URLs as clients get them (signed afresh at each read, when configured). */
+  urls: OutputUrls;
   logger: Logger;
 }
 
@@ -41,7 +44,7 @@ export async function placeOf(rt: Realtime, run: RunRecord): Promise<QueuePlace 
 
 /** The run's view for a status read, with its place when it is queued. */
 export async function runView(rt: Realtime, run: RunRecord) {
-  return presentRun(run, await placeOf(rt, run));
+  return rt.urls.resolve(presentRun(run, await placeOf(rt, run)));
 }
 
 /**
@@ -120,9 +123,10 @@ export function streamRunEvents(
     res.end();
   };
 
-  const status = (view: { status: RunRecord["status"] } & Record<string, unknown>, id?: string) => {
-    sse("status", view, id);
-    if (isTerminal(view.status)) finish();
+  const status = async (view: { status: RunRecord["status"] } & Record<string, unknown>, id?: string) => {
+    if (!isTerminal(view.status)) return sse("status", view, id);
+    sse("status", await rt.urls.resolve(view), id);
+    finish();
   };
 
   async function handle(stored: StoredEvent | { id?: undefined; event: RunEvent }) {

@@ -24,11 +24,11 @@ export function Outputs({ output }: { output: Record<string, unknown> }) {
         /\.gif($|\?)/.test(url) ? (
           <img key={url} src={url} alt="Output video (animated)" className="media" />
         ) : (
-          <video key={url} src={url} controls className="media" />
+          <video key={url} src={url} controls className="media" aria-label="Output video" />
         ),
       )}
       {audio.map((url) => (
-        <audio key={url} src={url} controls className="media" />
+        <audio key={url} src={url} controls className="media" aria-label="Output audio" />
       ))}
     </div>
   );

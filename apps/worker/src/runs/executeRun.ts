@@ -12,7 +12,8 @@ import type { Logger } from "@svc/logger";
 import type { RunJob } from "@svc/queue";
 import type { RunLifecycle } from "@svc/use-cases";
 import type { WorkerMetrics } from "../metrics.js";
-import { RunnerCanceled, RunnerError, type OutputStorage, type Runners } from "@svc/runners";
+import { RunnerCanceled, RunnerError, type Runners } from "@svc/runners";
+import type { OutputStorage } from "@svc/storage";
 
 export interface ExecuteDeps {
   runs: RunLifecycle;

@@ -10,6 +10,7 @@ import {
 } from "@svc/db";
 import type { Logger } from "@svc/logger";
 import type { DeliveryJob } from "@svc/queue";
+import type { OutputUrls } from "@svc/storage";
 import type { WorkerMetrics } from "../metrics.js";
 import type { WebhookSender } from "./sendWebhook.js";
 
@@ -18,6 +19,8 @@ export interface DeliverDeps {
   logger: Logger;
   secretsKey: Buffer;
   send: WebhookSender;
+  /** Signed output URLs are signed afresh for each attempt, so that a late retry still works. */
+  urls: OutputUrls;
   metrics?: Pick<WorkerMetrics, "deliveryAttempts" | "deliveryLatency">;
 }
 
@@ -62,15 +65,18 @@ export async function deliverWebhook(
   }
 
   const number = delivery.attemptCount + 1;
+  const body = deps.urls.signed
+    ? JSON.stringify(await deps.urls.resolve(JSON.parse(delivery.body)))
+    : delivery.body;
   const startedAt = new Date();
   const headers = signDelivery({
     secrets,
     deliveryId: delivery.id,
     event: delivery.event,
-    body: delivery.body,
+    body,
     at: startedAt,
   });
-  const result = await deps.send(delivery.url, delivery.body, { ...headers });
+  const result = await deps.send(delivery.url, body, { ...headers });
   const durationMs = Date.now() - startedAt.getTime();
   const outcome = await recordAttempt(db, {
     deliveryId: delivery.id,

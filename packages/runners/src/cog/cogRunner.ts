@@ -22,11 +22,12 @@ export interface CogRunnerDeps {
   webhookUrl(predictionId: string): string;
   /** Output URLs may point at loopback/private addresses other than the model's own servers. */
   allowPrivateOutputs: boolean;
+  /** The largest output file accepted (OUTPUT_MAX_BYTES); larger ones fail the run. */
+  maxOutputBytes: number;
   log?(message: string, meta: Record<string, unknown>): void;
 }
 
 const OUTPUT_TIMEOUT_MS = 120_000;
-const MAX_OUTPUT_BYTES = 512 * 1024 * 1024;
 
 class ServerUnavailable extends Error {}
 
@@ -208,7 +209,7 @@ export function createCogRunner(deps: CogRunnerDeps): Runner {
         allowPrivate: deps.allowPrivateOutputs,
         trustedOrigins: new Set(s.servers.map((server) => new URL(server).origin)),
         timeoutMs: OUTPUT_TIMEOUT_MS,
-        maxBytes: MAX_OUTPUT_BYTES,
+        maxBytes: deps.maxOutputBytes,
       });
       const units = s.output === "image" ? urls.length : unitsRequested;
       return { units, output: { [s.output === "image" ? "images" : s.output]: urls } };

@@ -3,7 +3,7 @@ import { mkdtemp, readdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RunnerError } from "../runner.js";
-import { localStorage } from "../storage.js";
+import { localStore, runOutputs } from "@svc/storage";
 import { copyOutputs, type OutputFetchPolicy } from "./outputs.js";
 
 /** Real servers on 127.0.0.1: the model's own (trusted) and another internal host (not). */
@@ -32,6 +32,14 @@ describe("Cog outputs fetched from URLs", () => {
       if (url === "/to-internal") return res.writeHead(302, { location: `${internalUrl}/secret` }).end();
       const hop = /^\/loop\/(\d+)$/.exec(url);
       if (hop) return res.writeHead(307, { location: `/loop/${Number(hop[1]) + 1}` }).end();
+      if (url === "/declared-huge")
+        return res
+          .writeHead(200, { "content-type": "image/png", "content-length": "5000" })
+          .end(Buffer.alloc(5000));
+      if (url === "/broken") {
+        res.writeHead(200, { "content-type": "image/png", "content-length": "100000" });
+        return res.write(Buffer.alloc(1000), () => res.destroy());
+      }
       if (url === "/huge") {
         res.writeHead(200, { "content-type": "image/png" });
         const chunk = Buffer.alloc(64 * 1024);
@@ -66,7 +74,7 @@ describe("Cog outputs fetched from URLs", () => {
     ...extra,
   });
   const copy = (output: unknown, p = policy()) =>
-    copyOutputs(output, localStorage(dir, "http://files.test")(), new AbortController().signal, p);
+    copyOutputs(output, runOutputs(localStore(dir), "http://files.test")(), new AbortController().signal, p);
 
   it("when an output is on the model's own server, then it is copied with the type the server declared", async () => {
     const [url] = await copy([`${modelUrl}/0.png`]);
@@ -108,11 +116,34 @@ describe("Cog outputs fetched from URLs", () => {
     });
   });
 
+  const storedFiles = async () =>
+    (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).length;
+
   it("when a body grows past the limit, then the download stops there with MODEL_ERROR, and nothing is stored", async () => {
-    const before = (await readdir(dir)).length;
+    const before = await storedFiles();
     const error = await copy([`${modelUrl}/huge`], policy({ maxBytes: 256 * 1024 })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RunnerError);
     expect((error as RunnerError).message).toMatch(/larger than 262144 bytes/);
-    expect((await readdir(dir)).length).toBe(before);
+    expect(await storedFiles()).toBe(before);
+  });
+
+  it("when the server declares a length past the limit, then the copy fails before reading the body", async () => {
+    const before = await storedFiles();
+    await expect(copy([`${modelUrl}/declared-huge`], policy({ maxBytes: 1000 }))).rejects.toMatchObject({
+      code: "MODEL_ERROR",
+      message: expect.stringMatching(/larger than 1000 bytes/),
+    });
+    expect(await storedFiles()).toBe(before);
+  });
+
+  it("when a download breaks off halfway, then the copy fails and nothing is stored", async () => {
+    const before = await storedFiles();
+    await expect(copy([`${modelUrl}/broken`])).rejects.toThrow();
+    expect(await storedFiles()).toBe(before);
+  });
+
+  it("when a data: URL is larger than the limit, then it is refused", async () => {
+    const data = `data:image/png;base64,${Buffer.alloc(2000).toString("base64")}`;
+    await expect(copy([data], policy({ maxBytes: 1000 }))).rejects.toMatchObject({ code: "MODEL_ERROR" });
   });
 });

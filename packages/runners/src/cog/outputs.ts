@@ -1,8 +1,9 @@
 import { isIP } from "node:net";
+import { pipeline, Transform, type Readable } from "node:stream";
 import { Agent, request, type Dispatcher } from "undici";
 import { extensionForMediaType, guardedLookup, isInternalAddress, REFUSED_ADDRESS } from "@svc/core";
 import { RunnerError } from "../runner.js";
-import type { RunOutputs } from "../storage.js";
+import type { RunOutputs } from "@svc/storage";
 
 /** Every file a Cog output refers to: data: URLs and http(s) URLs, in order, at any depth. */
 export function fileReferences(output: unknown): string[] {
@@ -12,13 +13,13 @@ export function fileReferences(output: unknown): string[] {
   return [];
 }
 
-function decodeDataUrl(url: string): { bytes: Buffer; ext: string } {
+function decodeDataUrl(url: string): { body: Buffer; ext: string } {
   const match = /^data:([^;,]+)?(;base64)?,(.*)$/s.exec(url);
   if (!match) throw new RunnerError("MODEL_ERROR", "the model returned a malformed data URL");
-  const bytes = match[2]
+  const body = match[2]
     ? Buffer.from(match[3]!, "base64")
     : Buffer.from(decodeURIComponent(match[3]!), "utf8");
-  return { bytes, ext: extensionForMediaType(match[1] ?? "") };
+  return { body, ext: extensionForMediaType(match[1] ?? "") };
 }
 
 /** How model outputs are fetched from URLs the model chose. */
@@ -36,6 +37,9 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 // Agents hold no sockets until used; the guarded one checks every address it connects to.
 const plainAgent = new Agent();
 const guardedAgent = new Agent({ connect: { lookup: guardedLookup as never } });
+
+const tooLarge = (maxBytes: number) =>
+  new RunnerError("MODEL_ERROR", `a model output is larger than ${maxBytes} bytes`);
 
 const refusedOutput = (why: string) =>
   new RunnerError("MODEL_ERROR", `a model output URL was refused: ${why}`);
@@ -81,24 +85,35 @@ async function download(url: string, signal: AbortSignal, policy: OutputFetchPol
       if (statusCode >= 500) throw new Error(`output download answered ${statusCode}`);
       throw new RunnerError("MODEL_ERROR", `a model output could not be downloaded (HTTP ${statusCode})`);
     }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of body) {
-      size += (chunk as Buffer).length;
-      if (size > policy.maxBytes) {
-        body.destroy();
-        throw new RunnerError("MODEL_ERROR", `a model output is larger than ${policy.maxBytes} bytes`);
-      }
-      chunks.push(chunk as Buffer);
+    if (Number(headers["content-length"]) > policy.maxBytes) {
+      body.on("error", () => {}).destroy();
+      throw tooLarge(policy.maxBytes);
     }
     return {
-      bytes: Buffer.concat(chunks),
+      // pipeline, unlike pipe, passes the download's own failures on to the reader.
+      body: pipeline(body, sizeLimit(policy.maxBytes), () => {}),
       ext: extensionForMediaType(String(headers["content-type"] ?? "")),
     };
   }
 }
 
-/** Copies each output file into our storage, so clients only ever get our URLs. */
+/** Passes bytes through until more than maxBytes have come, then fails the stream. */
+function sizeLimit(maxBytes: number): Transform {
+  let size = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      size += chunk.length;
+      if (size > maxBytes) return callback(tooLarge(maxBytes));
+      callback(null, chunk);
+    },
+  });
+}
+
+/**
+ * Copies each output file into our storage, so clients only ever get our URLs. Downloads stream
+ * into the store as they arrive: a file's size costs no memory, and past maxBytes the copy fails
+ * and leaves nothing stored.
+ */
 export async function copyOutputs(
   output: unknown,
   outputs: RunOutputs,
@@ -107,8 +122,17 @@ export async function copyOutputs(
 ): Promise<string[]> {
   const urls: string[] = [];
   for (const [i, ref] of fileReferences(output).entries()) {
-    const { bytes, ext } = ref.startsWith("data:") ? decodeDataUrl(ref) : await download(ref, signal, policy);
-    urls.push(await outputs.save(`${i}.${ext}`, bytes));
+    const file: { body: Readable | Buffer; ext: string } = ref.startsWith("data:")
+      ? decodeDataUrl(ref)
+      : await download(ref, signal, policy);
+    if (Buffer.isBuffer(file.body) && file.body.length > policy.maxBytes) throw tooLarge(policy.maxBytes);
+    try {
+      urls.push(await outputs.save(`${i}.${file.ext}`, file.body, signal));
+    } catch (error) {
+      // The store may give up without reading the download to its end: its socket goes now.
+      if (!Buffer.isBuffer(file.body)) file.body.destroy();
+      throw error;
+    }
   }
   return urls;
 }

@@ -1,5 +1,6 @@
 import { abortableDelay, type Runner } from "../runner.js";
 import { inputSeed, prng, wordColours } from "../random.js";
+import { runFfmpeg } from "./ffmpeg.js";
 import type { RenderPool } from "./renderPool.js";
 
 const SAMPLE_RATE = 16_000;
@@ -35,15 +36,29 @@ export function renderWav(prompt: string, seconds: number, seed: number): Buffer
   return wav;
 }
 
-export const audioRunner = (pool: RenderPool): Runner => ({
+export const AUDIO_FORMATS = ["wav", "mp3"] as const;
+
+export const audioRunner = (pool: RenderPool, ffmpeg: () => string): Runner => ({
   async run({ input, settings, signal, outputs, progress }) {
     const seconds = Number(input.duration_seconds ?? 5);
     await abortableDelay(settings.kind === "builtin" ? settings.delay_ms : 0, signal);
-    const bytes = await pool.render(
+    const wav = await pool.render(
       { kind: "audio", prompt: String(input.prompt), seconds, seed: inputSeed(input) },
       signal,
     );
-    const url = await outputs.save("audio.wav", bytes);
+    let url: string;
+    if (input.format === "mp3") {
+      // Encoded as it streams into the store.
+      const mp3 = runFfmpeg(
+        ffmpeg(),
+        ["-f", "wav", "-i", "pipe:0", "-c:a", "libmp3lame", "-b:a", "96k", "-f", "mp3", "pipe:1"],
+        (async function* () {
+          yield wav;
+        })(),
+        signal,
+      );
+      [url] = await Promise.all([outputs.save("audio.mp3", mp3.stdout, signal), mp3.done]);
+    } else url = await outputs.save("audio.wav", wav, signal);
     progress({ completed: seconds, total: seconds });
     return { units: seconds, output: { audio: [url] } };
   },

@@ -1,0 +1,210 @@
+import { mkdtemp, readdir, rm, utimes } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import S3rver from "s3rver";
+import { localStore } from "./local.js";
+import { outputUrls, runOutputs } from "./outputs.js";
+import { s3Store } from "./s3.js";
+import type { OutputStore, S3OutputStore } from "./store.js";
+
+const TOKEN_A = "out_AAAAAAAAAAAAAAAAAAAAAA";
+const TOKEN_B = "out_BBBBBBBBBBBBBBBBBBBBBB";
+const DAY = 86_400_000;
+
+/** A stream of `chunks` pieces of 1 MiB, made as they are read. */
+function megabytes(chunks: number): Readable {
+  let sent = 0;
+  return new Readable({
+    read() {
+      this.push(sent++ < chunks ? Buffer.alloc(1024 * 1024, sent) : null);
+    },
+  });
+}
+
+const text = async (body: Readable | undefined) => {
+  const parts: Buffer[] = [];
+  for await (const part of body!) parts.push(part as Buffer);
+  return Buffer.concat(parts);
+};
+
+describe("S3 store against a real S3-protocol server (s3rver on 127.0.0.1)", () => {
+  let server: S3rver;
+  let dir: string;
+  let store: S3OutputStore;
+  const bucket = "svc-outputs";
+
+  /** Makes an object look written `days` ago (s3rver's LastModified is its file's mtime). */
+  const age = async (key: string, days: number) => {
+    const when = new Date(Date.now() - days * DAY);
+    await utimes(join(dir, bucket, "out", `${key}._S3rver_object`), when, when);
+  };
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "svc-s3-"));
+    server = new S3rver({
+      address: "127.0.0.1",
+      port: 0,
+      silent: true,
+      directory: dir,
+      configureBuckets: [{ name: bucket, configs: [] }],
+    });
+    const { port } = await server.run();
+    process.env.AWS_ACCESS_KEY_ID = "S3RVER";
+    process.env.AWS_SECRET_ACCESS_KEY = "S3RVER";
+    store = s3Store({
+      bucket,
+      prefix: "out/",
+      region: "us-east-1",
+      endpoint: `http://127.0.0.1:${port}`,
+      forcePathStyle: true,
+    });
+  });
+  afterAll(async () => {
+    store.close();
+    await server.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("when a 20 MiB stream is stored, then it lands under the prefix in parts, with the type from its name", async () => {
+    await store.put(`${TOKEN_A}/video.mp4`, megabytes(20));
+    const object = await store.read(`${TOKEN_A}/video.mp4`, {});
+    expect(object).toMatchObject({ status: 200, headers: { "content-length": String(20 * 1024 * 1024) } });
+    expect((await text(object!.body)).length).toBe(20 * 1024 * 1024);
+    const files = await readdir(join(dir, bucket, "out", TOKEN_A));
+    expect(files).toContain("video.mp4._S3rver_object");
+  });
+
+  it("when a range is read, then 206 with that range; a current ETag gives 304", async () => {
+    await store.put(`${TOKEN_A}/0.png`, Buffer.from("0123456789"));
+    const part = await store.read(`${TOKEN_A}/0.png`, { range: "bytes=2-4" });
+    expect(part).toMatchObject({ status: 206, headers: { "content-range": "bytes 2-4/10" } });
+    expect((await text(part!.body)).toString()).toBe("234");
+    const whole = await store.read(`${TOKEN_A}/0.png`, {});
+    whole!.body!.destroy();
+    expect(await store.read(`${TOKEN_A}/0.png`, { ifNoneMatch: whole!.headers.etag })).toEqual({
+      status: 304,
+      headers: {},
+    });
+  });
+
+  it("when a key was never written, then reading it gives null", async () => {
+    expect(await store.read(`${TOKEN_B}/nothing.png`, {})).toBeNull();
+  });
+
+  it("when the stream fails halfway, then the upload is abandoned and no object appears", async () => {
+    let sent = 0;
+    const failing = new Readable({
+      read() {
+        if (sent++ < 12) this.push(Buffer.alloc(1024 * 1024));
+        else this.destroy(new Error("model server went away"));
+      },
+    });
+    await expect(store.put(`${TOKEN_B}/broken.mp4`, failing)).rejects.toThrow("model server went away");
+    expect(await store.read(`${TOKEN_B}/broken.mp4`, {})).toBeNull();
+  });
+
+  it("when a signed URL is made, then it downloads without credentials until its lifetime is over", async () => {
+    await store.put(`${TOKEN_A}/1.png`, Buffer.from("signed"));
+    const url = await store.signedUrl(`${TOKEN_A}/1.png`, 1);
+    const ok = await fetch(url);
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get("content-type")).toBe("image/png");
+    expect(await ok.text()).toBe("signed");
+    // (s3rver checks a V4 URL's credential and lifetime, not its signature: AWS and MinIO do.)
+    expect(url).toMatch(/X-Amz-Expires=1&.*X-Amz-Signature=[0-9a-f]{64}/);
+    // The lifetime is whole seconds from the signing time: wait until the server says expired.
+    for (;;) {
+      const later = await fetch(url);
+      if (later.status === 403) {
+        expect(await later.text()).toMatch(/expired/);
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  });
+
+  it("when outputs are older than the retention, then they are deleted, marked, and newer ones stay", async () => {
+    const old = "out_CCCCCCCCCCCCCCCCCCCCCC";
+    const young = "out_DDDDDDDDDDDDDDDDDDDDDD";
+    await store.put(`${old}/0.png`, Buffer.from("a"));
+    await store.put(`${old}/1.png`, Buffer.from("b"));
+    await store.put(`${young}/0.png`, Buffer.from("c"));
+    await age(`${old}/0.png`, 3);
+    await age(`${old}/1.png`, 3);
+    const before = new Date(Date.now() - DAY);
+    expect(await store.isExpired(old)).toBe(false);
+    const expired = await store.expire(before);
+    expect(expired).toBeGreaterThanOrEqual(1);
+    expect(await store.isExpired(old)).toBe(true);
+    expect(await store.read(`${old}/0.png`, {})).toBeNull();
+    expect(await store.read(`${old}/1.png`, {})).toBeNull();
+    expect(await store.read(`${young}/0.png`, {})).not.toBeNull();
+    expect(await store.isExpired(young)).toBe(false);
+    // A second pass finds nothing more to do.
+    expect(await store.expire(before)).toBe(0);
+  });
+
+  it("when signed URLs are configured, then a view's output URLs become presigned ones and nothing else changes", async () => {
+    await store.put(`${TOKEN_B}/0.png`, Buffer.from("view"));
+    const urls = outputUrls(store, { mode: "signed", ttlSeconds: 600, publicBaseUrl: "https://api.test" });
+    const view = {
+      run_id: "run_1",
+      output: { images: [`https://api.test/files/${TOKEN_B}/0.png`], caption: "https://api.test/files/x" },
+    };
+    const shown = await urls.resolve(view);
+    expect(shown.run_id).toBe("run_1");
+    expect(shown.output.caption).toBe("https://api.test/files/x");
+    const [signed] = shown.output.images;
+    expect(signed).toMatch(new RegExp(`/${bucket}/out/${TOKEN_B}/0\\.png\\?.*X-Amz-Expires=600`));
+    expect(await (await fetch(signed!)).text()).toBe("view");
+    expect(view.output.images[0]).toBe(`https://api.test/files/${TOKEN_B}/0.png`);
+  });
+});
+
+describe("local store", () => {
+  let dir: string;
+  let store: OutputStore;
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), "svc-local-"));
+    store = localStore(dir);
+  });
+
+  it("when outputs are saved for two runs, then each has its own token and URL under /files", async () => {
+    const storage = runOutputs(store, "https://api.test/");
+    const a = await storage().save("0.png", Buffer.from("a"));
+    const b = await storage().save("0.png", megabytes(3));
+    expect(a).toMatch(/^https:\/\/api\.test\/files\/out_[0-9A-Za-z]{22}\/0\.png$/);
+    expect(b).not.toBe(a);
+    expect((await readdir(dir)).length).toBe(2);
+  });
+
+  it("when a stream fails halfway, then no file is left where the API would serve it", async () => {
+    let sent = 0;
+    const failing = new Readable({
+      read() {
+        if (sent++ < 2) this.push(Buffer.alloc(1024));
+        else this.destroy(new Error("broken"));
+      },
+    });
+    await expect(store.put(`${TOKEN_A}/0.png`, failing)).rejects.toThrow("broken");
+    expect(await readdir(join(dir, TOKEN_A))).toEqual([]);
+  });
+
+  it("when a directory is older than the retention, then its files go and a marker stays", async () => {
+    await store.put(`${TOKEN_A}/0.png`, Buffer.from("a"));
+    await store.put(`${TOKEN_B}/0.png`, Buffer.from("b"));
+    const old = new Date(Date.now() - 3 * DAY);
+    await utimes(join(dir, TOKEN_A), old, old);
+    expect(await store.expire(new Date(Date.now() - DAY))).toBe(1);
+    expect(await store.isExpired(TOKEN_A)).toBe(true);
+    expect(await store.isExpired(TOKEN_B)).toBe(false);
+    expect(await readdir(join(dir, TOKEN_A))).toEqual([".expired"]);
+  });
+
+  it("when signed URLs are asked of a local store, then that is refused", () => {
+    expect(() => outputUrls(store, { mode: "signed", ttlSeconds: 60, publicBaseUrl: "http://x" })).toThrow(
+      /S3 store/,
+    );
+  });
+});
