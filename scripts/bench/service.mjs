@@ -16,7 +16,7 @@ import {
 export const percentile = (sorted, p) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
-export async function startService({ workerEnv = {}, startWorkerNow = true } = {}) {
+export async function startService({ env: extraEnv = {}, workerEnv = {}, startWorkerNow = true } = {}) {
   const database = await createTestDatabase();
   await seedTestModels(database.db);
   const prefix = testQueuePrefix();
@@ -28,6 +28,7 @@ export async function startService({ workerEnv = {}, startWorkerNow = true } = {
     PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
     LOG_LEVEL: "info",
     DATABASE_POOL_SIZE: "20",
+    ...extraEnv,
   };
   const api = spawnApp("api", {
     ...env,
@@ -38,6 +39,7 @@ export async function startService({ workerEnv = {}, startWorkerNow = true } = {
   });
   const service = {
     database,
+    outputDir,
     api,
     worker: undefined,
     base: `http://127.0.0.1:${port}/api/v1`,

@@ -1,4 +1,6 @@
+import { readdir, stat } from "node:fs/promises";
 import { connect } from "node:net";
+import { join } from "node:path";
 import request from "supertest";
 import { runCommand } from "@svc/cli";
 import { ledgerTotals, loadCatalogue, seedCatalogue } from "@svc/db";
@@ -82,6 +84,7 @@ describe("Cog runner end to end", () => {
       COG_CALLBACK_PORT: String(port),
       COG_CALLBACK_HOST: "127.0.0.1",
       RUN_LOCK_MS: "1000",
+      OUTPUT_MAX_BYTES: String(40 * 1024 * 1024),
     });
     worker = await startWorker(ctx.workerEnvFor());
     const keys = await createAccountWithKeys(ctx.api.database.db, 1000);
@@ -199,6 +202,60 @@ describe("Cog runner end to end", () => {
     expect([(file.body as Buffer).readUInt32BE(16), (file.body as Buffer).readUInt32BE(20)]).toEqual([
       768, 1024,
     ]);
+  });
+
+  /** A video model (the clip's interface) served by one Cog server. */
+  async function cogVideoModel(id: string, cog: FakeCog) {
+    const [clip] = (await loadCatalogue()).filter((m) => m.id === "acme/motion/clip");
+    await seedCatalogue(ctx.api.database.db, [
+      {
+        ...clip!,
+        id,
+        name: id,
+        highlighted: false,
+        runner: {
+          kind: "cog",
+          servers: [cog.url],
+          output: "video",
+          concurrency: 1,
+          dispatch_attempts: 1,
+          health_interval_ms: 1_000,
+          request_timeout_ms: 2_000,
+          input_map: { rename: {}, expand: {} },
+        },
+      },
+    ]);
+  }
+
+  it("when the model returns a 30 MB video by URL, then it is streamed into storage whole, with its type", async () => {
+    const cog = await fakeCog({ behaviour: { delayMs: 20, videoBytes: 30 * 1024 * 1024 } });
+    await cogVideoModel("cog/video", cog);
+    const done = await until(await create("cog/video", { prompt: "big", duration_seconds: 2 }), [
+      "COMPLETED",
+      "FAILED",
+    ]);
+    expect(done.status).toBe("COMPLETED");
+    expect(done.tokens_charged).toBe(8);
+    const [url] = done.output.video as string[];
+    expect(url).toMatch(/\/0\.mp4$/);
+    const file = await stat(join(ctx.outputDir, url!.split("/").slice(-2).join("/")));
+    expect(file.size).toBe(30 * 1024 * 1024);
+    const head = await request(ctx.api.app).head(url!.slice(PUBLIC_BASE_URL.length)).expect(200);
+    expect(head.headers["content-type"]).toBe("video/mp4");
+  });
+
+  it("when the model's output is larger than OUTPUT_MAX_BYTES, then the run fails with MODEL_ERROR and nothing is kept", async () => {
+    const cog = await fakeCog({ behaviour: { delayMs: 20, videoBytes: 41 * 1024 * 1024 } });
+    await cogVideoModel("cog/video-huge", cog);
+    // Written files and partial ones (dot-named while being written).
+    const videos = async () =>
+      (await readdir(ctx.outputDir, { recursive: true })).filter((f) => /\.(mp4|part)$/.test(f)).length;
+    const before = await videos();
+    const runId = await create("cog/video-huge", { prompt: "too big", duration_seconds: 1 });
+    const done = await until(runId, ["COMPLETED", "FAILED"]);
+    expect(done).toMatchObject({ status: "FAILED", error: { code: "MODEL_ERROR" } });
+    expect(done.error.message).toMatch(/larger than 41943040 bytes/);
+    expect(await videos()).toBe(before);
   });
 
   it("when the Cog server cancels the prediction itself, then the run ends CANCELED, charged 0", async () => {

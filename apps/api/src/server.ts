@@ -3,7 +3,7 @@ import type { ApiConfig } from "@svc/config";
 import { createDb } from "@svc/db";
 import type { Logger } from "@svc/logger";
 import { createProducer, createRedis, createRunEventHub, queueIndex } from "@svc/queue";
-import { configuredOutputUrls, createOutputStore } from "@svc/storage";
+import { configuredOutputUrls, createOutputStore, type OutputStore } from "@svc/storage";
 import { queueDashboard } from "./admin/queueDashboard.js";
 import { createApp } from "./app.js";
 import type { AppDeps } from "./deps.js";
@@ -17,6 +17,23 @@ export interface AssembledApi {
   drain(): void;
   /** Closes the queues, the dashboard and the pools (after the HTTP server has stopped). */
   close(): Promise<void>;
+}
+
+/**
+ * The origin of signed output URLs, which the console's pages must allow media from: read off a
+ * URL signed now (exact for every store), or, when no credentials are at hand yet, the endpoint.
+ */
+async function signedOrigin(store: OutputStore, config: ApiConfig, logger: Logger) {
+  if (store.kind !== "s3") return undefined;
+  try {
+    return new URL(await store.signedUrl("origin", 60)).origin;
+  } catch (error) {
+    logger.warn("could not sign a URL at start-up; the console allows media from the endpoint", { error });
+    const endpoint = config.S3_PUBLIC_ENDPOINT ?? config.S3_ENDPOINT;
+    return endpoint
+      ? new URL(endpoint).origin
+      : `https://${config.S3_BUCKET}.s3.${config.S3_REGION}.amazonaws.com`;
+  }
 }
 
 /**
@@ -61,9 +78,7 @@ export async function assembleApi(
     outputs: {
       store,
       urls,
-      // Signed URLs name the bucket's public endpoint: a signature made here says which origin.
-      mediaOrigin:
-        store.kind === "s3" && urls.signed ? new URL(await store.signedUrl("origin", 60)).origin : undefined,
+      mediaOrigin: urls.signed ? await signedOrigin(store, config, logger) : undefined,
     },
     lifecycle: { draining: false },
     dashboard,

@@ -151,6 +151,13 @@ describe("outputs in an S3-compatible bucket", () => {
     });
     const again = (await signed.client.runs.get(run.run_id)).output!.images as string[];
     expect((await fetch(again[0]!)).status).toBe(200);
+    // The console's pages may show media from the bucket's origin, and from nowhere else new.
+    const csp = (await fetch(`${signed.base}/console/`)).headers.get("content-security-policy")!;
+    expect(csp).toContain(`img-src 'self' data: blob: ${s3.endpoint};`);
+    expect(csp).toContain(`media-src 'self' blob: ${s3.endpoint};`);
+    expect((await fetch(`${proxied.base}/console/`)).headers.get("content-security-policy")).toContain(
+      "media-src 'self' blob:;",
+    );
   });
 
   it("when a video run completes, then the bucket holds an H.264 MP4 of the asked size and duration", async () => {

@@ -27,8 +27,8 @@ export interface S3Settings {
 }
 
 // Multipart uploads hold at most PART_BYTES x PARTS_IN_FLIGHT of a stream in memory.
-const PART_BYTES = 8 * 1024 * 1024;
-const PARTS_IN_FLIGHT = 2;
+const PART_BYTES = 5 * 1024 * 1024;
+const PARTS_IN_FLIGHT = 1;
 // DeleteObjects takes at most 1,000 keys.
 const DELETE_BATCH = 1_000;
 

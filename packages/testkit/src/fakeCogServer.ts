@@ -16,6 +16,8 @@ export interface FakeCogBehaviour {
   serverCancels?: boolean;
   /** Returns outputs as URLs served by this server (as with Cog's --upload-url) instead of data URLs. */
   outputAsUrl?: boolean;
+  /** Returns one video of this many bytes, served by this server and made as it is read. */
+  videoBytes?: number;
 }
 
 interface Prediction {
@@ -153,6 +155,9 @@ export async function startFakeCog(
       p.error = cog.behaviour.fail;
     } else if (cog.behaviour.serverCancels) {
       p.status = "canceled";
+    } else if (cog.behaviour.videoBytes !== undefined) {
+      p.status = "succeeded";
+      p.output = `${cog.url}/outputs/${p.id}/video.mp4`;
     } else if (cog.behaviour.outputAsUrl) {
       p.status = "succeeded";
       p.output = Array.from(
@@ -196,6 +201,22 @@ export async function startFakeCog(
         Number(file[2]),
       );
       return res.writeHead(200, { "content-type": "image/png" }).end(png);
+    }
+    if (req.method === "GET" && /^\/outputs\/[^/]+\/video\.mp4$/.test(path)) {
+      const size = cog.behaviour.videoBytes ?? 0;
+      res.writeHead(200, { "content-type": "video/mp4", "content-length": String(size) });
+      const chunk = Buffer.alloc(1024 * 1024, 7);
+      let sent = 0;
+      const more = () => {
+        while (sent < size) {
+          const piece = chunk.subarray(0, Math.min(chunk.length, size - sent));
+          sent += piece.length;
+          if (!res.write(piece)) return void res.once("drain", more);
+        }
+        res.end();
+      };
+      res.on("error", () => {});
+      return more();
     }
     const put = /^\/predictions\/([^/]+)$/.exec(path);
     if (req.method === "PUT" && put) {
