@@ -24,11 +24,13 @@ type StorageConfig = Pick<
   | "S3_FORCE_PATH_STYLE"
 >;
 
-/** The process's output store, as configured (the configuration has checked S3_BUCKET is set for s3). */
+/** The process's output store, as configured. */
 export function createOutputStore(config: StorageConfig): OutputStore {
   if (config.OUTPUT_STORAGE === "local") return localStore(config.OUTPUT_DIR);
+  // Loading the configuration refuses s3 without a bucket; this says so to the type checker.
+  if (!config.S3_BUCKET) throw new Error("OUTPUT_STORAGE=s3 needs S3_BUCKET");
   return s3Store({
-    bucket: config.S3_BUCKET!,
+    bucket: config.S3_BUCKET,
     prefix: config.S3_PREFIX,
     region: config.S3_REGION,
     endpoint: config.S3_ENDPOINT,

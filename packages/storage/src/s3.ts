@@ -133,7 +133,7 @@ export function s3Store(s: S3Settings): S3OutputStore {
         const status = statusOf(error);
         if (status === 404) return null;
         if (status === 304) return { status: 304, headers: {} };
-        if (status === 416) throw new RangeNotSatisfiable(undefined);
+        if (status === 416) throw new RangeNotSatisfiable();
         throw error;
       }
     },

@@ -52,7 +52,7 @@ export type OutputStore = LocalOutputStore | S3OutputStore;
 
 /** A range that the object cannot satisfy (HTTP 416). */
 export class RangeNotSatisfiable extends Error {
-  constructor(readonly size: number | undefined) {
+  constructor() {
     super("Range Not Satisfiable");
     this.name = "RangeNotSatisfiable";
   }

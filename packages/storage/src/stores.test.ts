@@ -6,7 +6,7 @@ import S3rver from "s3rver";
 import { localStore } from "./local.js";
 import { outputUrls, runOutputs } from "./outputs.js";
 import { s3Store } from "./s3.js";
-import type { OutputStore, S3OutputStore } from "./store.js";
+import { RangeNotSatisfiable, type OutputStore, type S3OutputStore } from "./store.js";
 
 const TOKEN_A = "out_AAAAAAAAAAAAAAAAAAAAAA";
 const TOKEN_B = "out_BBBBBBBBBBBBBBBBBBBBBB";
@@ -88,6 +88,13 @@ describe("S3 store against a real S3-protocol server (s3rver on 127.0.0.1)", () 
     });
   });
 
+  it("when a range starts past the end, then it cannot be satisfied", async () => {
+    await store.put(`${TOKEN_A}/2.png`, Buffer.from("short"));
+    await expect(store.read(`${TOKEN_A}/2.png`, { range: "bytes=100-200" })).rejects.toBeInstanceOf(
+      RangeNotSatisfiable,
+    );
+  });
+
   it("when a key was never written, then reading it gives null", async () => {
     expect(await store.read(`${TOKEN_B}/nothing.png`, {})).toBeNull();
   });
@@ -102,6 +109,19 @@ describe("S3 store against a real S3-protocol server (s3rver on 127.0.0.1)", () 
     });
     await expect(store.put(`${TOKEN_B}/broken.mp4`, failing)).rejects.toThrow("model server went away");
     expect(await store.read(`${TOKEN_B}/broken.mp4`, {})).toBeNull();
+  });
+
+  it("when the run is canceled during an upload, then the put rejects with the reason and no object appears", async () => {
+    const abort = new AbortController();
+    let sent = 0;
+    const slow = new Readable({
+      read() {
+        if (sent++ === 8) abort.abort(new Error("canceled"));
+        this.push(Buffer.alloc(1024 * 1024));
+      },
+    });
+    await expect(store.put(`${TOKEN_B}/canceled.mp4`, slow, abort.signal)).rejects.toThrow("canceled");
+    expect(await store.read(`${TOKEN_B}/canceled.mp4`, {})).toBeNull();
   });
 
   it("when a signed URL is made, then it downloads without credentials until its lifetime is over", async () => {

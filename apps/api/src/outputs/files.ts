@@ -10,7 +10,7 @@ import { RangeNotSatisfiable, type OutputStore, type S3OutputStore } from "@svc/
  * CSP that lets nothing run: a model that returns HTML or SVG cannot script the API's origin.
  * Anything else is a download. (send sets no Content-Type of its own once one is set here.)
  */
-export function outputFileHeaders(res: ServerResponse, path: string): void {
+function outputFileHeaders(res: ServerResponse, path: string): void {
   const type = servedMediaType(path);
   res.setHeader("X-Content-Type-Options", "nosniff");
   res.setHeader("Content-Security-Policy", "default-src 'none'; sandbox");
