@@ -3,43 +3,94 @@ import { bool, int, url } from "./parse.js";
 
 const LOG_LEVELS = ["error", "warn", "info", "http", "debug", "silent"] as const;
 
+/**
+ * A variable's meaning, said once: docs/configuration.md and .env.example are generated from it
+ * (`pnpm docs:config`). `example` is what .env.example shows for a variable without a default.
+ */
+export interface VariableDoc {
+  description: string;
+  example?: string;
+}
+const doc = <S extends z.ZodType>(schema: S, description: string, example?: string): S =>
+  schema.meta({ description, ...(example !== undefined && { example }) });
+
 // Shared by the API, the worker and the admin command line.
 export const baseEnvSchema = z.object({
-  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(", ")}` }).default("info"),
-  DATABASE_URL: url(["postgres", "postgresql"]),
-  DATABASE_POOL_SIZE: int(1, 200).default(10),
-  REDIS_URL: url(["redis", "rediss"]).default("redis://127.0.0.1:6379"),
-  QUEUE_PREFIX: z
-    .string()
-    .regex(/^[A-Za-z0-9_:{}-]+$/, "expected letters, digits, _ : - { }")
-    .default("svc"),
-  PUBLIC_BASE_URL: url(["http", "https"]).default("http://localhost:3000"),
-  // Where outputs are kept: `local` (files under OUTPUT_DIR, which the API and every worker must
-  // share) or `s3` (an S3-compatible bucket; the API and the workers then share no directory).
-  OUTPUT_STORAGE: z.enum(["local", "s3"]).default("local"),
-  OUTPUT_DIR: z.string().min(1).default("./var/outputs"),
-  // How clients get outputs: `proxied` (PUBLIC_BASE_URL/files/..., streamed by the API from the
-  // store) or `signed` (presigned URLs of the bucket, made afresh at every read and valid for
-  // OUTPUT_URL_TTL_SECONDS; needs OUTPUT_STORAGE=s3).
-  OUTPUT_URLS: z.enum(["proxied", "signed"]).default("proxied"),
-  OUTPUT_URL_TTL_SECONDS: int(1, 604_800).default(3_600),
-  // The bucket (OUTPUT_STORAGE=s3) and the prefix of every key in it. Credentials come from the
-  // standard AWS chain (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, AWS_PROFILE, an instance role).
-  S3_BUCKET: z
-    .string()
-    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "expected a bucket name (3-63 of a-z 0-9 . -)")
-    .optional(),
-  S3_PREFIX: z
-    .string()
-    .regex(/^([A-Za-z0-9!_.*'()-]+\/)*$/, "expected path segments each ending with / (or empty)")
-    .default("outputs/"),
-  S3_REGION: z.string().min(1).default("us-east-1"),
-  // Another store than AWS S3 (MinIO, R2, GCS): its endpoint, as this host reaches it, and, when
-  // clients reach it at another address, that one (signed URLs name it). MinIO needs path style.
-  S3_ENDPOINT: url(["http", "https"]).optional(),
-  S3_PUBLIC_ENDPOINT: url(["http", "https"]).optional(),
-  S3_FORCE_PATH_STYLE: bool.default(false),
+  NODE_ENV: doc(
+    z.enum(["development", "production", "test"]).default("development"),
+    "development | production | test.",
+  ),
+  LOG_LEVEL: doc(
+    z.enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(", ")}` }).default("info"),
+    "error | warn | info | http | debug | silent (http logs one line per request).",
+  ),
+  DATABASE_URL: doc(
+    url(["postgres", "postgresql"]),
+    "PostgreSQL connection (required). db:migrate creates the database if it does not exist.",
+    "postgresql://postgres@127.0.0.1:5432/svc",
+  ),
+  DATABASE_POOL_SIZE: doc(int(1, 200).default(10), "Connections per process in the Postgres pool."),
+  REDIS_URL: doc(
+    url(["redis", "rediss"]).default("redis://127.0.0.1:6379"),
+    "Redis for the job queues (BullMQ). Use maxmemory-policy noeviction.",
+  ),
+  QUEUE_PREFIX: doc(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_:{}-]+$/, "expected letters, digits, _ : - { }")
+      .default("svc"),
+    "Prefix of every BullMQ key; use a hash tag such as {svc} on Redis Cluster.",
+  ),
+  PUBLIC_BASE_URL: doc(
+    url(["http", "https"]).default("http://localhost:3000"),
+    "Absolute base of the URLs the API hands out (output files). No trailing slash.",
+  ),
+  OUTPUT_STORAGE: doc(
+    z.enum(["local", "s3"]).default("local"),
+    'Where outputs are kept: local (files under OUTPUT_DIR, which the API and every worker must share) or s3 (an S3-compatible bucket; the API and the workers then share no directory). See README "Storage".',
+  ),
+  OUTPUT_DIR: doc(
+    z.string().min(1).default("./var/outputs"),
+    "Where local outputs are written (worker) and served from (API).",
+  ),
+  OUTPUT_URLS: doc(
+    z.enum(["proxied", "signed"]).default("proxied"),
+    "How clients get outputs: proxied (PUBLIC_BASE_URL/files/..., streamed by the API from the store) or signed (presigned URLs of the bucket, made afresh at every read; needs OUTPUT_STORAGE=s3).",
+  ),
+  OUTPUT_URL_TTL_SECONDS: doc(
+    int(1, 604_800).default(3_600),
+    "How long a signed output URL stays valid after the read that made it (at most 7 days).",
+  ),
+  S3_BUCKET: doc(
+    z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "expected a bucket name (3-63 of a-z 0-9 . -)")
+      .optional(),
+    "The bucket of outputs (required with OUTPUT_STORAGE=s3). Credentials come from the standard AWS chain (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, AWS_PROFILE, an instance role).",
+    "model-run-outputs",
+  ),
+  S3_PREFIX: doc(
+    z
+      .string()
+      .regex(/^([A-Za-z0-9!_.*'()-]+\/)*$/, "expected path segments each ending with / (or empty)")
+      .default("outputs/"),
+    "Put before every output's key in the bucket (outputs/<token>/<name>); empty for a bucket of its own.",
+  ),
+  S3_REGION: doc(z.string().min(1).default("us-east-1"), "The bucket's region."),
+  S3_ENDPOINT: doc(
+    url(["http", "https"]).optional(),
+    "A store other than AWS S3 (MinIO, R2, GCS): its endpoint, as the API and the workers reach it.",
+    "http://127.0.0.1:9000",
+  ),
+  S3_PUBLIC_ENDPOINT: doc(
+    url(["http", "https"]).optional(),
+    "The endpoint as clients reach it, when that differs from S3_ENDPOINT: signed URLs name it.",
+    "https://files.example.com",
+  ),
+  S3_FORCE_PATH_STYLE: doc(
+    bool.default(false),
+    "Address the bucket in the path (endpoint/bucket/key) rather than the host name; MinIO needs it.",
+  ),
 });
 
 /** Rules between variables, which a schema of single variables cannot say. */
@@ -56,110 +107,203 @@ export function storageRules(config: z.infer<typeof baseEnvSchema>, ctx: z.Refin
 
 // What the API and the worker need beyond the base (the CLI and the migration runner do not).
 export const serviceEnvSchema = baseEnvSchema.extend({
-  // 32 random bytes, base64: encrypts webhook signing secrets at rest (AES-256-GCM).
-  SECRETS_KEY: z
-    .string({ error: "required: 32 random bytes in base64 (e.g. `openssl rand -base64 32`)" })
-    .refine(
-      (v) => Buffer.from(v, "base64").length === 32,
-      "expected 32 bytes in base64 (e.g. `openssl rand -base64 32`)",
-    ),
-  // Lets webhooks, and model output downloads from hosts other than the model's own servers,
-  // reach loopback/private addresses: local development and tests only.
-  WEBHOOK_ALLOW_PRIVATE_URLS: bool.default(false),
-  // Group commit of run transitions (creation, start, settlement): how long the first run of a
-  // batch waits for company (0: only for the requests already read), the largest batch, and how
-  // many batches of one kind may be in the database at once.
-  GROUP_COMMIT_WINDOW_MS: int(0, 100).default(0),
-  GROUP_COMMIT_MAX_BATCH: int(1, 1000).default(200),
-  GROUP_COMMIT_IN_FLIGHT: int(1, 100).default(2),
-  // How long a run's events (what GET /runs/{id}/events resumes from) are kept after it has
-  // ended; past it, the stream of an ended run gives its final state alone.
-  RUN_EVENTS_RETENTION_SECONDS: int(1, 86_400).default(120),
+  SECRETS_KEY: doc(
+    z
+      .string({ error: "required: 32 random bytes in base64 (e.g. `openssl rand -base64 32`)" })
+      .refine(
+        (v) => Buffer.from(v, "base64").length === 32,
+        "expected 32 bytes in base64 (e.g. `openssl rand -base64 32`)",
+      ),
+    "Required: 32 random bytes in base64 (openssl rand -base64 32). It encrypts webhook signing secrets at rest (AES-256-GCM); keep it stable and the same on every process (scripts/start.sh makes one in var/).",
+    "",
+  ),
+  WEBHOOK_ALLOW_PRIVATE_URLS: doc(
+    bool.default(false),
+    "Let webhooks, and model output downloads from hosts other than the model's own servers, reach loopback, private and link-local addresses (local development and tests only).",
+  ),
+  GROUP_COMMIT_WINDOW_MS: doc(
+    int(0, 100).default(0),
+    "Group commit of run transitions (creations, starts, settlements): how long the first run of a batch waits for company (0: only for the requests already read). See docs/architecture.md.",
+  ),
+  GROUP_COMMIT_MAX_BATCH: doc(int(1, 1000).default(200), "The most runs one group-commit batch holds."),
+  GROUP_COMMIT_IN_FLIGHT: doc(
+    int(1, 100).default(2),
+    "How many group-commit batches of one kind may be in the database at once.",
+  ),
+  RUN_EVENTS_RETENTION_SECONDS: doc(
+    int(1, 86_400).default(120),
+    "How long a run's events (what GET /runs/{id}/events resumes from after a reconnect) are kept once the run has ended; past it, the stream of an ended run gives its final state alone.",
+  ),
 });
 
 export const apiEnvSchema = serviceEnvSchema.extend({
-  HOST: z.string().min(1).default("0.0.0.0"),
-  PORT: int(0, 65535).default(3000),
-  BODY_LIMIT_BYTES: int(1024, 100 * 1024 * 1024).default(1024 * 1024),
-  AUTH_CACHE_TTL_MS: int(0, 600_000).default(5_000),
-  CATALOGUE_CACHE_TTL_MS: int(0, 600_000).default(5_000),
-  TRUST_PROXY: bool.default(false),
-  READY_TIMEOUT_MS: int(50, 60_000).default(2_000),
-  SHUTDOWN_GRACE_MS: int(0, 600_000).default(10_000),
-  // After SIGTERM, how long the API keeps serving with readiness failing and connections closing
-  // after each response, before it stops accepting (part of the grace period).
-  SHUTDOWN_DRAIN_MS: int(0, 600_000).default(1_000),
-  // The operators' queue dashboard at /admin/queues (user "admin"); unset: no dashboard.
-  ADMIN_PASSWORD: z.string().min(16, "expected at least 16 characters").optional(),
-  // Per API key, shared by all API replicas through Redis: requests and run creations per minute.
-  // When set, GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>`.
-  METRICS_TOKEN: z.string().min(16, "expected at least 16 characters").optional(),
-  RATE_LIMIT_ENABLED: bool.default(true),
-  RATE_LIMIT_PER_MINUTE: int(1, 10_000_000).default(600),
-  RATE_LIMIT_RUNS_PER_MINUTE: int(1, 10_000_000).default(120),
-  // Length of a rate-limit window in seconds (the limits above are per window; 60 = per minute).
-  RATE_LIMIT_WINDOW_SECONDS: int(1, 3_600).default(60),
-  // Failed authentications per client address per minute before it gets 429 (with RATE_LIMIT_ENABLED).
-  AUTH_FAILURES_PER_MINUTE: int(1, 1_000_000).default(30),
-  // Webhook endpoints an account may have per mode.
-  WEBHOOK_ENDPOINTS_MAX: int(1, 10_000).default(20),
-  // The web console at /console: where its built files are (default: apps/web/dist of this
-  // checkout), and how long a sign-in lasts (idle minutes, absolute hours).
-  CONSOLE_DIR: z.string().min(1).optional(),
-  CONSOLE_SESSION_IDLE_MINUTES: int(1, 43_200).default(120),
-  CONSOLE_SESSION_MAX_HOURS: int(1, 8_760).default(24),
-  // Console sign-in attempts allowed per 15 minutes for one email and for one client address
-  // (with RATE_LIMIT_ENABLED; shared by the replicas through Redis).
-  SIGN_IN_ATTEMPTS_PER_EMAIL: int(1, 1_000_000).default(10),
-  SIGN_IN_ATTEMPTS_PER_ADDRESS: int(1, 1_000_000).default(50),
-  // Run event streams: a heartbeat comment this often (proxies close idle connections), when the
-  // stream also re-reads the run's stored state in case an event was lost.
-  EVENTS_HEARTBEAT_MS: int(100, 300_000).default(15_000),
+  HOST: doc(z.string().min(1).default("0.0.0.0"), "Address the API listens on."),
+  PORT: doc(int(0, 65535).default(3000), "Port the API listens on."),
+  BODY_LIMIT_BYTES: doc(
+    int(1024, 100 * 1024 * 1024).default(1024 * 1024),
+    "Largest accepted request body in bytes (413 above it).",
+  ),
+  AUTH_CACHE_TTL_MS: doc(
+    int(0, 600_000).default(5_000),
+    "How long a verified API key is cached per process; a revoked key stops working within this.",
+  ),
+  CATALOGUE_CACHE_TTL_MS: doc(
+    int(0, 600_000).default(5_000),
+    "How long run creation caches a model per process; catalogue edits reach every replica within this.",
+  ),
+  TRUST_PROXY: doc(bool.default(false), "Trust X-Forwarded-* from a reverse proxy in front of the API."),
+  READY_TIMEOUT_MS: doc(int(50, 60_000).default(2_000), "Deadline of each dependency check of /readyz."),
+  SHUTDOWN_GRACE_MS: doc(
+    int(0, 600_000).default(10_000),
+    "On SIGTERM, how long in-flight work may take: the API's requests, or the worker's runs (after which unfinished runs are left to another worker).",
+  ),
+  SHUTDOWN_DRAIN_MS: doc(
+    int(0, 600_000).default(1_000),
+    "After SIGTERM, how long the API keeps serving (readiness failing, connections closing after each response) before it stops accepting; part of the grace period.",
+  ),
+  ADMIN_PASSWORD: doc(
+    z.string().min(16, "expected at least 16 characters").optional(),
+    'The operators\' queue dashboard (bull-board) at /admin/queues, HTTP Basic user "admin" with this password (16+ characters). Unset: no dashboard.',
+    "",
+  ),
+  METRICS_TOKEN: doc(
+    z.string().min(16, "expected at least 16 characters").optional(),
+    "GET /metrics (Prometheus) on the API port: when set, scrapes need `Authorization: Bearer <token>` (16+ characters).",
+    "",
+  ),
+  RATE_LIMIT_ENABLED: doc(
+    bool.default(true),
+    "Rate limits, counted in Redis and shared by all API replicas: per key, per client address for failed authentications and console sign-ins.",
+  ),
+  RATE_LIMIT_PER_MINUTE: doc(
+    int(1, 10_000_000).default(600),
+    "Requests per API key per window (429 RATE_LIMITED with Retry-After and RateLimit-* headers above it).",
+  ),
+  RATE_LIMIT_RUNS_PER_MINUTE: doc(int(1, 10_000_000).default(120), "Run creations per API key per window."),
+  RATE_LIMIT_WINDOW_SECONDS: doc(
+    int(1, 3_600).default(60),
+    "Length of a rate-limit window in seconds (60: the limits above are per minute).",
+  ),
+  AUTH_FAILURES_PER_MINUTE: doc(
+    int(1, 1_000_000).default(30),
+    "Failed authentications per client address per minute; past it the address gets 429 before its keys are looked up.",
+  ),
+  WEBHOOK_ENDPOINTS_MAX: doc(
+    int(1, 10_000).default(20),
+    "Webhook endpoints an account may have per mode (live, test); creating one more is a 400.",
+  ),
+  CONSOLE_DIR: doc(
+    z.string().min(1).optional(),
+    "Directory of the built web console served at /console (unset: apps/web/dist of this checkout).",
+    "",
+  ),
+  CONSOLE_SESSION_IDLE_MINUTES: doc(
+    int(1, 43_200).default(120),
+    "A console session ends after this many idle minutes.",
+  ),
+  CONSOLE_SESSION_MAX_HOURS: doc(
+    int(1, 8_760).default(24),
+    "A console session ends this many hours after sign-in at most.",
+  ),
+  SIGN_IN_ATTEMPTS_PER_EMAIL: doc(
+    int(1, 1_000_000).default(10),
+    "Console sign-in attempts per 15 minutes for one email; past it sign-in answers 429.",
+  ),
+  SIGN_IN_ATTEMPTS_PER_ADDRESS: doc(
+    int(1, 1_000_000).default(50),
+    "Console sign-in attempts per 15 minutes from one client address.",
+  ),
+  EVENTS_HEARTBEAT_MS: doc(
+    int(100, 300_000).default(15_000),
+    "Run event streams send a heartbeat comment this often, so that proxies keep idle streams open, and re-read the run's stored state in case an event was lost.",
+  ),
 });
 
 export const workerEnvSchema = serviceEnvSchema.extend({
-  // Runs executed at once by one worker process. The built-in generators' CPU work runs on
-  // GENERATOR_THREADS worker threads (0: one per core), so high concurrency keeps pick-up fast.
-  WORKER_CONCURRENCY: int(1, 1000).default(200),
-  GENERATOR_THREADS: int(0, 256).default(0),
-  SHUTDOWN_GRACE_MS: int(0, 3_600_000).default(30_000),
-  // A job whose worker stops renewing its lock for this long is handed to another worker.
-  RUN_LOCK_MS: int(500, 600_000).default(30_000),
-  // While Postgres or Redis is unreachable, a run's start and the settlement of a finished run
-  // are retried (backoff up to 2 s) for this long before the attempt counts as failed.
-  OUTAGE_HORIZON_MS: int(1_000, 86_400_000).default(900_000),
-  // How often the sweeper re-enqueues lost QUEUED runs and fails runs past their deadline.
-  SWEEP_INTERVAL_MS: int(100, 3_600_000).default(10_000),
-  // Output files older than this many days are deleted, locally or in the bucket (their URLs then
-  // answer 410 Gone); 0 keeps them forever. Checked every OUTPUT_EXPIRY_INTERVAL_MS by each worker.
-  OUTPUT_RETENTION_DAYS: int(0, 36_500).default(30),
-  OUTPUT_EXPIRY_INTERVAL_MS: int(100, 86_400_000).default(3_600_000),
-  // The largest output file a model may return (Cog outputs are streamed and cut off past it).
-  OUTPUT_MAX_BYTES: int(1_024, 1_099_511_627_776).default(512 * 1024 * 1024),
-  // The ffmpeg of the built-in video (MP4) and audio (MP3) generators; unset: the npm-installed one.
-  FFMPEG_PATH: z.string().min(1).optional(),
-  // A QUEUED run older than this with no job in Redis is enqueued again.
-  SWEEP_QUEUED_AFTER_MS: int(0, 3_600_000).default(30_000),
-  // Content policy: comma-separated blocked words or phrases, and/or a file with one per line.
-  CONTENT_POLICY_BLOCKLIST: z.string().default(""),
-  CONTENT_POLICY_FILE: z.string().optional(),
-  // Webhook deliveries: parallel deliveries per worker, per-attempt time-out, first retry delay
-  // (then doubling), and an extra CA bundle to trust (PEM file; TLS is always verified).
-  WEBHOOK_CONCURRENCY: int(1, 1000).default(64),
-  WEBHOOK_TIMEOUT_MS: int(100, 120_000).default(10_000),
-  WEBHOOK_BACKOFF_BASE_MS: int(1, 3_600_000).default(30_000),
-  WEBHOOK_CA_FILE: z.string().optional(),
-  // Cog models: the URL at which Cog servers reach this worker's callback server (their
-  // predictions' webhook), and where that server listens. Unset: Cog models cannot run here.
-  COG_CALLBACK_URL: url(["http", "https"]).optional(),
-  COG_CALLBACK_HOST: z.string().min(1).default("0.0.0.0"),
-  COG_CALLBACK_PORT: int(0, 65535).default(3100),
-  // How often a worker waiting for a Cog prediction reads its stored result, in case the
-  // announcement on pub/sub was missed.
-  COG_RESULT_POLL_MS: int(50, 60_000).default(1_000),
-  // Prometheus metrics of the worker: GET /metrics on this port (0 disables the server).
-  METRICS_HOST: z.string().min(1).default("0.0.0.0"),
-  METRICS_PORT: int(0, 65535).default(9464),
+  WORKER_CONCURRENCY: doc(
+    int(1, 1000).default(200),
+    "Runs executed at once by one worker process (model servers, waits and settlements overlap).",
+  ),
+  GENERATOR_THREADS: doc(
+    int(0, 256).default(0),
+    "Worker threads for the built-in generators' CPU work (0: one per core); the event loop stays free.",
+  ),
+  SHUTDOWN_GRACE_MS: doc(
+    int(0, 3_600_000).default(30_000),
+    "On SIGTERM, how long in-flight work may take: the API's requests, or the worker's runs (after which unfinished runs are left to another worker).",
+  ),
+  RUN_LOCK_MS: doc(
+    int(500, 600_000).default(30_000),
+    "A run whose worker stops renewing its lock for this long is handed to another worker. Keep it equal on every worker.",
+  ),
+  OUTAGE_HORIZON_MS: doc(
+    int(1_000, 86_400_000).default(900_000),
+    "While Postgres or Redis is unreachable, a run's start and a finished run's settlement are retried (backoff up to 2 s) for this long before the attempt counts as failed.",
+  ),
+  SWEEP_INTERVAL_MS: doc(
+    int(100, 3_600_000).default(10_000),
+    "How often the sweeper re-enqueues lost QUEUED runs and fails runs past their deadline.",
+  ),
+  OUTPUT_RETENTION_DAYS: doc(
+    int(0, 36_500).default(30),
+    "Output files older than this many days are deleted, locally or in the bucket (their URLs then answer 410 Gone); 0 keeps them forever (or leaves it to a bucket lifecycle rule).",
+  ),
+  OUTPUT_EXPIRY_INTERVAL_MS: doc(
+    int(100, 86_400_000).default(3_600_000),
+    "How often each worker looks for outputs past OUTPUT_RETENTION_DAYS.",
+  ),
+  OUTPUT_MAX_BYTES: doc(
+    int(1_024, 1_099_511_627_776).default(512 * 1024 * 1024),
+    "The largest output file a model may return: Cog outputs are streamed into the store and cut off past it (the run then fails with MODEL_ERROR).",
+  ),
+  FFMPEG_PATH: doc(
+    z.string().min(1).optional(),
+    "The ffmpeg that encodes the built-in generators' MP4 video and MP3 audio (unset: the binary of the @ffmpeg-installer npm package, installed with the worker).",
+    "/usr/bin/ffmpeg",
+  ),
+  SWEEP_QUEUED_AFTER_MS: doc(
+    int(0, 3_600_000).default(30_000),
+    "A QUEUED run older than this with no job in Redis is enqueued again.",
+  ),
+  CONTENT_POLICY_BLOCKLIST: doc(
+    z.string().default(""),
+    "Content policy: comma-separated blocked words or phrases (a run whose prompt has one fails with CONTENT_POLICY).",
+  ),
+  CONTENT_POLICY_FILE: doc(
+    z.string().optional(),
+    "Content policy: a file of blocked words or phrases, one per line.",
+    "./content-policy.txt",
+  ),
+  WEBHOOK_CONCURRENCY: doc(int(1, 1000).default(64), "Webhook deliveries sent at once by one worker."),
+  WEBHOOK_TIMEOUT_MS: doc(int(100, 120_000).default(10_000), "Time-out of one delivery attempt."),
+  WEBHOOK_BACKOFF_BASE_MS: doc(
+    int(1, 3_600_000).default(30_000),
+    "Delay before a delivery's first retry, then doubling (30 s, 60 s, 120 s, ...).",
+  ),
+  WEBHOOK_CA_FILE: doc(
+    z.string().optional(),
+    "An extra CA bundle (PEM) to trust for webhook receivers, added to the system roots; TLS is always verified.",
+    "/etc/ssl/private-ca.pem",
+  ),
+  COG_CALLBACK_URL: doc(
+    url(["http", "https"]).optional(),
+    'Cog model servers (README "Serving your own models"): the URL at which they reach this worker\'s callback server. Unset: Cog models cannot run here.',
+    "http://worker-1.internal:3100",
+  ),
+  COG_CALLBACK_HOST: doc(z.string().min(1).default("0.0.0.0"), "Address the Cog callback server listens on."),
+  COG_CALLBACK_PORT: doc(int(0, 65535).default(3100), "Port the Cog callback server listens on."),
+  COG_RESULT_POLL_MS: doc(
+    int(50, 60_000).default(1_000),
+    "How often a worker waiting for a Cog prediction reads its stored result, in case the announcement on pub/sub was missed.",
+  ),
+  METRICS_HOST: doc(
+    z.string().min(1).default("0.0.0.0"),
+    "Address of the worker's Prometheus metrics server.",
+  ),
+  METRICS_PORT: doc(
+    int(0, 65535).default(9464),
+    "Port of the worker's Prometheus metrics server, GET /metrics (0: no metrics server).",
+  ),
 });
 
 export type BaseConfig = z.infer<typeof baseEnvSchema>;
