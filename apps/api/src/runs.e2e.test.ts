@@ -20,6 +20,9 @@ describe("runs end to end", () => {
     ctx = await setup({
       CONTENT_POLICY_BLOCKLIST: "forbidden thing,another banned phrase",
       WORKER_CONCURRENCY: "4",
+      // A queued run without a job is the sweeper's only after a second: long enough for a test
+      // to act on a run before the sweeper does (the unreadable job record below).
+      SWEEP_QUEUED_AFTER_MS: "1000",
     });
     worker = await startWorker(ctx.workerEnvFor());
   });
@@ -254,9 +257,10 @@ describe("runs end to end", () => {
             .expect(201)
         ).body.data.run_id as string;
       broken = await created();
-      const healthy = await created();
       // A job key of the wrong type: reading that job fails with WRONGTYPE, as corrupt data would.
+      // (Set at once: the sweeper leaves a run alone for its first second.)
       await ctx.api.redis.set(jobKey(broken), "not a job hash");
+      const healthy = await created();
       expect((await until(liveKey, healthy, "COMPLETED")).tokens_charged).toBe(5);
       await worker.waitForLine(
         (l) => l.message === "sweep could not re-enqueue a queued run" && l.run_id === broken,

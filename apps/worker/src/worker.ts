@@ -2,24 +2,24 @@ import { Worker } from "bullmq";
 import { parseSecretsKey, retryDelay, type RunProgress } from "@svc/core";
 import { randomUUID } from "node:crypto";
 import {
-  cancelChannel,
+  CANCEL_CHANNEL,
+  COG_DONE_CHANNEL,
   createDeadlinesQueue,
   createDeliveriesQueue,
   createRunsQueue,
-  DEADLINES_QUEUE,
-  DELIVERIES_QUEUE,
-  RUNS_QUEUE,
+  DEADLINE_JOB,
+  DELIVERY_JOB,
+  register,
+  RUN_JOB,
   runTransport,
   startWorkerHeartbeat,
   whenRedisReady,
-  type DeliveryJob,
-  type RunJob,
 } from "@svc/queue";
 import { createRunners } from "@svc/runners";
 import { configuredOutputUrls, createOutputStore, runOutputs } from "@svc/storage";
 import { createRunLifecycle, groupCommitSettings, runEventSettings } from "@svc/use-cases";
 import { cogWebhookUrl, startCogCallbackServer } from "./cog/callbackServer.js";
-import { cogDoneChannel, redisCogResults } from "./cog/results.js";
+import { redisCogResults } from "./cog/results.js";
 import type { WorkerDeps } from "./deps.js";
 import { loadBlocklist } from "./runs/contentPolicy.js";
 import { executeRun, type ExecuteOutcome } from "./runs/executeRun.js";
@@ -128,9 +128,9 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
     }),
   };
 
-  const runs = new Worker<RunJob, ExecuteOutcome>(
-    RUNS_QUEUE,
-    (job, _token, signal) => executeRun(executeDeps, job, signal),
+  const runs = new Worker(
+    RUN_JOB.queue,
+    register(RUN_JOB, (job, signal): Promise<ExecuteOutcome> => executeRun(executeDeps, job, signal)),
     {
       connection: redis,
       prefix,
@@ -140,18 +140,22 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
       maxStalledCount: 2,
     },
   );
-  const deliveries = new Worker<DeliveryJob>(DELIVERIES_QUEUE, (job) => deliverWebhook(deliverDeps, job), {
-    connection: redis,
-    prefix,
-    concurrency: config.WEBHOOK_CONCURRENCY,
-    settings: {
-      backoffStrategy: (attemptsMade: number) => retryDelay(attemptsMade, config.WEBHOOK_BACKOFF_BASE_MS),
+  const deliveries = new Worker(
+    DELIVERY_JOB.queue,
+    register(DELIVERY_JOB, (job) => deliverWebhook(deliverDeps, job)),
+    {
+      connection: redis,
+      prefix,
+      concurrency: config.WEBHOOK_CONCURRENCY,
+      settings: {
+        backoffStrategy: (attemptsMade: number) => retryDelay(attemptsMade, config.WEBHOOK_BACKOFF_BASE_MS),
+      },
     },
-  });
+  );
   // Cancel-After: each deadline is a delayed job; a run that has ended by then is left alone.
-  const deadlines = new Worker<RunJob>(
-    DEADLINES_QUEUE,
-    async (job) => (await runLifecycle.cancelAtDeadline(job.data.runId)).kind,
+  const deadlines = new Worker(
+    DEADLINE_JOB.queue,
+    register(DEADLINE_JOB, async (job) => (await runLifecycle.cancelAtDeadline(job.data.runId)).kind),
     { connection: redis, prefix, concurrency: 16 },
   );
   // The start estimate counts the run slots of the workers alive now.
@@ -175,11 +179,12 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   // A cancel reaches every worker; the one holding the run aborts its runner.
   const subscriber = redis.duplicate();
   subscriber.on("error", () => {});
-  await subscriber.subscribe(cancelChannel(prefix), cogDoneChannel(prefix));
+  const [cancels, cogDone] = [CANCEL_CHANNEL.name(prefix), COG_DONE_CHANNEL.name(prefix)];
+  await subscriber.subscribe(cancels, cogDone);
   subscriber.on("message", (channel: string, id: string) => {
-    if (channel === cogDoneChannel(prefix)) {
+    if (channel === cogDone && COG_DONE_CHANNEL.accepts(id)) {
       void cogResults.announced(id);
-    } else if (runs.cancelJob(id, "canceled")) {
+    } else if (channel === cancels && CANCEL_CHANNEL.accepts(id) && runs.cancelJob(id, "canceled")) {
       logger.info("run canceled while executing; runner aborted", { run_id: id });
     }
   });

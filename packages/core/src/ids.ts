@@ -34,3 +34,6 @@ export function randomBase62(length = ID_LENGTH): string {
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomBase62()}`;
 }
+
+/** What an id made by newId(prefix) looks like. */
+export const idPattern = (prefix: IdPrefix): RegExp => new RegExp(`^${prefix}_[0-9A-Za-z]{${ID_LENGTH}}$`);

@@ -1,83 +1,52 @@
-import { Queue, type JobsOptions } from "bullmq";
+import { Queue } from "bullmq";
 import type { Redis } from "ioredis";
-import { z } from "zod";
-import { DELIVERY_ATTEMPTS } from "@svc/core";
+import {
+  CANCEL_CHANNEL,
+  DEADLINE_JOB,
+  DELIVERY_JOB,
+  jobEntries,
+  RUN_JOB,
+  type DeliveryJob,
+  type JobDefinition,
+  type RunJob,
+} from "./jobs.js";
 import { runEventRecorder, type RunEventSettings } from "./runEvents.js";
-
-export const RUNS_QUEUE = "runs";
-export const DELIVERIES_QUEUE = "deliveries";
-/** Cancel-After deadlines: a delayed job per run, at its deadline. */
-export const DEADLINES_QUEUE = "deadlines";
-
-export const runJobSchema = z.object({ runId: z.string().startsWith("run_") });
-export type RunJob = z.infer<typeof runJobSchema>;
-export const deliveryJobSchema = z.object({ deliveryId: z.string().startsWith("whd_") });
-export type DeliveryJob = z.infer<typeof deliveryJobSchema>;
 
 export type RunsQueue = Queue<RunJob>;
 export type DeliveriesQueue = Queue<DeliveryJob>;
 export type DeadlinesQueue = Queue<RunJob>;
 
-/**
- * jobId = run id: adding the same run twice (API retry, sweeper) is a no-op while the job exists.
- * Retries cover worker-side failures (crash, Postgres blip); the run itself ends exactly once.
- */
-export const RUN_JOB_OPTIONS = {
-  attempts: 3,
-  backoff: { type: "exponential", delay: 1_000 },
-  removeOnComplete: { age: 3_600, count: 10_000 },
-  removeOnFail: { age: 7 * 24 * 3_600 },
-} satisfies JobsOptions;
-
-/** jobId = delivery id. The delays between attempts are the worker's (custom backoff, core.retryDelay). */
-export const DELIVERY_JOB_OPTIONS = {
-  attempts: DELIVERY_ATTEMPTS,
-  backoff: { type: "custom" },
-  removeOnComplete: { age: 3_600, count: 10_000 },
-  removeOnFail: { age: 7 * 24 * 3_600 },
-} satisfies JobsOptions;
-
-/** jobId = run id; a deadline whose run has ended is a no-op, so one try and a short memory suffice. */
-export const DEADLINE_JOB_OPTIONS = {
-  attempts: 5,
-  backoff: { type: "exponential", delay: 1_000 },
-  removeOnComplete: true,
-  removeOnFail: { age: 24 * 3_600 },
-} satisfies JobsOptions;
-
-function queue<T>(name: string, connection: Redis, prefix: string): Queue<T> {
-  const q = new Queue<T>(name, { connection, prefix });
+function queue<T>(job: JobDefinition<T>, connection: Redis, prefix: string): Queue<T> {
+  const q = new Queue<T>(job.queue, { connection, prefix });
   q.on("error", () => {});
   return q;
 }
 
 export const createRunsQueue = (connection: Redis, prefix: string): RunsQueue =>
-  queue<RunJob>(RUNS_QUEUE, connection, prefix);
+  queue(RUN_JOB, connection, prefix);
 export const createDeliveriesQueue = (connection: Redis, prefix: string): DeliveriesQueue =>
-  queue<DeliveryJob>(DELIVERIES_QUEUE, connection, prefix);
+  queue(DELIVERY_JOB, connection, prefix);
 export const createDeadlinesQueue = (connection: Redis, prefix: string): DeadlinesQueue =>
-  queue<RunJob>(DEADLINES_QUEUE, connection, prefix);
-
-export async function enqueueRun(q: RunsQueue, runId: string): Promise<void> {
-  await q.add("execute", { runId }, { ...RUN_JOB_OPTIONS, jobId: runId });
-}
+  queue(DEADLINE_JOB, connection, prefix);
 
 /** A batch of runs in one round trip (a group-committed batch of creations). */
 export async function enqueueRuns(q: RunsQueue, runIds: readonly string[]): Promise<void> {
   if (!runIds.length) return;
   await q.addBulk(
-    runIds.map((runId) => ({ name: "execute", data: { runId }, opts: { ...RUN_JOB_OPTIONS, jobId: runId } })),
+    jobEntries(
+      RUN_JOB,
+      runIds.map((runId) => ({ data: { runId } })),
+    ),
   );
 }
 
 export async function enqueueDeliveries(q: DeliveriesQueue, deliveryIds: readonly string[]): Promise<void> {
   if (!deliveryIds.length) return;
   await q.addBulk(
-    deliveryIds.map((deliveryId) => ({
-      name: "deliver",
-      data: { deliveryId },
-      opts: { ...DELIVERY_JOB_OPTIONS, jobId: deliveryId },
-    })),
+    jobEntries(
+      DELIVERY_JOB,
+      deliveryIds.map((deliveryId) => ({ data: { deliveryId } })),
+    ),
   );
 }
 
@@ -163,11 +132,8 @@ export function createProducer(connection: Redis, prefix: string): Producer {
   };
 }
 
-/** Pub/sub channel on which a cancel reaches whichever worker is executing the run. */
-export const cancelChannel = (prefix: string) => `${prefix}:run-cancel`;
-
 export async function publishCancel(redis: Redis, prefix: string, runId: string): Promise<void> {
-  await redis.publish(cancelChannel(prefix), runId);
+  await redis.publish(CANCEL_CHANNEL.name(prefix), runId);
 }
 
 /**
@@ -188,11 +154,13 @@ export function runTransport(
     async scheduleDeadlines(deadlines: readonly { runId: string; at: Date }[]) {
       const now = Date.now();
       await queues.deadlines().addBulk(
-        deadlines.map(({ runId, at }) => ({
-          name: "cancel",
-          data: { runId },
-          opts: { ...DEADLINE_JOB_OPTIONS, jobId: runId, delay: Math.max(0, at.getTime() - now) },
-        })),
+        jobEntries(
+          DEADLINE_JOB,
+          deadlines.map(({ runId, at }) => ({
+            data: { runId },
+            opts: { delay: Math.max(0, at.getTime() - now) },
+          })),
+        ),
       );
     },
     async stopRun(runId: string) {

@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod";
 import { ApiError } from "@svc/core";
 
 /** Parses a request part against its schema, listing every failing field in the error's details. */
@@ -15,3 +15,26 @@ export function validate<S extends z.ZodType>(
     result.error.issues.map((issue) => ({ path: issue.path.join(".") || where, message: issue.message })),
   );
 }
+
+/**
+ * An integer query parameter: digits only (no sign, exponent, hex or spaces, which Number() would
+ * take), within [min, max], `fallback` when absent. The one integer parser of every query.
+ */
+export const queryInt = (min: number, max: number, fallback: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, `expected an integer from ${min} to ${max}`)
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(min, `expected an integer from ${min} to ${max}`)
+        .max(max, `expected an integer from ${min} to ${max}`),
+    )
+    .default(fallback)
+    // Documented as what it means (an integer in range), not as the digits it is parsed from.
+    .meta({ type: "integer", minimum: min, maximum: max, default: fallback });
+
+/** `limit` of the cursor-paged lists (runs, ledger, deliveries). */
+export const pageLimit = queryInt(1, 100, 20);

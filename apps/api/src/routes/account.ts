@@ -5,10 +5,10 @@ import { chargedPerDay, findAccount, listLedger } from "@svc/db";
 import { authOf } from "../auth/authenticate.js";
 import type { AppDeps } from "../deps.js";
 import { cursorSchema, paginate } from "../http/cursor.js";
-import { validate } from "../http/validate.js";
+import { pageLimit, queryInt, validate } from "../http/validate.js";
 
 export const ledgerQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+  limit: pageLimit,
   cursor: cursorSchema,
   run_id: z
     .string()
@@ -17,7 +17,7 @@ export const ledgerQuery = z.object({
 });
 
 export const usageQuery = z.object({
-  days: z.coerce.number().int().min(1).max(366).default(30),
+  days: queryInt(1, 366, 30),
 });
 
 const DAY_MS = 86_400_000;

@@ -3,24 +3,10 @@ import { z } from "zod";
 import { ApiError, MODEL_CATEGORIES, presentModel, presentModelDetail } from "@svc/core";
 import { findModel, listModels } from "@svc/db";
 import type { AppDeps } from "../deps.js";
-import { validate } from "../http/validate.js";
+import { queryInt, validate } from "../http/validate.js";
 
 export const MODELS_LIMIT_DEFAULT = 50;
 export const MODELS_LIMIT_MAX = 200;
-
-const integer = (min: number, max: number, fallback: number) =>
-  z
-    .string()
-    .regex(/^\d+$/, `expected an integer from ${min} to ${max}`)
-    .transform(Number)
-    .pipe(
-      z
-        .number()
-        .int()
-        .min(min, `expected an integer from ${min} to ${max}`)
-        .max(max, `expected an integer from ${min} to ${max}`),
-    )
-    .default(fallback);
 
 export const listModelsQuery = z.object({
   category: z.enum(MODEL_CATEGORIES).optional(),
@@ -29,8 +15,8 @@ export const listModelsQuery = z.object({
     .enum(["true", "false", "1", "0"], "expected true or false")
     .transform((v) => v === "true" || v === "1")
     .optional(),
-  limit: integer(1, MODELS_LIMIT_MAX, MODELS_LIMIT_DEFAULT),
-  offset: integer(0, Number.MAX_SAFE_INTEGER, 0),
+  limit: queryInt(1, MODELS_LIMIT_MAX, MODELS_LIMIT_DEFAULT),
+  offset: queryInt(0, Number.MAX_SAFE_INTEGER, 0),
 });
 
 /** A model id from the wildcard path segments, e.g. ["acme", "pixel", "fast"] -> "acme/pixel/fast". */

@@ -25,7 +25,7 @@ import { runView, streamRunEvents, waitForEnd } from "../runs/realtime.js";
 import { authOf } from "../auth/authenticate.js";
 import type { AppDeps } from "../deps.js";
 import { cursorSchema, dateTimeQuery, paginate } from "../http/cursor.js";
-import { validate } from "../http/validate.js";
+import { pageLimit, validate } from "../http/validate.js";
 import { validateRunInput } from "../runs/inputValidator.js";
 import { checkWebhookUrl } from "../webhooks/checkUrl.js";
 import { modelCache } from "../catalogue/modelCache.js";
@@ -81,7 +81,7 @@ export const runHeaders = z.object({
 export const waitHeaders = z.object({ prefer: preferHeader });
 
 export const listRunsQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+  limit: pageLimit,
   cursor: cursorSchema,
   model_id: z.string().min(1).optional(),
   status: z.enum(RUN_STATUSES).optional(),

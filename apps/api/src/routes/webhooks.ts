@@ -27,7 +27,7 @@ import {
 import { authOf } from "../auth/authenticate.js";
 import type { AppDeps } from "../deps.js";
 import { cursorSchema, paginate } from "../http/cursor.js";
-import { validate } from "../http/validate.js";
+import { pageLimit, validate } from "../http/validate.js";
 import { checkWebhookUrl } from "../webhooks/checkUrl.js";
 
 export const SECRET_MESSAGE =
@@ -47,7 +47,7 @@ export const createWebhookBody = z.strictObject({
 export const updateWebhookBody = z.strictObject({ events });
 
 export const deliveriesQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+  limit: pageLimit,
   cursor: cursorSchema,
 });
 

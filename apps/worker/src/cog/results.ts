@@ -1,10 +1,9 @@
 import type { Redis } from "ioredis";
 import { cogPredictionSchema, type CogPrediction } from "@svc/core";
+import { COG_DONE_CHANNEL } from "@svc/queue";
 import type { CogResults } from "@svc/runners";
 
 const KEEP_SECONDS = 3_600;
-
-export const cogDoneChannel = (prefix: string) => `${prefix}:cog-done`;
 
 /**
  * Completed Cog predictions in Redis: stored under a key for an hour (a job retried after a crash
@@ -62,7 +61,7 @@ export function redisCogResults(redis: Redis, prefix: string, pollMs = 1_000) {
     },
     async store(id, prediction) {
       await redis.set(resultKey(id), JSON.stringify(prediction), "EX", KEEP_SECONDS);
-      await redis.publish(cogDoneChannel(prefix), id);
+      await redis.publish(COG_DONE_CHANNEL.name(prefix), id);
     },
     async announced(id) {
       if (!waiters.has(id)) return;

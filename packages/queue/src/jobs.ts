@@ -1,0 +1,119 @@
+import { UnrecoverableError, type Job, type JobsOptions } from "bullmq";
+import { z } from "zod";
+import { DELIVERY_ATTEMPTS, idPattern } from "@svc/core";
+
+// The catalogue of the service's jobs and pub/sub channels: each is declared here once (queue,
+// name, payload schema, options, id), and producers and workers reach it only through these
+// definitions, so that a payload is checked where it is made and again where it is handled.
+
+/** One kind of job. */
+export interface JobDefinition<T> {
+  queue: string;
+  name: string;
+  schema: z.ZodType<T>;
+  options: JobsOptions;
+  /** Its id, from its payload: adding the same work twice is a no-op while the job exists. */
+  idOf(data: T): string;
+}
+
+export const defineJob = <T>(job: JobDefinition<T>): JobDefinition<T> => job;
+
+/** addBulk entries for payloads of one kind, each with the job's options and id (plus its own). */
+export function jobEntries<T>(job: JobDefinition<T>, items: readonly { data: T; opts?: JobsOptions }[]) {
+  return items.map(({ data, opts }) => ({
+    name: job.name,
+    data: job.schema.parse(data),
+    opts: { ...job.options, ...opts, jobId: job.idOf(data) },
+  }));
+}
+
+/**
+ * A BullMQ processor for one kind of job: the payload is parsed before the handler sees it. A
+ * payload that does not parse can never succeed, so its job fails for good at once
+ * (UnrecoverableError: no retries), naming what was wrong.
+ */
+export function register<T, R>(
+  job: JobDefinition<T>,
+  handler: (job: Job<T>, signal?: AbortSignal) => Promise<R>,
+): (job: Job, token?: string, signal?: AbortSignal) => Promise<R> {
+  return async (received, _token, signal) => {
+    const parsed = job.schema.safeParse(received.data);
+    if (!parsed.success || received.name !== job.name)
+      throw new UnrecoverableError(
+        `not a ${job.queue}/${job.name} job: ${parsed.success ? `named ${received.name}` : z.prettifyError(parsed.error)}`,
+      );
+    received.data = parsed.data;
+    return handler(received as Job<T>, signal);
+  };
+}
+
+const runPayload = z.strictObject({ runId: z.string().regex(idPattern("run")) });
+export type RunJob = z.infer<typeof runPayload>;
+
+/**
+ * A run to execute. Retries cover worker-side failures (crash, Postgres blip); the run itself
+ * ends exactly once.
+ */
+export const RUN_JOB = defineJob<RunJob>({
+  queue: "runs",
+  name: "execute",
+  schema: runPayload,
+  idOf: (d) => d.runId,
+  options: {
+    attempts: 3,
+    backoff: { type: "exponential", delay: 1_000 },
+    removeOnComplete: { age: 3_600, count: 10_000 },
+    removeOnFail: { age: 7 * 24 * 3_600 },
+  },
+});
+
+const deliveryPayload = z.strictObject({ deliveryId: z.string().regex(idPattern("whd")) });
+export type DeliveryJob = z.infer<typeof deliveryPayload>;
+
+/** A webhook delivery. The delays between attempts are the worker's (custom backoff, core.retryDelay). */
+export const DELIVERY_JOB = defineJob<DeliveryJob>({
+  queue: "deliveries",
+  name: "deliver",
+  schema: deliveryPayload,
+  idOf: (d) => d.deliveryId,
+  options: {
+    attempts: DELIVERY_ATTEMPTS,
+    backoff: { type: "custom" },
+    removeOnComplete: { age: 3_600, count: 10_000 },
+    removeOnFail: { age: 7 * 24 * 3_600 },
+  },
+});
+
+/**
+ * Cancel-After: a delayed job per run, due at its deadline. A deadline whose run has ended is a
+ * no-op, so a short memory suffices.
+ */
+export const DEADLINE_JOB = defineJob<RunJob>({
+  queue: "deadlines",
+  name: "cancel",
+  schema: runPayload,
+  idOf: (d) => d.runId,
+  options: {
+    attempts: 5,
+    backoff: { type: "exponential", delay: 1_000 },
+    removeOnComplete: true,
+    removeOnFail: { age: 24 * 3_600 },
+  },
+});
+
+/** A pub/sub channel whose messages are ids, under the queue prefix. */
+export interface ChannelDefinition {
+  name(prefix: string): string;
+  /** Whether a message is one this channel carries (anything else is ignored). */
+  accepts(message: string): boolean;
+}
+
+const channel = (suffix: string, message: RegExp): ChannelDefinition => ({
+  name: (prefix) => `${prefix}:${suffix}`,
+  accepts: (m) => message.test(m),
+});
+
+/** A cancel, to whichever worker is executing the run: its id. */
+export const CANCEL_CHANNEL = channel("run-cancel", idPattern("run"));
+/** A Cog prediction's result was stored (packages/runners' Cog runner waits for it): its id. */
+export const COG_DONE_CHANNEL = channel("cog-done", /^[\w-]{1,200}$/);
