@@ -1,6 +1,15 @@
-import type { RequestHandler } from "express";
+import type { Request, RequestHandler, Response } from "express";
 import type { Logger } from "@svc/logger";
 import type { ApiMetrics } from "../metrics.js";
+
+/**
+ * The route pattern that answered (`/api/v1/runs/:runId`), or null when none matched. Errors are
+ * answered outside their router, where req.baseUrl is gone: routers keep their mount in
+ * res.locals.mount for this.
+ */
+export function matchedRoute(req: Request, res: Response): string | null {
+  return req.route?.path ? `${res.locals.mount ?? req.baseUrl}${String(req.route.path)}` : null;
+}
 
 /**
  * When a response is done: its latency into the metrics (by matched route pattern, never the raw
@@ -12,9 +21,7 @@ export function observeRequests(logger: Logger, metrics: ApiMetrics): RequestHan
     const started = process.hrtime.bigint();
     res.once("close", () => {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
-      const route = req.route?.path
-        ? `${res.locals.mount ?? req.baseUrl}${String(req.route.path)}`
-        : "unmatched";
+      const route = matchedRoute(req, res) ?? "unmatched";
       const complete = res.writableFinished;
       if (complete) {
         metrics.httpDuration.observe(

@@ -1,6 +1,7 @@
 import type { Express, Request, Response } from "express";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { CONSOLE_SCOPED } from "../console/routes.js";
+import { matchedRoute } from "../http/observeRequests.js";
 import { buildOpenApiDocument } from "../openapi/document.js";
 
 type Doc = ReturnType<typeof buildOpenApiDocument>;
@@ -53,9 +54,7 @@ export function recordContractViolations(
     // The operators' queue dashboard (bull-board) is a UI of its own, not part of the public API.
     if (req.originalUrl.startsWith("/admin/")) return;
     // The console's calls to the API's operations (/console/api/:mode/…) answer as those operations.
-    let route: string | null = req.route?.path
-      ? `${res.locals.mount ?? req.baseUrl}${String(req.route.path)}`.replace(CONSOLE_SCOPED, "/api/v1")
-      : null;
+    let route = matchedRoute(req, res)?.replace(CONSOLE_SCOPED, "/api/v1") ?? null;
     const where = `${req.method} ${req.originalUrl} -> ${res.statusCode}`;
     // HEAD is GET without the body (RFC 9110), answered by the GET route: documented with it.
     // Express leaves req.route set for a HEAD on a route without GET, which then falls to the 404.
