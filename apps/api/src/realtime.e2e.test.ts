@@ -2,7 +2,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { verify as verifyServiceSignature } from "@octokit/webhooks-methods";
-import { ModelRunClient, parseSse, type CreatedRun, type Run, type RunEvent } from "@svc/sdk";
+import { ModelRunClient, parseSse, type AnyRun, type CreatedRun, type RunEvent } from "@svc/sdk";
 import {
   createAccountWithKeys,
   createTestDatabase,
@@ -48,7 +48,7 @@ describe("real time", () => {
     return { res, run: ((await res.json()) as { data: CreatedRun }).data };
   };
   const body = async <T>(res: Response) => ((await res.json()) as { data: T }).data;
-  const read = async (runId: string) => body<Run>(await call("GET", `/runs/${runId}`));
+  const read = async (runId: string) => body<AnyRun>(await call("GET", `/runs/${runId}`));
   const collect = async (runId: string) => {
     const events: RunEvent[] = [];
     for await (const event of client.stream(runId)) events.push(event);

@@ -1,7 +1,7 @@
-import { QueueEvents, Worker, type Job } from "bullmq";
+import { Worker, type Job } from "bullmq";
 import { Redis } from "ioredis";
 import { newId } from "@svc/core";
-import { deleteRedisPrefix, TEST_REDIS_URL, testQueuePrefix } from "@svc/testkit";
+import { deleteRedisPrefix, TEST_REDIS_URL, testQueuePrefix, waitFor } from "@svc/testkit";
 import { CANCEL_CHANNEL, jobEntries, register, RUN_JOB, type RunJob } from "./jobs.js";
 import { createRunsQueue, enqueueRuns } from "./queues.js";
 
@@ -11,8 +11,7 @@ describe("job catalogue", () => {
   const prefix = testQueuePrefix();
   const redis = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
   const queue = createRunsQueue(redis, prefix);
-  const [eventsConnection, workerConnection] = [redis.duplicate(), redis.duplicate()];
-  const events = new QueueEvents(RUN_JOB.queue, { connection: eventsConnection, prefix });
+  const workerConnection = redis.duplicate();
   const seen: RunJob[] = [];
   const worker = new Worker(
     RUN_JOB.queue,
@@ -22,21 +21,29 @@ describe("job catalogue", () => {
     }),
     { connection: workerConnection, prefix },
   );
+  /** The job once it has finished, completed or failed. */
+  const finished = (id: string) =>
+    waitFor(
+      async () => {
+        const job = await queue.getJob(id);
+        return job?.finishedOn ? job : null;
+      },
+      { what: `job ${id} to finish` },
+    );
   afterAll(async () => {
     await worker.close();
-    await events.close();
     await queue.close();
     await deleteRedisPrefix(prefix);
-    await Promise.all([redis, eventsConnection, workerConnection].map((c) => c.quit()));
+    await Promise.all([redis, workerConnection].map((c) => c.quit()));
   });
 
   it("when a run is enqueued twice, then one job with the run's id and the catalogue's options runs once", async () => {
     const runId = newId("run");
     await enqueueRuns(queue, [runId]);
     await enqueueRuns(queue, [runId]);
-    const job = (await queue.getJob(runId))!;
+    const job = await finished(runId);
     expect(job).toMatchObject({ name: "execute", data: { runId }, opts: { attempts: 3 } });
-    await job.waitUntilFinished(events, 10_000);
+    expect(await job.isCompleted()).toBe(true);
     expect(seen.filter((d) => d.runId === runId)).toEqual([{ runId }]);
   });
 
@@ -52,8 +59,8 @@ describe("job catalogue", () => {
     "when %s reaches the worker, then it fails for good at once, saying why, without retries",
     async (_what, name, data) => {
       const job = await queue.add(name, data as RunJob, { attempts: 3, backoff: 10 });
-      await expect(job.waitUntilFinished(events, 10_000)).rejects.toThrow(/not a runs\/execute job/);
-      const failed = (await queue.getJob(job.id!))!;
+      const failed = await finished(job.id!);
+      expect(failed.failedReason).toMatch(/not a runs\/execute job/);
       expect(failed.attemptsMade).toBe(1);
       expect(await failed.isFailed()).toBe(true);
     },

@@ -3,21 +3,26 @@ import { call, type HttpOptions, type RequestOptions } from "./http.js";
 import { streamRun, type StreamOptions } from "./stream.js";
 import type {
   Account,
-  LedgerEntry,
-  Usage,
+  CompletedRun,
+  CreateRunBody,
   CreatedRun,
   CreatedWebhook,
   Delivery,
+  DeliveryListQuery,
   EventType,
-  ModelCategory,
+  LedgerEntry,
+  LedgerQuery,
   ModelDetail,
   ModelList,
+  ModelListQuery,
   Run,
   RunEvent,
   RunList,
+  RunListQuery,
   RunStatus,
+  Usage,
+  UsageQuery,
   WebhookEndpoint,
-  WebhookFilter,
 } from "./types.js";
 
 export interface ClientOptions {
@@ -40,13 +45,6 @@ export interface RunOptions {
   wait?: number;
   /** Cancel-After: the server cancels (and refunds) the run if it has not ended by then, e.g. "5m". */
   cancelAfter?: string;
-}
-
-export interface CreateRunBody {
-  input: Record<string, unknown>;
-  webhook_url?: string;
-  /** What webhook_url receives; default completed and failed. */
-  webhook_events_filter?: WebhookFilter[];
 }
 
 export interface WaitOptions {
@@ -84,15 +82,8 @@ export class ModelRunClient {
   }
 
   readonly models = {
-    list: (
-      q: {
-        category?: ModelCategory;
-        output_type?: ModelCategory;
-        highlighted?: boolean;
-        limit?: number;
-        offset?: number;
-      } = {},
-    ) => this.data<ModelList>({ method: "GET", path: "/models", query: q, idempotent: true }),
+    list: (q: ModelListQuery = {}) =>
+      this.data<ModelList>({ method: "GET", path: "/models", query: q, idempotent: true }),
     get: (modelId: string) =>
       this.data<ModelDetail>({
         method: "GET",
@@ -131,16 +122,8 @@ export class ModelRunClient {
      */
     stream: (runId: string, o: StreamOptions = {}): AsyncGenerator<RunEvent> =>
       streamRun(this.http, runId, o),
-    list: (
-      q: {
-        limit?: number;
-        cursor?: string;
-        model_id?: string;
-        status?: RunStatus;
-        created_after?: string;
-        created_before?: string;
-      } = {},
-    ) => this.data<RunList>({ method: "GET", path: "/runs", query: q, idempotent: true }),
+    list: (q: RunListQuery = {}) =>
+      this.data<RunList>({ method: "GET", path: "/runs", query: q, idempotent: true }),
     /** Cancels a queued or executing run; canceling twice is harmless. */
     cancel: (runId: string) =>
       this.data<{ run_id: string; status: "CANCELED"; canceled_at: string }>({
@@ -164,7 +147,7 @@ export class ModelRunClient {
    * stream is unavailable. Aborting the signal or passing timeoutMs stops waiting and, by default,
    * cancels the run on the server too.
    */
-  async run(modelId: string, body: CreateRunBody, o: RunOptions & WaitOptions = {}): Promise<Run> {
+  async run(modelId: string, body: CreateRunBody, o: RunOptions & WaitOptions = {}): Promise<CompletedRun> {
     const signal = this.waitSignal(o);
     // A creation abandoned while it waits has a run the caller never learnt of: with a key of its
     // own, sending the creation again (without waiting) names that run, so it can be canceled.
@@ -268,7 +251,7 @@ export class ModelRunClient {
         path: `/webhooks/${encodeURIComponent(id)}/rotate-secret`,
         idempotent: false,
       }),
-    deliveries: (id: string, q: { limit?: number; cursor?: string } = {}) =>
+    deliveries: (id: string, q: DeliveryListQuery = {}) =>
       this.data<{ deliveries: Delivery[]; next_cursor: string | null }>({
         method: "GET",
         path: `/webhooks/${encodeURIComponent(id)}/deliveries`,
@@ -298,14 +281,14 @@ export class ModelRunClient {
   /** The account's tokens (one pot for both modes), its ledger and its daily usage. */
   readonly account = {
     get: () => this.data<Account>({ method: "GET", path: "/account", idempotent: true }),
-    ledger: (q: { limit?: number; cursor?: string; run_id?: string } = {}) =>
+    ledger: (q: LedgerQuery = {}) =>
       this.data<{ entries: LedgerEntry[]; next_cursor: string | null }>({
         method: "GET",
         path: "/account/ledger",
         query: q,
         idempotent: true,
       }),
-    usage: (q: { days?: number } = {}) =>
+    usage: (q: UsageQuery = {}) =>
       this.data<Usage>({ method: "GET", path: "/account/usage", query: q, idempotent: true }),
   };
 }

@@ -1,10 +1,4 @@
-export {
-  ModelRunClient,
-  type ClientOptions,
-  type CreateRunBody,
-  type RunOptions,
-  type WaitOptions,
-} from "./client.js";
+export { ModelRunClient, type ClientOptions, type RunOptions, type WaitOptions } from "./client.js";
 export { parseSse, type StreamOptions } from "./stream.js";
 export { ModelRunError, RunFailedError, WebhookVerificationError } from "./errors.js";
 export { verifyWebhook, type VerifyOptions } from "./verify.js";

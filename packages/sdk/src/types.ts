@@ -1,170 +1,72 @@
-// Shapes of the Model Run Service API (see its OpenAPI document at /api/v1/openapi.json).
-export type ModelCategory = "image" | "video" | "audio";
-export type RunStatus = "QUEUED" | "EXECUTING" | "COMPLETED" | "FAILED" | "CANCELED";
-export type EventType = "run.started" | "run.completed" | "run.failed" | "run.canceled";
+// The API's shapes, taken from the types generated from its OpenAPI document
+// (./generated/openapi.ts, `pnpm sdk:types`): named here for the SDK's users, written nowhere else.
+import type { components, paths, webhooks } from "./generated/openapi.js";
+
+type Schemas = components["schemas"];
+/** The `data` of an operation's JSON answer with the given status. */
+type DataOf<
+  P extends keyof paths,
+  M extends "get" | "post" | "patch" | "delete",
+  S extends number = 200,
+> = paths[P][M] extends {
+  responses: { [K in S]: { content: { "application/json": { data: infer D } } } };
+}
+  ? D
+  : never;
+/** An operation's query parameters. */
+type QueryOf<P extends keyof paths, M extends "get"> = paths[P][M] extends {
+  parameters: { query?: infer Q };
+}
+  ? NonNullable<Q>
+  : never;
+
+export type Model = Schemas["Model"];
+export type ModelDetail = Schemas["ModelDetail"];
+export type ModelCategory = Model["category"];
+export type ModelList = DataOf<"/api/v1/models", "get">;
+export type ModelListQuery = QueryOf<"/api/v1/models", "get">;
+
+export type Run = Schemas["Run"];
+export type RunStatus = Run["status"];
+type KeysOf<T> = T extends unknown ? keyof T : never;
+type FieldOf<T, K extends PropertyKey> = T extends unknown ? (K extends keyof T ? T[K] : never) : never;
+/**
+ * A run with every field that some status has, each optional: for code that reads runs without
+ * narrowing by `status` first (a table of runs). Narrowing a `Run` by status is the typed way.
+ */
+export type AnyRun = Pick<Run, "run_id" | "status"> & { [K in KeysOf<Run>]?: FieldOf<Run, K> };
+/** A run that has completed: its output and charge are there. */
+export type CompletedRun = Extract<Run, { status: "COMPLETED" }>;
+export type CreatedRun = Schemas["RunCreated"]["data"];
+/** The body of a run creation: input, and optionally webhook_url and webhook_events_filter. */
+export type CreateRunBody =
+  paths["/api/v1/models/{modelId}/run"]["post"]["requestBody"]["content"]["application/json"];
 /** What a run's own webhook_url receives (webhook_events_filter). */
-export type WebhookFilter = "started" | "completed" | "failed" | "canceled";
-
-export interface Model {
-  id: string;
-  name: string;
-  description: string;
-  category: ModelCategory;
-  outputs_image: boolean;
-  outputs_video: boolean;
-  outputs_audio: boolean;
-  estimated_tokens: number;
-  status: string;
-  highlighted: boolean;
-}
-
-export interface ModelDetail extends Model {
-  /** Runs of this model waiting now; null while the queue cannot be read. */
-  queue_length: number | null;
-  /** Median execution time of its recent completed runs; null before any. */
-  run_time_p50_ms: number | null;
-  input_schema: Record<string, unknown>;
-  pricing: { unit: string; tokens_per_unit: number; units_from: string | null; description: string };
-}
-
-export interface ModelList {
-  models: Model[];
-  total: number;
-  limit: number;
-  offset: number;
-}
-
-export interface CreatedRun {
-  run_id: string;
-  /** queued; with a wait, the terminal status when the run ended within it. */
-  status: "queued" | "COMPLETED" | "FAILED" | "CANCELED";
-  model_id: string;
-  model_name: string;
-  estimated_tokens: number;
-  is_test_request: boolean;
-  created_at: string;
-  /** With a wait: the terminal fields of the run. */
-  started_at?: string;
-  completed_at?: string;
-  canceled_at?: string;
-  duration_ms?: number;
-  output?: Run["output"];
-  tokens_charged?: number;
-  error?: { message: string; code: string };
-}
-
-export interface Run {
-  run_id: string;
-  status: RunStatus;
-  model_id?: string;
-  created_at?: string;
-  started_at?: string;
-  completed_at?: string;
-  canceled_at?: string;
-  duration_ms?: number;
-  output?: { images?: string[]; video?: string[]; audio?: string[] } & Record<string, unknown>;
-  tokens_charged?: number;
-  error?: { message: string; code: string };
-  /** QUEUED: 1 + the queued runs of the same model created before it. */
-  queue_position?: number;
-  /** QUEUED: when it should start; null when the service cannot tell. */
-  estimated_start_at?: string | null;
-}
-
-/** What a runner reports while executing (progress events). */
-export interface RunProgress {
-  run_id: string;
-  at: string;
-  completed?: number;
-  total?: number;
-  logs?: string;
-  output?: unknown;
-}
-
+export type WebhookFilter = NonNullable<CreateRunBody["webhook_events_filter"]>[number];
+export type RunList = DataOf<"/api/v1/runs", "get">;
+export type RunListQuery = QueryOf<"/api/v1/runs", "get">;
+/** What a runner reports while executing (the event stream's progress events). */
+export type RunProgress = Schemas["RunProgress"];
 /** An event of a run's stream: a status with the run's view, or progress. */
 export type RunEvent =
   { type: "status"; id?: string; run: Run } | { type: "progress"; id?: string; progress: RunProgress };
 
-export interface RunList {
-  runs: Run[];
-  next_cursor: string | null;
-}
+export type WebhookEndpoint = Schemas["WebhookEndpoint"];
+export type EventType = WebhookEndpoint["events"][number];
+export type CreatedWebhook = DataOf<"/api/v1/webhooks", "post", 201>;
+export type Delivery = Schemas["Delivery"];
+/** A webhook delivery's body, by event (per-run or registered endpoint). */
+export type WebhookEvent = {
+  [E in keyof webhooks]: NonNullable<webhooks[E]["post"]>["requestBody"] extends
+    { content: { "application/json": infer B } } | undefined
+    ? B
+    : never;
+}[keyof webhooks];
 
-export interface WebhookEndpoint {
-  id: string;
-  url: string;
-  events: EventType[];
-  status: "active" | "disabled";
-  consecutive_failures: number;
-  created_at: string;
-  disabled_at: string | null;
-}
+export type DeliveryListQuery = QueryOf<"/api/v1/webhooks/{webhookId}/deliveries", "get">;
 
-export interface CreatedWebhook {
-  id: string;
-  url: string;
-  events: EventType[];
-  signing_secret: string;
-}
-
-export interface Delivery {
-  id: string;
-  event: string;
-  run_id: string | null;
-  status: "pending" | "succeeded" | "failed";
-  created_at: string;
-  completed_at: string | null;
-  attempts: {
-    number: number;
-    started_at: string;
-    duration_ms: number;
-    status_code: number | null;
-    error_class: string | null;
-    success: boolean;
-  }[];
-}
-
-/** A webhook delivery body (per-run or registered endpoint). */
-export interface WebhookEvent {
-  event: EventType | "webhook.test";
-  webhook_id?: string;
-  created_at?: string;
-  data: {
-    run_id?: string;
-    model_id?: string;
-    result?: Record<string, unknown>;
-    error?: { message: string; code: string };
-    canceled_at?: string;
-    started_at?: string;
-    tokens_charged?: number;
-    timestamp?: string;
-    message?: string;
-  };
-}
-
-export interface Account {
-  id: string;
-  name: string;
-  balance: number;
-  reserved: number;
-  /** balance - reserved */
-  available: number;
-  /** The mode of the key that asked. */
-  mode: "live" | "test";
-}
-
-export interface LedgerEntry {
-  id: string;
-  kind: "GRANT" | "RESERVE" | "CHARGE" | "RELEASE";
-  amount: number;
-  balance_delta: number;
-  reserved_delta: number;
-  run_id: string | null;
-  note: string;
-  created_at: string;
-}
-
-export interface Usage {
-  days: { date: string; tokens_charged: number; runs_charged: number }[];
-  total_tokens_charged: number;
-}
+export type Account = Schemas["Account"];
+export type LedgerEntry = Schemas["LedgerEntry"];
+export type LedgerQuery = QueryOf<"/api/v1/account/ledger", "get">;
+export type Usage = DataOf<"/api/v1/account/usage", "get">;
+export type UsageQuery = QueryOf<"/api/v1/account/usage", "get">;

@@ -487,6 +487,25 @@ function consoleOperations(registry: OpenAPIRegistry) {
 }
 
 /** The OpenAPI 3.1 document of the service, built from the schemas the routes validate with. */
+/**
+ * What the service POSTs to webhook receivers, one entry per event, each signed with the
+ * Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature).
+ */
+function webhookPayloads(registry: OpenAPIRegistry) {
+  for (const [event, schema] of Object.entries(R.WEBHOOK_PAYLOADS)) {
+    registry.registerWebhook({
+      method: "post",
+      path: event,
+      tags: ["Webhooks"],
+      summary: `The ${event} event`,
+      request: { body: { content: { "application/json": { schema } } } },
+      responses: { 200: { description: "Any 2xx acknowledges the delivery; anything else is retried." } },
+      // Sent by the service, not called by clients: the receiver checks the signature headers.
+      security: [],
+    });
+  }
+}
+
 export function buildOpenApiDocument(serverUrl: string): OpenApiDocument {
   const registry = new OpenAPIRegistry();
   registry.registerComponent("securitySchemes", "bearer", {
@@ -506,6 +525,7 @@ export function buildOpenApiDocument(serverUrl: string): OpenApiDocument {
     description: "METRICS_TOKEN, when the operator configured one",
   });
   operations(registry);
+  webhookPayloads(registry);
   // Not a JSON response: the data of the event stream's progress events.
   registry.registerComponent(
     "schemas",

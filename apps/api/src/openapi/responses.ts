@@ -220,6 +220,47 @@ export const Redelivered = z.object({
 export const TestQueued = z.object({
   data: z.object({ delivery_id: z.string(), event: z.literal("webhook.test") }),
 });
+/**
+ * What webhooks POST. A run's own webhook_url gets `{ event, data }`; a registered endpoint also
+ * gets `webhook_id`, `created_at` and `data.timestamp`. (packages/core/src/webhooks/events.ts
+ * makes them; a test parses its payloads with these schemas.)
+ */
+const endpointOnly = (what: string) => ({ description: `Registered endpoints only: ${what}` });
+const webhookPayload = <E extends string, D extends z.ZodRawShape>(event: E, data: D) =>
+  z.object({
+    event: z.literal(event),
+    webhook_id: z.string().optional().meta(endpointOnly("the endpoint's id")),
+    data: z.object({ ...data, timestamp: timestamp.optional().meta(endpointOnly("when it happened")) }),
+    created_at: timestamp.optional().meta(endpointOnly("when the delivery was made")),
+  });
+const runRef = { run_id: runId, model_id: z.string() };
+export const WEBHOOK_PAYLOADS = {
+  "run.started": webhookPayload("run.started", { ...runRef, started_at: timestamp }),
+  "run.completed": webhookPayload("run.completed", {
+    ...runRef,
+    result: z.record(z.string(), z.unknown()).meta({ description: "The run's output" }),
+    tokens_charged: z.number().int(),
+  }),
+  "run.failed": webhookPayload("run.failed", {
+    ...runRef,
+    error: z.object({ message: z.string(), code: z.string() }),
+    tokens_charged: z.literal(0),
+  }),
+  "run.canceled": webhookPayload("run.canceled", {
+    ...runRef,
+    canceled_at: timestamp.optional(),
+    tokens_charged: z.number().int(),
+  }),
+  "webhook.test": webhookPayload("webhook.test", { message: z.string() }),
+} as const;
+export const WebhookPayload = z.discriminatedUnion("event", [
+  WEBHOOK_PAYLOADS["run.started"],
+  WEBHOOK_PAYLOADS["run.completed"],
+  WEBHOOK_PAYLOADS["run.failed"],
+  WEBHOOK_PAYLOADS["run.canceled"],
+  WEBHOOK_PAYLOADS["webhook.test"],
+]);
+
 export const Health = z.object({ data: z.object({ status: z.literal("ok") }) });
 export const Ready = z.object({
   data: z.object({

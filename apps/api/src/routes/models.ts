@@ -14,7 +14,8 @@ export const listModelsQuery = z.object({
   highlighted: z
     .enum(["true", "false", "1", "0"], "expected true or false")
     .transform((v) => v === "true" || v === "1")
-    .optional(),
+    .optional()
+    .meta({ type: "boolean" }),
   limit: queryInt(1, MODELS_LIMIT_MAX, MODELS_LIMIT_DEFAULT),
   offset: queryInt(0, Number.MAX_SAFE_INTEGER, 0),
 });

@@ -132,14 +132,17 @@ export function Runs() {
                       <code>{r.run_id}</code>
                     </Link>
                   </td>
-                  <td>{r.model_id ?? <span className="muted">—</span>}</td>
+                  {/* A FAILED run's view has neither its model nor its times (interface-spec). */}
+                  <td>{"model_id" in r ? r.model_id : <span className="muted">—</span>}</td>
                   <td>
                     <StatusBadge status={r.status} />
                   </td>
                   <td>
-                    <Time value={r.created_at} />
+                    <Time value={"created_at" in r ? r.created_at : undefined} />
                   </td>
-                  <td className="num">{r.tokens_charged ?? <span className="muted">—</span>}</td>
+                  <td className="num">
+                    {"tokens_charged" in r ? r.tokens_charged : <span className="muted">—</span>}
+                  </td>
                 </tr>
               ))}
             </tbody>
