@@ -1,34 +1,13 @@
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { verify as verifyServiceSignature } from "@octokit/webhooks-methods";
-import { ModelRunClient, parseSse, type AnyRun, type CreatedRun, type RunEvent } from "@svc/sdk";
-import {
-  createAccountWithKeys,
-  createTestDatabase,
-  freePort,
-  seedTestModels,
-  serviceEnv,
-  spawnApp,
-  startHttpsReceiver,
-  stopApps,
-  testCertificate,
-  testQueuePrefix,
-  deleteRedisPrefix,
-  waitFor,
-  type SpawnedApp,
-  type TestDatabase,
-} from "@svc/testkit";
+import { parseSse, type AnyRun, type CreatedRun, type ModelRunClient, type RunEvent } from "@svc/sdk";
+import { startHttpsReceiver, waitFor } from "@svc/testkit";
+import { startService, type E2EService } from "./service.js";
 
 // The real API and worker processes, followed over HTTP as clients do: Prefer: wait, event
 // streams with Last-Event-ID, queue positions, Cancel-After and run.started webhooks.
 describe("real time", () => {
-  let database: TestDatabase;
-  let prefix: string;
+  let service: E2EService;
   let base: string;
-  let api: SpawnedApp;
-  let worker: SpawnedApp | undefined;
-  let env: Record<string, string>;
   let liveKey: string;
   let client: ModelRunClient;
 
@@ -56,32 +35,11 @@ describe("real time", () => {
   };
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    await seedTestModels(database.db);
-    prefix = testQueuePrefix();
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    const { caFile } = await testCertificate();
-    env = {
-      ...serviceEnv(database.url, prefix),
-      OUTPUT_DIR: await mkdtemp(join(tmpdir(), "svc-realtime-")),
-      PUBLIC_BASE_URL: base,
-      RATE_LIMIT_ENABLED: "false",
-      WEBHOOK_CA_FILE: caFile,
-      SWEEP_INTERVAL_MS: "500",
-      LOG_LEVEL: "info",
-    };
-    api = spawnApp("api", { ...env, PORT: String(port), HOST: "127.0.0.1", EVENTS_HEARTBEAT_MS: "1000" });
-    await api.waitForLine((l) => l.message === "api listening");
-    const account = await createAccountWithKeys(database.db, 10_000);
-    liveKey = account.liveKey;
-    client = new ModelRunClient({ apiKey: liveKey, baseUrl: base });
+    service = await startService({ SWEEP_INTERVAL_MS: "500" });
+    ({ base } = await service.startApi({ EVENTS_HEARTBEAT_MS: "1000" }));
+    ({ liveKey, client } = await service.account(10_000));
   });
-  afterAll(async () => {
-    await stopApps(api, worker);
-    await deleteRedisPrefix(prefix);
-    await database.drop();
-  });
+  afterAll(() => service?.stop());
 
   it("when 20 runs wait for a worker, then their queue positions are 1..20 and move as runs start", async () => {
     const runs: string[] = [];
@@ -94,8 +52,7 @@ describe("real time", () => {
     const model = await client.models.get("test/steps");
     expect(model.queue_length).toBe(20);
 
-    worker = spawnApp("worker", { ...env, WORKER_CONCURRENCY: "1" });
-    await worker.waitForLine((l) => l.message === "worker ready");
+    await service.startWorker({ WORKER_CONCURRENCY: "1" });
     const moved = await waitFor(
       async () => {
         const now = await Promise.all(runs.map(read));
@@ -160,7 +117,7 @@ describe("real time", () => {
   });
 
   it("when Prefer asks for a wait outside 1..60 s, then the answer is 400 and no run is created", async () => {
-    const before = await database.db.run.count();
+    const before = await service.database.db.run.count();
     const res = await call(
       "POST",
       "/models/acme/echo/run",
@@ -171,7 +128,7 @@ describe("real time", () => {
     expect(((await res.json()) as { error: { details: { path: string }[] } }).error.details[0]!.path).toBe(
       "prefer",
     );
-    expect(await database.db.run.count()).toBe(before);
+    expect(await service.database.db.run.count()).toBe(before);
   });
 
   it("when a run is streamed, then QUEUED, EXECUTING, progress and COMPLETED arrive in order and the stream ends", async () => {
@@ -232,7 +189,7 @@ describe("real time", () => {
     });
     const after = await client.account.get();
     expect([after.balance, after.reserved]).toEqual([before.balance, before.reserved]);
-    const ledger = await database.db.ledgerEntry.findMany({
+    const ledger = await service.database.db.ledgerEntry.findMany({
       where: { runId: run.run_id },
       orderBy: { createdAt: "asc" },
     });

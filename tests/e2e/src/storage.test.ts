@@ -4,89 +4,51 @@ import { join } from "node:path";
 import { verify as verifyServiceSignature } from "@octokit/webhooks-methods";
 import { ModelRunClient, type AnyRun } from "@svc/sdk";
 import {
-  createAccountWithKeys,
-  createTestDatabase,
-  deleteRedisPrefix,
   freePort,
   probeMedia,
-  seedTestModels,
-  serviceEnv,
-  spawnApp,
   startHttpsReceiver,
   startS3Server,
   stopApps,
-  testCertificate,
-  testQueuePrefix,
   waitFor,
-  type SpawnedApp,
-  type TestDatabase,
   type TestS3Server,
 } from "@svc/testkit";
+import { startService, type E2EService, type RunningApi } from "./service.js";
 
 // The real API and worker processes on different output directories, sharing nothing but a bucket
 // on a real S3-protocol server: one API proxies the files, another hands out signed URLs.
 describe("outputs in an S3-compatible bucket", () => {
-  let database: TestDatabase;
+  let service: E2EService;
   let s3: TestS3Server;
-  let prefix: string;
-  let proxied: { base: string; app: SpawnedApp; client: ModelRunClient };
-  let signed: { base: string; app: SpawnedApp; client: ModelRunClient };
-  let worker: SpawnedApp;
+  let proxied: RunningApi & { client: ModelRunClient };
+  let signed: RunningApi & { client: ModelRunClient };
   let dirs: string[];
-  let liveKey: string;
-  let caFile: string;
-
-  const startApi = async (env: Record<string, string>) => {
-    const port = await freePort();
-    const app = spawnApp("api", { ...env, PORT: String(port), HOST: "127.0.0.1" });
-    await app.waitForLine((l) => l.message === "api listening");
-    const base = `http://127.0.0.1:${port}`;
-    return { base, app, client: new ModelRunClient({ apiKey: liveKey, baseUrl: base }) };
-  };
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    await seedTestModels(database.db);
     s3 = await startS3Server("runs/outputs/");
-    prefix = testQueuePrefix();
-    liveKey = (await createAccountWithKeys(database.db, 10_000)).liveKey;
     dirs = await Promise.all([0, 1, 2].map(() => mkdtemp(join(tmpdir(), "svc-nofiles-"))));
-    ({ caFile } = await testCertificate());
-    const apiPort = await freePort();
     // URLs name the proxying API; the signing API re-signs what the worker stored.
-    const base = `http://127.0.0.1:${apiPort}`;
-    const env = {
-      ...serviceEnv(database.url, prefix),
-      ...s3.env,
-      PUBLIC_BASE_URL: base,
-      RATE_LIMIT_ENABLED: "false",
-      LOG_LEVEL: "info",
-    };
-    const app = spawnApp("api", { ...env, OUTPUT_DIR: dirs[0]!, PORT: String(apiPort), HOST: "127.0.0.1" });
-    await app.waitForLine((l) => l.message === "api listening");
-    proxied = { base, app, client: new ModelRunClient({ apiKey: liveKey, baseUrl: base }) };
-    signed = await startApi({
-      ...env,
-      OUTPUT_DIR: dirs[1]!,
-      OUTPUT_URLS: "signed",
-      OUTPUT_URL_TTL_SECONDS: "2",
+    service = await startService(s3.env);
+    // One account, read through either API.
+    const { liveKey } = await service.account(10_000);
+    const withClient = (api: RunningApi) => ({
+      ...api,
+      client: new ModelRunClient({ apiKey: liveKey, baseUrl: api.base }),
     });
-    worker = spawnApp("worker", {
-      ...env,
+    proxied = await withClient(await service.startApi({ OUTPUT_DIR: dirs[0]! }));
+    signed = await withClient(
+      await service.startApi({ OUTPUT_DIR: dirs[1]!, OUTPUT_URLS: "signed", OUTPUT_URL_TTL_SECONDS: "2" }),
+    );
+    await service.startWorker({
       OUTPUT_DIR: dirs[2]!,
       OUTPUT_URLS: "signed",
       OUTPUT_URL_TTL_SECONDS: "600",
-      WEBHOOK_CA_FILE: caFile,
       OUTPUT_RETENTION_DAYS: "1",
       OUTPUT_EXPIRY_INTERVAL_MS: "200",
     });
-    await worker.waitForLine((l) => l.message === "worker ready");
   });
   afterAll(async () => {
-    await stopApps(proxied?.app, signed?.app, worker);
+    await service?.stop();
     await s3?.close();
-    await deleteRedisPrefix(prefix);
-    await database?.drop();
   });
 
   const complete = async (model: string, input: Record<string, unknown>, extra = {}) => {
@@ -226,13 +188,7 @@ describe("outputs in an S3-compatible bucket", () => {
 
   it("when the bucket cannot be reached, then a file read answers 503 SERVICE_UNAVAILABLE with Retry-After, not a 500", async () => {
     const closed = await freePort();
-    const away = await startApi({
-      ...serviceEnv(database.url, prefix),
-      ...s3.env,
-      S3_ENDPOINT: `http://127.0.0.1:${closed}`,
-      OUTPUT_DIR: dirs[0]!,
-      RATE_LIMIT_ENABLED: "false",
-    });
+    const away = await service.startApi({ S3_ENDPOINT: `http://127.0.0.1:${closed}`, OUTPUT_DIR: dirs[0]! });
     try {
       const res = await fetch(`${away.base}/files/out_AAAAAAAAAAAAAAAAAAAAAA/0.png`);
       expect(res.status).toBe(503);
