@@ -179,12 +179,16 @@ export function s3Store(s: S3Settings): S3OutputStore {
           doomed = [];
         }
       };
-      let continuation: string | undefined;
-      do {
+      // Pages follow the last key seen (StartAfter): where the next page starts stays plain while
+      // the keys just read are being deleted.
+      let after: string | undefined;
+      let more = true;
+      while (more && expired < limit) {
         const page = await s3.send(
-          new ListObjectsV2Command({ Bucket, Prefix: s.prefix, ContinuationToken: continuation }),
+          new ListObjectsV2Command({ Bucket, Prefix: s.prefix, ...(after && { StartAfter: after }) }),
         );
         for (const object of page.Contents ?? []) {
+          after = object.Key!;
           const [id, name] = object.Key!.slice(s.prefix.length).split("/");
           if (!id || !name || !OUTPUT_TOKEN.test(id)) continue;
           if (token?.id !== id) {
@@ -198,8 +202,8 @@ export function s3Store(s: S3Settings): S3OutputStore {
             if (!object.LastModified || object.LastModified >= before) token.old = false;
           }
         }
-        continuation = expired < limit && page.IsTruncated ? page.NextContinuationToken : undefined;
-      } while (continuation);
+        more = page.IsTruncated === true;
+      }
       if (expired < limit) await settle();
       if (doomed.length) await deleteKeys(doomed);
       return expired;
