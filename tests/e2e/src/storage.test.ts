@@ -199,4 +199,30 @@ describe("outputs in an S3-compatible bucket", () => {
       await stopApps(away.app);
     }
   });
+
+  it("when a worker cannot reach the bucket, then the run is retried, then FAILED with INTERNAL_ERROR and refunded", async () => {
+    const closed = await freePort();
+    const cut = await startService({ ...s3.env, S3_ENDPOINT: `http://127.0.0.1:${closed}` });
+    try {
+      await cut.startApi();
+      const worker = await cut.startWorker();
+      const { client } = await cut.account(100);
+      const created = await client.runs.create("test/instant", { input: { prompt: "nowhere to go" } });
+      const run = await waitFor(
+        async () => {
+          const now = await client.runs.get(created.run_id);
+          return now.status === "FAILED" ? now : null;
+        },
+        { what: "the run to fail", timeoutMs: 30_000 },
+      );
+      expect(run.error.code).toBe("INTERNAL_ERROR");
+      expect(await client.account.get()).toMatchObject({ balance: 100, reserved: 0 });
+      const attempts = worker.lines.filter(
+        (l) => l.message === "run job failed" && l.job_id === created.run_id,
+      );
+      expect(attempts.length).toBeGreaterThanOrEqual(2);
+    } finally {
+      await cut.stop();
+    }
+  });
 });
