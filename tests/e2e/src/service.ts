@@ -32,8 +32,11 @@ export interface E2EService {
   /** Starts an API process; the first on `base`, later ones on ports of their own. */
   startApi(extra?: Record<string, string>): Promise<RunningApi>;
   startWorker(extra?: Record<string, string>): Promise<SpawnedApp>;
-  /** An account with `tokens` and an SDK client on its live key, against `base`. */
-  account(tokens: number, base?: string): Promise<{ liveKey: string; client: ModelRunClient }>;
+  /** An account with `tokens`, and SDK clients on its live and test keys, against `base`. */
+  account(
+    tokens: number,
+    base?: string,
+  ): Promise<{ liveKey: string; client: ModelRunClient; testClient: ModelRunClient }>;
   /** SIGTERM to every process started, then the database and queue keys go. */
   stop(): Promise<void>;
 }
@@ -79,8 +82,12 @@ export async function startService(shared: Record<string, string> = {}): Promise
       return worker;
     },
     async account(tokens, at = base) {
-      const { liveKey } = await createAccountWithKeys(database.db, tokens);
-      return { liveKey, client: new ModelRunClient({ apiKey: liveKey, baseUrl: at }) };
+      const { liveKey, testKey } = await createAccountWithKeys(database.db, tokens);
+      return {
+        liveKey,
+        client: new ModelRunClient({ apiKey: liveKey, baseUrl: at }),
+        testClient: new ModelRunClient({ apiKey: testKey, baseUrl: at }),
+      };
     },
     async stop() {
       await stopApps(...apps);

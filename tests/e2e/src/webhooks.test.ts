@@ -1,68 +1,36 @@
 import { verify as verifyServiceSignature } from "@octokit/webhooks-methods";
 import { Webhook } from "standardwebhooks";
-import request from "supertest";
-import {
-  createAccountWithKeys,
-  DEAD_REDIS_URL,
-  startHttpsReceiver,
-  testCertificate,
-  waitFor,
-  type HttpsReceiver,
-  type SpawnedApp,
-} from "@svc/testkit";
-import { setupE2E, startWorker, stopWorker, type E2E } from "./test/e2e.js";
-import { startApi } from "./test/harness.js";
+import { ModelRunClient, ModelRunError, type Delivery, type EventType } from "@svc/sdk";
+import { DEAD_REDIS_URL, startHttpsReceiver, waitFor, type HttpsReceiver } from "@svc/testkit";
+import { startService, type E2EService } from "./service.js";
 
-type Auth = Record<string, string>;
+// Webhook deliveries from the built worker, to real HTTPS receivers on 127.0.0.1, with the API
+// driven through the SDK.
+const WORKER_ENV = {
+  // The sweeper looks every 200 ms, at deliveries of any age (one whose job was lost).
+  SWEEP_INTERVAL_MS: "200",
+  SWEEP_QUEUED_AFTER_MS: "0",
+  WEBHOOK_BACKOFF_BASE_MS: "100",
+  WEBHOOK_TIMEOUT_MS: "400",
+  CONTENT_POLICY_BLOCKLIST: "forbidden",
+};
 
-async function webhookWorld(workerEnv: Record<string, string> = {}) {
-  const { caFile } = await testCertificate();
-  const ctx = await setupE2E({
-    WEBHOOK_CA_FILE: caFile,
-    WEBHOOK_BACKOFF_BASE_MS: "100",
-    WEBHOOK_TIMEOUT_MS: "400",
-    CONTENT_POLICY_BLOCKLIST: "forbidden",
-    ...workerEnv,
-  });
-  const worker = await startWorker(ctx.workerEnvFor());
-  return { ctx, worker };
-}
-
-function helpers(ctx: E2E) {
-  const app = () => request(ctx.api.app);
+function helpers(service: E2EService) {
+  const { db } = service.database;
   return {
-    register: async (auth: Auth, url: string, events?: string[]) =>
-      (
-        await app()
-          .post("/api/v1/webhooks")
-          .set(auth)
-          .send(events ? { url, events } : { url })
-          .expect(201)
-      ).body.data as {
-        id: string;
-        signing_secret: string;
-      },
-    run: async (auth: Auth, model: string, input: object, webhookUrl?: string) =>
-      (
-        await app()
-          .post(`/api/v1/models/${model}/run`)
-          .set(auth)
-          .send({ input, ...(webhookUrl && { webhook_url: webhookUrl }) })
-          .expect(201)
-      ).body.data.run_id as string,
-    sendTest: async (auth: Auth, endpointId: string) =>
-      (await app().post(`/api/v1/webhooks/${endpointId}/test`).set(auth).expect(202)).body.data
-        .delivery_id as string,
-    deliveries: async (auth: Auth, endpointId: string) =>
-      (await app().get(`/api/v1/webhooks/${endpointId}/deliveries?limit=100`).set(auth).expect(200)).body.data
-        .deliveries,
-    endpoint: async (auth: Auth, endpointId: string) =>
-      (await app().get(`/api/v1/webhooks/${endpointId}`).set(auth).expect(200)).body.data,
+    register: (client: ModelRunClient, url: string, events?: EventType[]) =>
+      client.webhooks.create(events ? { url, events } : { url }),
+    run: async (client: ModelRunClient, model: string, input: Record<string, unknown>, webhookUrl?: string) =>
+      (await client.runs.create(model, { input, ...(webhookUrl && { webhook_url: webhookUrl }) })).run_id,
+    sendTest: async (client: ModelRunClient, endpointId: string) =>
+      (await client.webhooks.test(endpointId)).delivery_id,
+    deliveries: async (client: ModelRunClient, endpointId: string) =>
+      (await client.webhooks.deliveries(endpointId, { limit: 100 })).deliveries,
     /** Waits until the delivery has a final status and returns it. */
     settled: (deliveryId: string) =>
       waitFor(
         async () => {
-          const d = await ctx.api.database.db.delivery.findUnique({
+          const d = await db.delivery.findUnique({
             where: { id: deliveryId },
             include: { attempts: { orderBy: { number: "asc" } } },
           });
@@ -72,15 +40,15 @@ function helpers(ctx: E2E) {
       ),
     runDeliveriesFinal: (runId: string) =>
       waitFor(async () => {
-        const ds = await ctx.api.database.db.delivery.findMany({ where: { runId } });
+        const ds = await db.delivery.findMany({ where: { runId } });
         return ds.length > 0 && ds.every((d) => d.status !== "pending") ? ds : null;
       }),
+    runStatus: async (runId: string) => (await db.run.findUnique({ where: { id: runId } }))?.status,
   };
 }
 
 describe("webhook deliveries end to end", () => {
-  let ctx: E2E;
-  let worker: SpawnedApp;
+  let service: E2EService;
   let h: ReturnType<typeof helpers>;
   const receivers: HttpsReceiver[] = [];
   const receiver = async (...args: Parameters<typeof startHttpsReceiver>) => {
@@ -88,30 +56,30 @@ describe("webhook deliveries end to end", () => {
     receivers.push(r);
     return r;
   };
+  const client = async () => (await service.account(1000)).client;
 
   beforeAll(async () => {
-    ({ ctx, worker } = await webhookWorld());
-    h = helpers(ctx);
+    service = await startService();
+    await service.startApi();
+    await service.startWorker(WORKER_ENV);
+    h = helpers(service);
   });
   afterAll(async () => {
     await Promise.all(receivers.map((r) => r.close()));
-    await stopWorker(worker);
-    await ctx.api.close();
+    await service?.stop();
   });
 
   it("when a run completes, then its webhook_url and a registered endpoint get the spec's payloads, signed verifiably", async () => {
-    const { liveKey } = await createAccountWithKeys(ctx.api.database.db);
-    const auth = { Authorization: `Bearer ${liveKey}` };
+    const auth = await client();
     const r = await receiver();
     const endpoint = await h.register(auth, r.url("/endpoint"));
-    const defaultSecret = (
-      await request(ctx.api.app).get("/api/v1/webhooks/default/secret").set(auth).expect(200)
-    ).body.data.signing_secret;
+    const defaultSecret = await auth.webhooks.defaultSecret();
     const runId = await h.run(auth, "test/instant", { prompt: "signed" }, r.url("/per-run"));
     await r.waitForRequests(2);
     const perRun = r.requests.find((q) => q.path === "/per-run")!;
     const toEndpoint = r.requests.find((q) => q.path === "/endpoint")!;
-    const run = (await request(ctx.api.app).get(`/api/v1/runs/${runId}`).set(auth).expect(200)).body.data;
+    const run = await auth.runs.get(runId);
+    if (run.status !== "COMPLETED") throw new Error(`run ${runId} is ${run.status}`);
 
     expect(JSON.parse(perRun.body)).toEqual({
       event: "run.completed",
@@ -157,8 +125,7 @@ describe("webhook deliveries end to end", () => {
   });
 
   it("when the receiver fails twice and then answers 200, then there are exactly 3 attempts with growing gaps and one success", async () => {
-    const { liveKey } = await createAccountWithKeys(ctx.api.database.db);
-    const auth = { Authorization: `Bearer ${liveKey}` };
+    const auth = await client();
     const r = await receiver((_req, i) => ({ status: i < 2 ? 500 : 200 }));
     const endpoint = await h.register(auth, r.url());
     const deliveryId = await h.sendTest(auth, endpoint.id);
@@ -169,11 +136,9 @@ describe("webhook deliveries end to end", () => {
     expect(b - a).toBeGreaterThanOrEqual(90);
     expect(c - b).toBeGreaterThan(b - a);
     expect(new Set(r.requests.map((q) => q.headers["x-service-delivery"]))).toEqual(new Set([deliveryId]));
-    const [log] = await h.deliveries(auth, endpoint.id);
+    const [log] = (await h.deliveries(auth, endpoint.id)) as [Delivery];
     expect(log).toMatchObject({ id: deliveryId, event: "webhook.test", status: "succeeded" });
-    expect(
-      log.attempts.map((x: { status_code: number; success: boolean }) => [x.status_code, x.success]),
-    ).toEqual([
+    expect(log.attempts.map((x) => [x.status_code, x.success])).toEqual([
       [500, false],
       [500, false],
       [200, true],
@@ -187,20 +152,18 @@ describe("webhook deliveries end to end", () => {
   });
 
   it("when the receiver always fails, then each delivery gets exactly 4 attempts and counts one failure", async () => {
-    const { liveKey } = await createAccountWithKeys(ctx.api.database.db);
-    const auth = { Authorization: `Bearer ${liveKey}` };
+    const auth = await client();
     const r = await receiver(() => ({ status: 503 }));
     const endpoint = await h.register(auth, r.url());
     const done = await h.settled(await h.sendTest(auth, endpoint.id));
     expect(done.status).toBe("failed");
     expect(done.attempts).toHaveLength(4);
     expect(r.requests).toHaveLength(4);
-    expect(await h.endpoint(auth, endpoint.id)).toMatchObject({ status: "active", consecutive_failures: 1 });
+    expect(await auth.webhooks.get(endpoint.id)).toMatchObject({ status: "active", consecutive_failures: 1 });
   });
 
   it("when a receiver redirects or answers too slowly, then the attempts fail as redirect and timeout", async () => {
-    const { liveKey } = await createAccountWithKeys(ctx.api.database.db);
-    const auth = { Authorization: `Bearer ${liveKey}` };
+    const auth = await client();
     const redirecting = await receiver(() => ({
       status: 302,
       headers: { location: "https://example.com/" },
@@ -224,8 +187,7 @@ describe("webhook deliveries end to end", () => {
   });
 
   it("when deliveries keep failing, then 9 leave the endpoint active, a success resets, 10 in a row disable it, and enable restores it", async () => {
-    const { liveKey } = await createAccountWithKeys(ctx.api.database.db);
-    const auth = { Authorization: `Bearer ${liveKey}` };
+    const auth = await client();
     let failing = true;
     const r = await receiver(() => ({ status: failing ? 500 : 200 }));
     const endpoint = await h.register(auth, r.url());
@@ -235,13 +197,13 @@ describe("webhook deliveries end to end", () => {
     };
 
     await failMany(9);
-    expect(await h.endpoint(auth, endpoint.id)).toMatchObject({ status: "active", consecutive_failures: 9 });
+    expect(await auth.webhooks.get(endpoint.id)).toMatchObject({ status: "active", consecutive_failures: 9 });
     failing = false;
     expect((await h.settled(await h.sendTest(auth, endpoint.id))).status).toBe("succeeded");
-    expect(await h.endpoint(auth, endpoint.id)).toMatchObject({ status: "active", consecutive_failures: 0 });
+    expect(await auth.webhooks.get(endpoint.id)).toMatchObject({ status: "active", consecutive_failures: 0 });
     failing = true;
     await failMany(10);
-    const disabled = await h.endpoint(auth, endpoint.id);
+    const disabled = await auth.webhooks.get(endpoint.id);
     expect(disabled).toMatchObject({
       status: "disabled",
       consecutive_failures: 10,
@@ -251,44 +213,37 @@ describe("webhook deliveries end to end", () => {
     // A disabled endpoint gets nothing: no delivery for a finished run, a test delivery is dropped.
     const before = r.requests.length;
     const runId = await h.run(auth, "test/instant", { prompt: "nobody listens" });
-    await waitFor(
-      async () =>
-        (await ctx.api.database.db.run.findUnique({ where: { id: runId } }))?.status === "COMPLETED",
-    );
-    expect(await ctx.api.database.db.delivery.count({ where: { runId } })).toBe(0);
+    await waitFor(async () => (await h.runStatus(runId)) === "COMPLETED");
+    expect(await service.database.db.delivery.count({ where: { runId } })).toBe(0);
     const dropped = await h.settled(await h.sendTest(auth, endpoint.id));
     expect(dropped).toMatchObject({ status: "failed", attempts: [] });
     expect(r.requests.length).toBe(before);
 
     failing = false;
-    const enabled = (
-      await request(ctx.api.app).post(`/api/v1/webhooks/${endpoint.id}/enable`).set(auth).expect(200)
-    ).body.data;
+    const enabled = await auth.webhooks.enable(endpoint.id);
     expect(enabled).toMatchObject({ status: "active", consecutive_failures: 0, disabled_at: null });
     expect((await h.settled(await h.sendTest(auth, endpoint.id))).status).toBe("succeeded");
   });
 
   it("when runs finish, then only matching subscriptions of the same account and mode receive, and deleted endpoints nothing", async () => {
-    const owner = await createAccountWithKeys(ctx.api.database.db);
-    const stranger = await createAccountWithKeys(ctx.api.database.db);
-    const live = { Authorization: `Bearer ${owner.liveKey}` };
+    const owner = await service.account(1000);
+    const stranger = await service.account(1000);
+    const live = owner.client;
     const r = await receiver();
     const all = await h.register(live, r.url("/all"));
     const failedOnly = await h.register(live, r.url("/failed-only"), ["run.failed"]);
     const canceledOnly = await h.register(live, r.url("/canceled-only"), ["run.canceled"]);
     const deleted = await h.register(live, r.url("/deleted"));
-    await request(ctx.api.app).delete(`/api/v1/webhooks/${deleted.id}`).set(live).expect(200);
-    await h.register({ Authorization: `Bearer ${owner.testKey}` }, r.url("/test-mode"));
-    await h.register({ Authorization: `Bearer ${stranger.liveKey}` }, r.url("/stranger"));
+    await live.webhooks.delete(deleted.id);
+    await h.register(owner.testClient, r.url("/test-mode"));
+    await h.register(stranger.client, r.url("/stranger"));
 
     const completed = await h.run(live, "test/instant", { prompt: "fine" });
     const failed = await h.run(live, "test/instant", { prompt: "something forbidden" }, r.url("/per-run"));
     await Promise.all([h.runDeliveriesFinal(completed), h.runDeliveriesFinal(failed)]);
     const slow = await h.run(live, "test/slow", { prompt: "stop me" });
-    await waitFor(
-      async () => (await ctx.api.database.db.run.findUnique({ where: { id: slow } }))?.status === "EXECUTING",
-    );
-    await request(ctx.api.app).post(`/api/v1/runs/${slow}/cancel`).set(live).expect(200);
+    await waitFor(async () => (await h.runStatus(slow)) === "EXECUTING");
+    await live.runs.cancel(slow);
     await h.runDeliveriesFinal(slow);
 
     const got = (path: string) => r.requests.filter((q) => q.path === path).map((q) => JSON.parse(q.body));
@@ -345,55 +300,48 @@ describe("webhook deliveries end to end", () => {
   });
 
   it("when a delivery is redelivered, then the receiver gets the same body under a new delivery id", async () => {
-    const { liveKey } = await createAccountWithKeys(ctx.api.database.db);
-    const auth = { Authorization: `Bearer ${liveKey}` };
+    const auth = await client();
     const r = await receiver();
     const endpoint = await h.register(auth, r.url());
     const first = await h.sendTest(auth, endpoint.id);
     await h.settled(first);
-    const res = await request(ctx.api.app)
-      .post(`/api/v1/webhooks/${endpoint.id}/deliveries/${first}/redeliver`)
-      .set(auth)
-      .expect(202);
-    expect(res.body.data).toEqual({ delivery_id: expect.stringMatching(/^whd_/), redelivery_of: first });
-    await h.settled(res.body.data.delivery_id);
+    const again = await auth.webhooks.redeliver(endpoint.id, first);
+    expect(again).toEqual({ delivery_id: expect.stringMatching(/^whd_/), redelivery_of: first });
+    await h.settled(again.delivery_id);
     expect(r.requests).toHaveLength(2);
     expect(r.requests[1]!.body).toBe(r.requests[0]!.body);
-    expect(r.requests[1]!.headers["x-service-delivery"]).toBe(res.body.data.delivery_id);
-    await request(ctx.api.app)
-      .post(`/api/v1/webhooks/${endpoint.id}/deliveries/whd_unknown/redeliver`)
-      .set(auth)
-      .expect(404);
+    expect(r.requests[1]!.headers["x-service-delivery"]).toBe(again.delivery_id);
+    const unknown = await auth.webhooks.redeliver(endpoint.id, "whd_unknown").catch((e: unknown) => e);
+    expect(unknown).toBeInstanceOf(ModelRunError);
+    expect((unknown as ModelRunError).status).toBe(404);
   });
 
   it("when Redis is down as a delivery is recorded, then the sweeper sends it later", async () => {
-    const { liveKey } = await createAccountWithKeys(ctx.api.database.db);
-    const auth = { Authorization: `Bearer ${liveKey}` };
+    const { client: auth, liveKey } = await service.account(1000);
     const r = await receiver();
     const endpoint = await h.register(auth, r.url());
-    const down = await startApi({ REDIS_URL: DEAD_REDIS_URL }, { database: ctx.api.database });
-    try {
-      const res = await request(down.app).post(`/api/v1/webhooks/${endpoint.id}/test`).set(auth).expect(202);
-      expect(down.logLines.some((l) => l.includes("enqueue of deliveries failed"))).toBe(true);
-      expect((await h.settled(res.body.data.delivery_id)).status).toBe("succeeded");
-      expect(r.requests).toHaveLength(1);
-    } finally {
-      await down.close();
-    }
+    // A second API whose Redis is away: the delivery is recorded, its job cannot be added.
+    const down = await service.startApi({ REDIS_URL: DEAD_REDIS_URL });
+    const through = new ModelRunClient({ apiKey: liveKey, baseUrl: down.base, maxRetries: 0 });
+    const { delivery_id } = await through.webhooks.test(endpoint.id);
+    expect(down.app.lines.some((l) => String(l.message).startsWith("enqueue of deliveries failed"))).toBe(
+      true,
+    );
+    expect((await h.settled(delivery_id)).status).toBe("succeeded");
+    expect(r.requests).toHaveLength(1);
   });
 });
 
 describe("webhook addresses checked at connection time", () => {
   it("when the worker does not allow private addresses, then a delivery to 127.0.0.1 is refused and nothing reaches it", async () => {
-    const { ctx, worker } = await webhookWorld({
-      WEBHOOK_ALLOW_PRIVATE_URLS: "false",
-      WEBHOOK_BACKOFF_BASE_MS: "5",
-    });
+    // The API lets the test register 127.0.0.1; the worker, as in production, does not send there.
+    const service = await startService();
     const r = await startHttpsReceiver();
     try {
-      const { liveKey } = await createAccountWithKeys(ctx.api.database.db);
-      const auth = { Authorization: `Bearer ${liveKey}` };
-      const h = helpers(ctx);
+      await service.startApi();
+      await service.startWorker({ WEBHOOK_ALLOW_PRIVATE_URLS: "false", WEBHOOK_BACKOFF_BASE_MS: "5" });
+      const { client: auth } = await service.account(1000);
+      const h = helpers(service);
       const byIp = await h.register(auth, r.url());
       const byName = await h.register(auth, r.url().replace("127.0.0.1", "localhost"));
       const [a, b] = await Promise.all([
@@ -407,8 +355,7 @@ describe("webhook addresses checked at connection time", () => {
       expect(r.requests).toHaveLength(0);
     } finally {
       await r.close();
-      await stopWorker(worker);
-      await ctx.api.close();
+      await service.stop();
     }
   });
 });
