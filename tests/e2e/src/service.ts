@@ -36,7 +36,7 @@ export interface E2EService {
   account(
     tokens: number,
     base?: string,
-  ): Promise<{ liveKey: string; client: ModelRunClient; testClient: ModelRunClient }>;
+  ): Promise<{ accountId: string; liveKey: string; client: ModelRunClient; testClient: ModelRunClient }>;
   /** SIGTERM to every process started, then the database and queue keys go. */
   stop(): Promise<void>;
 }
@@ -82,8 +82,9 @@ export async function startService(shared: Record<string, string> = {}): Promise
       return worker;
     },
     async account(tokens, at = base) {
-      const { liveKey, testKey } = await createAccountWithKeys(database.db, tokens);
+      const { account, liveKey, testKey } = await createAccountWithKeys(database.db, tokens);
       return {
+        accountId: account.id,
         liveKey,
         client: new ModelRunClient({ apiKey: liveKey, baseUrl: at }),
         testClient: new ModelRunClient({ apiKey: testKey, baseUrl: at }),

@@ -1,22 +1,26 @@
-import request from "supertest";
 import { ledgerTotals } from "@svc/db";
-import { createAccountWithKeys, startTcpProxy, waitFor, type TcpProxy } from "@svc/testkit";
-import { setupE2E, startWorker, stopWorker, type E2E } from "./test/e2e.js";
+import type { ModelRunClient } from "@svc/sdk";
+import { startTcpProxy, stopApps, TEST_REDIS_URL, waitFor, type TcpProxy } from "@svc/testkit";
+import { startService, type E2EService } from "./service.js";
 
 /**
  * The worker reaches Postgres or Redis through a TCP proxy that the test cuts and restores, as a
  * database failover or a network blink would; the API and the test's own reads go direct.
  */
 describe("outages while a run executes", () => {
-  let ctx: E2E;
+  let service: E2EService;
   const proxies: TcpProxy[] = [];
+  // One worker per test, on its own proxy, stopped when the test ends.
+  const startWorker = (env: Record<string, string>) =>
+    service.startWorker({ SWEEP_INTERVAL_MS: "200", SWEEP_QUEUED_AFTER_MS: "0", ...env });
 
   beforeAll(async () => {
-    ctx = await setupE2E();
+    service = await startService();
+    await service.startApi();
   });
   afterAll(async () => {
     await Promise.all(proxies.map((p) => p.close()));
-    await ctx.api.close();
+    await service?.stop();
   });
 
   const proxied = async (url: string) => {
@@ -26,29 +30,24 @@ describe("outages while a run executes", () => {
     parsed.host = `127.0.0.1:${proxy.port}`;
     return { proxy, url: parsed.toString() };
   };
-  const createRun = async (key: string) =>
-    (
-      await request(ctx.api.app)
-        .post("/api/v1/models/test/slow/run")
-        .set("Authorization", `Bearer ${key}`)
-        .send({ input: { prompt: "through the storm" } })
-        .expect(201)
-    ).body.data.run_id as string;
+  const createRun = async (client: ModelRunClient) =>
+    (await client.runs.create("test/slow", { input: { prompt: "through the storm" } })).run_id;
+  const account = () => service.account(100);
   const runIn = (runId: string, statuses: string[]) =>
     waitFor(
       async () => {
-        const run = await ctx.api.database.db.run.findUnique({ where: { id: runId } });
+        const run = await service.database.db.run.findUnique({ where: { id: runId } });
         return run && statuses.includes(run.status) ? run : null;
       },
       { what: `run ${runId} to be ${statuses.join("/")}`, timeoutMs: 60_000, intervalMs: 50 },
     );
 
   it("when Postgres goes away after the model started and comes back later, then the finished run is settled COMPLETED once, not thrown away", async () => {
-    const { proxy, url } = await proxied(ctx.api.database.url);
-    const worker = await startWorker(ctx.workerEnvFor({ DATABASE_URL: url }));
+    const { proxy, url } = await proxied(service.database.url);
+    const worker = await startWorker({ DATABASE_URL: url });
     try {
-      const { account, liveKey } = await createAccountWithKeys(ctx.api.database.db, 100);
-      const runId = await createRun(liveKey);
+      const { accountId, client } = await account();
+      const runId = await createRun(client);
       await runIn(runId, ["EXECUTING"]);
       proxy.cut();
       // The model (3 s) finishes during the outage; its settlement keeps waiting well past the
@@ -61,23 +60,23 @@ describe("outages while a run executes", () => {
       proxy.restore();
       const done = await runIn(runId, ["COMPLETED", "FAILED"]);
       expect(done).toMatchObject({ status: "COMPLETED", tokensCharged: 5 });
-      const totals = await ledgerTotals(ctx.api.database.db, account.id);
+      const totals = await ledgerTotals(service.database.db, accountId);
       expect(totals.cached).toEqual({ balance: 95, reserved: 0 });
       expect(totals.ledger).toEqual(totals.cached);
-      expect(await ctx.api.database.db.ledgerEntry.count({ where: { runId, kind: "CHARGE" } })).toBe(1);
+      expect(await service.database.db.ledgerEntry.count({ where: { runId, kind: "CHARGE" } })).toBe(1);
     } finally {
       proxy.restore();
-      await stopWorker(worker);
+      await stopApps(worker);
     }
   });
 
   it("when Postgres is away as a run is picked up, then its start waits instead of using up the job's attempts", async () => {
-    const { proxy, url } = await proxied(ctx.api.database.url);
-    const worker = await startWorker(ctx.workerEnvFor({ DATABASE_URL: url }));
+    const { proxy, url } = await proxied(service.database.url);
+    const worker = await startWorker({ DATABASE_URL: url });
     try {
       proxy.cut();
-      const { liveKey } = await createAccountWithKeys(ctx.api.database.db, 100);
-      const runId = await createRun(liveKey);
+      const { client } = await account();
+      const runId = await createRun(client);
       await worker.waitForLine(
         (l) => l.message === "run start waits for the database" && l.run_id === runId && Number(l.retry) >= 6,
         60_000,
@@ -86,35 +85,35 @@ describe("outages while a run executes", () => {
       expect(await runIn(runId, ["COMPLETED", "FAILED"])).toMatchObject({ status: "COMPLETED", attempts: 1 });
     } finally {
       proxy.restore();
-      await stopWorker(worker);
+      await stopApps(worker);
     }
   });
 
   it("when Redis goes away mid-run and comes back, then the run ends COMPLETED, charged once, and the worker takes new runs", async () => {
-    const { proxy, url } = await proxied(process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379");
-    const worker = await startWorker(ctx.workerEnvFor({ REDIS_URL: url }));
+    const { proxy, url } = await proxied(TEST_REDIS_URL);
+    const worker = await startWorker({ REDIS_URL: url });
     try {
-      const { account, liveKey } = await createAccountWithKeys(ctx.api.database.db, 100);
-      const runId = await createRun(liveKey);
+      const { accountId, client } = await account();
+      const runId = await createRun(client);
       await runIn(runId, ["EXECUTING"]);
       proxy.cut();
       await runIn(runId, ["COMPLETED", "FAILED"]);
       await worker.waitForLine((l) => String(l.message).includes("worker error"), 30_000);
       proxy.restore();
-      const next = await createRun(liveKey);
+      const next = await createRun(client);
       expect(await runIn(next, ["COMPLETED", "FAILED"])).toMatchObject({ status: "COMPLETED" });
       expect(await runIn(runId, ["COMPLETED", "FAILED"])).toMatchObject({
         status: "COMPLETED",
         tokensCharged: 5,
       });
-      expect(await ctx.api.database.db.ledgerEntry.count({ where: { runId, kind: "CHARGE" } })).toBe(1);
-      const totals = await ledgerTotals(ctx.api.database.db, account.id);
+      expect(await service.database.db.ledgerEntry.count({ where: { runId, kind: "CHARGE" } })).toBe(1);
+      const totals = await ledgerTotals(service.database.db, accountId);
       expect(totals.cached).toEqual({ balance: 90, reserved: 0 });
       expect(totals.ledger).toEqual(totals.cached);
       expect(worker.child.exitCode).toBeNull();
     } finally {
       proxy.restore();
-      await stopWorker(worker);
+      await stopApps(worker);
     }
   });
 });
