@@ -1,0 +1,359 @@
+import { Redis } from "ioredis";
+import { ledgerTotals, loadCatalogue, seedCatalogue } from "@svc/db";
+import { ModelRunClient, ModelRunError, type AnyRun } from "@svc/sdk";
+import { DEAD_REDIS_URL, probeMedia, stopApps, TEST_REDIS_URL, waitFor, type SpawnedApp } from "@svc/testkit";
+import { startService, type E2EService } from "./service.js";
+
+// Runs through the built API and worker processes, as a client of the SDK sees them, with the
+// ledger read back from Postgres.
+
+/** Resolves once the run is EXECUTING in the database (a worker has started it). */
+const executing = (service: E2EService, runId: string) =>
+  waitFor(
+    async () =>
+      (await service.database.db.run.count({ where: { id: runId, status: "EXECUTING" } })) > 0 ? true : null,
+    { what: `run ${runId} to be EXECUTING`, intervalMs: 20 },
+  );
+
+/** The run once it has this status. */
+const until = (client: ModelRunClient, runId: string, status: AnyRun["status"]) =>
+  waitFor(
+    async () => {
+      const run: AnyRun = await client.runs.get(runId);
+      return run.status === status ? run : null;
+    },
+    { what: `run ${runId} to be ${status}` },
+  );
+
+const fetchBytes = async (url: string) => {
+  const res = await fetch(url);
+  return { res, body: Buffer.from(await res.arrayBuffer()) };
+};
+
+describe("runs end to end", () => {
+  let service: E2EService;
+  let worker: SpawnedApp;
+
+  beforeAll(async () => {
+    service = await startService();
+    await service.startApi();
+    worker = await service.startWorker({
+      CONTENT_POLICY_BLOCKLIST: "forbidden thing,another banned phrase",
+      WORKER_CONCURRENCY: "4",
+      SWEEP_INTERVAL_MS: "200",
+      // A queued run without a job is the sweeper's only after a second: long enough for a test
+      // to act on a run before the sweeper does (the unreadable job record below).
+      SWEEP_QUEUED_AFTER_MS: "1000",
+    });
+  });
+  afterAll(() => service?.stop());
+
+  const balance = async (accountId: string) => (await ledgerTotals(service.database.db, accountId)).cached;
+
+  it("when a live run of 2 landscape images completes, then both URLs are 1024x576 PNGs and exactly 10 tokens are charged", async () => {
+    const { accountId, client } = await service.account(100);
+    const { run_id } = await client.runs.create("acme/pixel-hq", {
+      input: { prompt: "a harbour at dawn", num_images: 2, image_size: "landscape_16_9" },
+    });
+    const started = await until(client, run_id, "EXECUTING");
+    expect(started).toEqual({
+      run_id,
+      status: "EXECUTING",
+      model_id: "acme/pixel-hq",
+      created_at: expect.any(String),
+      started_at: expect.any(String),
+    });
+    const done = await until(client, run_id, "COMPLETED");
+    expect(done).toEqual({
+      run_id,
+      status: "COMPLETED",
+      model_id: "acme/pixel-hq",
+      output: { images: [expect.any(String), expect.any(String)] },
+      tokens_charged: 10,
+      created_at: started.created_at,
+      completed_at: expect.any(String),
+      duration_ms: expect.any(Number),
+    });
+    expect(done.duration_ms).toBeGreaterThanOrEqual(3000);
+    const images = done.output!.images as string[];
+    for (const url of images) {
+      expect(url.startsWith(`${service.base}/files/out_`)).toBe(true);
+      const { res, body } = await fetchBytes(url);
+      expect(res.headers.get("content-type")).toBe("image/png");
+      expect(body.subarray(0, 8).toString("hex")).toBe("89504e470d0a1a0a");
+      expect([body.readUInt32BE(16), body.readUInt32BE(20)]).toEqual([1024, 576]);
+    }
+    expect(images[0]).not.toBe(images[1]);
+    const totals = await ledgerTotals(service.database.db, accountId);
+    expect(totals.cached).toEqual({ balance: 90, reserved: 0 });
+    expect(totals.ledger).toEqual(totals.cached);
+  });
+
+  it("when the same run is made with a test key, then it completes charged 0 and the balance is untouched", async () => {
+    const { accountId, testClient } = await service.account(100);
+    const created = await testClient.runs.create("acme/pixel/fast", {
+      input: { prompt: "a harbour at dawn", num_images: 2, image_size: "landscape_16_9" },
+    });
+    expect(created.is_test_request).toBe(true);
+    const done = await until(testClient, created.run_id, "COMPLETED");
+    expect(done.tokens_charged).toBe(0);
+    expect(done.output!.images).toHaveLength(2);
+    expect(await balance(accountId)).toEqual({ balance: 100, reserved: 0 });
+    expect(await service.database.db.ledgerEntry.count({ where: { runId: created.run_id } })).toBe(0);
+  });
+
+  it("when audio and video runs complete, then their files are a WAV and an H.264 MP4, charged per second", async () => {
+    const { client } = await service.account(100);
+    const audio = await client.runs.create("acme/voice/tone", {
+      input: { prompt: "rain", duration_seconds: 2 },
+    });
+    const video = await client.runs.create("acme/motion/clip", {
+      input: { prompt: "waves", duration_seconds: 1 },
+    });
+    const a = await until(client, audio.run_id, "COMPLETED");
+    const v = await until(client, video.run_id, "COMPLETED");
+    expect([a.tokens_charged, v.tokens_charged]).toEqual([2, 4]);
+    const wav = await fetchBytes((a.output!.audio as string[])[0]!);
+    expect(wav.res.headers.get("content-type")).toMatch(/audio\/(x-)?wav/);
+    expect(wav.body.toString("ascii", 8, 12)).toBe("WAVE");
+    const mp4 = await fetchBytes((v.output!.video as string[])[0]!);
+    expect(mp4.res.headers.get("content-type")).toBe("video/mp4");
+    const probed = await probeMedia(mp4.body);
+    expect(probed.seconds).toBeCloseTo(1, 1);
+    expect(probed.streams).toEqual([{ type: "video", codec: "h264", width: 320, height: 180 }]);
+  });
+
+  it("when an executing run is canceled, then the worker aborts it, it stays CANCELED and everything is refunded", async () => {
+    const { accountId, client } = await service.account(100);
+    const { run_id } = await client.runs.create("test/slow", {
+      input: { prompt: "slow boat", num_images: 2 },
+    });
+    await until(client, run_id, "EXECUTING");
+    expect((await client.runs.cancel(run_id)).status).toBe("CANCELED");
+    await worker.waitForLine((l) => l.run_id === run_id && l.message === "run aborted after cancel");
+    expect(await client.runs.get(run_id)).toMatchObject({
+      status: "CANCELED",
+      tokens_charged: 0,
+      started_at: expect.any(String),
+    });
+    expect(await balance(accountId)).toEqual({ balance: 100, reserved: 0 });
+    expect((await client.runs.cancel(run_id)).status).toBe("CANCELED");
+  });
+
+  it("when a completed run is canceled, then it is a 409 RUN_NOT_CANCELABLE and nothing changes", async () => {
+    const { accountId, client } = await service.account(100);
+    const { run_id } = await client.runs.create("test/instant", { input: { prompt: "quick" } });
+    await until(client, run_id, "COMPLETED");
+    const refused = await client.runs.cancel(run_id).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ModelRunError);
+    expect(refused).toMatchObject({ status: 409, code: "RUN_NOT_CANCELABLE" });
+    expect((await client.runs.get(run_id)).status).toBe("COMPLETED");
+    expect(await balance(accountId)).toEqual({ balance: 95, reserved: 0 });
+  });
+
+  it("when the prompt matches the content policy, then the run FAILS with CONTENT_POLICY, charged 0", async () => {
+    const { accountId, client } = await service.account(100);
+    const { run_id } = await client.runs.create("acme/pixel-hq", {
+      input: { prompt: "Draw a Forbidden-Thing, please", num_images: 2 },
+    });
+    const failed = await until(client, run_id, "FAILED");
+    expect(failed).toEqual({
+      run_id,
+      status: "FAILED",
+      error: { code: "CONTENT_POLICY", message: expect.any(String) },
+    });
+    expect(await balance(accountId)).toEqual({ balance: 100, reserved: 0 });
+    const run = await service.database.db.run.findUniqueOrThrow({ where: { id: run_id } });
+    expect(run.tokensCharged).toBe(0);
+  });
+
+  it("when a run exceeds its execution timeout, then it FAILS with TIMEOUT and its reservation is released", async () => {
+    const { accountId, client } = await service.account(100);
+    const { run_id } = await client.runs.create("test/timeout", { input: { prompt: "never ends" } });
+    const failed = await until(client, run_id, "FAILED");
+    expect(failed.error!.code).toBe("TIMEOUT");
+    expect(await balance(accountId)).toEqual({ balance: 100, reserved: 0 });
+  });
+
+  /** An API whose Redis is away, and a client of `liveKey` on it that does not retry. */
+  const apiWithoutRedis = async (liveKey: string) => {
+    const down = await service.startApi({ REDIS_URL: DEAD_REDIS_URL });
+    return { down, client: new ModelRunClient({ apiKey: liveKey, baseUrl: down.base, maxRetries: 0 }) };
+  };
+
+  it("when Redis is down at creation, then the API still answers 201 and the sweeper gets the run to COMPLETED", async () => {
+    const { accountId, liveKey, client } = await service.account(100);
+    const { down, client: through } = await apiWithoutRedis(liveKey);
+    try {
+      const { run_id } = await through.runs.create("test/instant", {
+        input: { prompt: "while redis sleeps" },
+      });
+      const said = (l: Record<string, unknown>) => JSON.stringify(l);
+      expect(down.app.lines.some((l) => said(l).includes("enqueue failed") && said(l).includes(run_id))).toBe(
+        true,
+      );
+      expect((await until(client, run_id, "COMPLETED")).tokens_charged).toBe(5);
+      expect(await balance(accountId)).toEqual({ balance: 95, reserved: 0 });
+    } finally {
+      await stopApps(down.app);
+    }
+  });
+
+  it("when one queued run's job record is unreadable, then the sweeper still re-enqueues the others and says which one failed", async () => {
+    const { liveKey, client } = await service.account(100);
+    const { down, client: through } = await apiWithoutRedis(liveKey);
+    const redis = new Redis(TEST_REDIS_URL);
+    const jobKey = (runId: string) => `${service.prefix}:runs:${runId}`;
+    let broken = "";
+    try {
+      const created = async () =>
+        (await through.runs.create("test/instant", { input: { prompt: "while redis sleeps" } })).run_id;
+      broken = await created();
+      // A job key of the wrong type: reading that job fails with WRONGTYPE, as corrupt data would.
+      // (Set at once: the sweeper leaves a run alone for its first second.)
+      await redis.set(jobKey(broken), "not a job hash");
+      const healthy = await created();
+      expect((await until(client, healthy, "COMPLETED")).tokens_charged).toBe(5);
+      await worker.waitForLine(
+        (l) => l.message === "sweep could not re-enqueue a queued run" && l.run_id === broken,
+      );
+    } finally {
+      await redis.del(jobKey(broken));
+      redis.disconnect();
+      await stopApps(down.app);
+    }
+  });
+});
+
+/** A service with its API, and a slow run on it that a worker is executing. */
+async function slowRunOn(service: E2EService) {
+  const { client } = await service.account(100);
+  const { run_id } = await client.runs.create("test/slow", { input: { prompt: "finish me" } });
+  await executing(service, run_id);
+  return run_id;
+}
+
+describe("a worker killed mid-run", () => {
+  it("when the executing worker is SIGKILLed, then another worker finishes the run once, charged once", async () => {
+    const service = await startService({ RUN_LOCK_MS: "1000" });
+    try {
+      await service.startApi();
+      const first = await service.startWorker({ WORKER_CONCURRENCY: "1" });
+      const { accountId, client } = await service.account(100);
+      const { run_id: runId } = await client.runs.create("test/slow", {
+        input: { prompt: "survive a crash" },
+      });
+      await executing(service, runId);
+      first.child.kill("SIGKILL");
+      await first.exited;
+      const second = await service.startWorker({ WORKER_CONCURRENCY: "1" });
+      await second.waitForLine((l) => l.run_id === runId && l.message === "run completed", 30_000);
+      const run = await service.database.db.run.findUniqueOrThrow({ where: { id: runId } });
+      expect(run).toMatchObject({ status: "COMPLETED", tokensCharged: 5, attempts: 2 });
+      expect(await service.database.db.ledgerEntry.count({ where: { runId, kind: "CHARGE" } })).toBe(1);
+      expect((await ledgerTotals(service.database.db, accountId)).cached).toEqual({
+        balance: 95,
+        reserved: 0,
+      });
+    } finally {
+      await service.stop();
+    }
+  });
+});
+
+describe("a worker killed with batches in flight", () => {
+  it("when it is SIGKILLed mid-drain, then another worker completes every run and none is charged twice", async () => {
+    const service = await startService({ RUN_LOCK_MS: "1000" });
+    try {
+      await service.startApi();
+      const runs = 400;
+      // The echo model with 300 ms of work: the kill lands while starts and settlements are in flight.
+      const echo = (await loadCatalogue()).find((m) => m.id === "acme/echo")!;
+      const db = service.database.db;
+      await seedCatalogue(db, [
+        { ...echo, id: "test/echo-300", runner: { kind: "builtin", generator: "echo", delay_ms: 300 } },
+      ]);
+      const { accountId, client } = await service.account(runs);
+      const ids: string[] = [];
+      for (let i = 0; i < runs; i += 50) {
+        const batch = await Promise.all(
+          Array.from({ length: 50 }, () =>
+            client.runs.create("test/echo-300", { input: { prompt: "echo" } }),
+          ),
+        );
+        ids.push(...batch.map((r) => r.run_id));
+      }
+      const first = await service.startWorker();
+      // Kill it while runs are being started and settled in batches, not before and not after.
+      await waitFor(
+        async () => ((await db.run.count({ where: { status: "COMPLETED" } })) > 0 ? true : null),
+        {
+          what: "the first worker to be draining",
+          intervalMs: 5,
+        },
+      );
+      first.child.kill("SIGKILL");
+      await first.exited;
+      expect(await db.run.count({ where: { status: "COMPLETED" } })).toBeLessThan(runs);
+      await service.startWorker();
+      await waitFor(
+        async () => ((await db.run.count({ where: { status: "COMPLETED" } })) === runs ? true : null),
+        { what: "every run to complete", timeoutMs: 40_000 },
+      );
+      expect(await db.run.count({ where: { id: { in: ids }, status: "COMPLETED", tokensCharged: 1 } })).toBe(
+        runs,
+      );
+      const charges = await db.ledgerEntry.groupBy({
+        by: ["runId"],
+        where: { kind: "CHARGE" },
+        _count: true,
+      });
+      expect(charges).toHaveLength(runs);
+      expect(charges.every((c) => c._count === 1)).toBe(true);
+      const totals = await ledgerTotals(db, accountId);
+      expect(totals.cached).toEqual(totals.ledger);
+      expect(totals.cached).toEqual({ balance: 0, reserved: 0 });
+    } finally {
+      await service.stop();
+    }
+  });
+});
+
+describe("worker shutdown", () => {
+  it("when SIGTERM arrives mid-run within the grace period, then the run completes before the worker exits 0", async () => {
+    const service = await startService({ SHUTDOWN_GRACE_MS: "20000" });
+    try {
+      await service.startApi();
+      const worker = await service.startWorker();
+      const runId = await slowRunOn(service);
+      worker.child.kill("SIGTERM");
+      expect(await worker.exited).toBe(0);
+      const run = await service.database.db.run.findUniqueOrThrow({ where: { id: runId } });
+      expect(run.status).toBe("COMPLETED");
+    } finally {
+      await service.stop();
+    }
+  });
+
+  it("when the grace period runs out, then the worker exits and leaves the run for another worker", async () => {
+    const service = await startService({ SHUTDOWN_GRACE_MS: "200", RUN_LOCK_MS: "1000" });
+    try {
+      await service.startApi();
+      const worker = await service.startWorker();
+      const runId = await slowRunOn(service);
+      worker.child.kill("SIGTERM");
+      expect(await worker.exited).toBe(0);
+      expect(
+        worker.lines.some((l) => l.message === "grace period over; leaving unfinished runs to other workers"),
+      ).toBe(true);
+      expect((await service.database.db.run.findUniqueOrThrow({ where: { id: runId } })).status).toBe(
+        "EXECUTING",
+      );
+      const next = await service.startWorker();
+      await next.waitForLine((l) => l.run_id === runId && l.message === "run completed", 30_000);
+      expect(await service.database.db.ledgerEntry.count({ where: { runId, kind: "CHARGE" } })).toBe(1);
+    } finally {
+      await service.stop();
+    }
+  });
+});
