@@ -1,24 +1,6 @@
 import request from "supertest";
-import {
-  createAccountWithKeys,
-  freePort,
-  seedTestModels,
-  startHttpsReceiver,
-  testCertificate,
-  waitFor,
-} from "@svc/testkit";
-import { setupE2E, startWorker, stopWorker } from "./test/e2e.js";
+import { createAccountWithKeys, metricSample as sample, seedTestModels } from "@svc/testkit";
 import { startApi, type ApiHarness } from "./test/harness.js";
-
-/** The value of one series in a Prometheus text exposition, or 0 when absent. */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number {
-  const wanted = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
-  for (const line of text.split("\n")) {
-    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
-    if (wanted.every((w) => line.includes(w))) return Number(line.split(" ").at(-1));
-  }
-  return 0;
-}
 
 describe("API metrics", () => {
   let api: ApiHarness;
@@ -66,45 +48,5 @@ describe("API metrics", () => {
   it("when a metrics token is configured, then a scrape without it is refused", async () => {
     await request(api.app).get("/metrics").expect(401);
     await request(api.app).get("/metrics").set("Authorization", "Bearer wrong").expect(401);
-  });
-});
-
-describe("worker metrics", () => {
-  it("when runs finish and webhooks are delivered, then the worker's series move", async () => {
-    const port = await freePort();
-    const ctx = await setupE2E({
-      METRICS_PORT: String(port),
-      METRICS_HOST: "127.0.0.1",
-      WEBHOOK_CA_FILE: (await testCertificate()).caFile,
-    });
-    const worker = await startWorker(ctx.workerEnvFor());
-    const receiver = await startHttpsReceiver();
-    try {
-      const { liveKey } = await createAccountWithKeys(ctx.api.database.db);
-      const res = await request(ctx.api.app)
-        .post("/api/v1/models/test/instant/run")
-        .set("Authorization", `Bearer ${liveKey}`)
-        .send({ input: { prompt: "count me", num_images: 2 }, webhook_url: receiver.url() })
-        .expect(201);
-      await receiver.waitForRequests(1);
-      const scrape = () => fetch(`http://127.0.0.1:${port}/metrics`).then((r) => r.text());
-      const text = await waitFor(async () => {
-        const t = await scrape();
-        return sample(t, "svc_webhook_attempts_total", { outcome: "succeeded" }) === 1 ? t : null;
-      });
-      expect(sample(text, "svc_runs_finished_total", { model: "test/instant", outcome: "completed" })).toBe(
-        1,
-      );
-      expect(sample(text, "svc_tokens_charged_total", { model: "test/instant" })).toBe(10);
-      expect(sample(text, "svc_run_queue_wait_seconds_count")).toBe(1);
-      expect(sample(text, "svc_webhook_attempt_duration_seconds_count")).toBe(1);
-      expect(text).toMatch(/svc_queue_jobs\{queue="runs",state="waiting"\} 0/);
-      expect(text).toMatch(/svc_queue_jobs\{queue="deliveries",state="active"\} \d+/);
-      expect(res.body.data.run_id).toMatch(/^run_/);
-    } finally {
-      await receiver.close();
-      await stopWorker(worker);
-      await ctx.api.close();
-    }
   });
 });

@@ -9,3 +9,4 @@ export * from "./fakeCogServer.js";
 export * from "./tcpProxy.js";
 export * from "./media.js";
 export * from "./s3Server.js";
+export * from "./metrics.js";

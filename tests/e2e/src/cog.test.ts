@@ -1,18 +1,20 @@
 import { readdir, stat } from "node:fs/promises";
 import { connect } from "node:net";
 import { join } from "node:path";
-import request from "supertest";
+import { Redis } from "ioredis";
 import { runCommand } from "@svc/cli";
 import { ledgerTotals, loadCatalogue, seedCatalogue } from "@svc/db";
+import { ModelRunError, type AnyRun, type ModelRunClient } from "@svc/sdk";
 import {
-  createAccountWithKeys,
   freePort,
   startFakeCog,
+  stopApps,
+  TEST_REDIS_URL,
   waitFor,
   type FakeCog,
   type SpawnedApp,
 } from "@svc/testkit";
-import { PUBLIC_BASE_URL, setupE2E, startWorker, stopWorker, type E2E } from "./test/e2e.js";
+import { startService, type E2EService } from "./service.js";
 
 const IMAGE_MAP = {
   rename: { num_images: "num_outputs" },
@@ -28,17 +30,29 @@ const IMAGE_MAP = {
 };
 
 describe("Cog runner end to end", () => {
-  let ctx: E2E;
+  let service: E2EService;
   let worker: SpawnedApp;
   const cogs: FakeCog[] = [];
-  let live: Record<string, string>;
+  let client: ModelRunClient;
   let accountId: string;
   let callbackPort: number;
+  let redis: Redis;
+
+  /** The worker's environment with its Cog callback server on `port`. */
+  const workerEnv = (port: number) => ({
+    COG_CALLBACK_URL: `http://127.0.0.1:${port}`,
+    COG_CALLBACK_PORT: String(port),
+    COG_CALLBACK_HOST: "127.0.0.1",
+    // Every worker of this file uses the same lock: BullMQ lets one worker's stalled-check interval
+    // gate all others' (a shared key), so a worker with a longer one would delay takeovers.
+    RUN_LOCK_MS: "1000",
+    OUTPUT_MAX_BYTES: String(40 * 1024 * 1024),
+  });
 
   /** A model with our public image interface, served by the given Cog servers. */
   async function cogModel(id: string, servers: FakeCog[], extra: Record<string, unknown> = {}) {
     const [hq] = (await loadCatalogue()).filter((m) => m.id === "acme/pixel-hq");
-    await seedCatalogue(ctx.api.database.db, [
+    await seedCatalogue(service.database.db, [
       {
         ...hq!,
         id,
@@ -63,38 +77,30 @@ describe("Cog runner end to end", () => {
     cogs.push(cog);
     return cog;
   };
-  const create = async (model: string, input: object) =>
-    (await request(ctx.api.app).post(`/api/v1/models/${model}/run`).set(live).send({ input }).expect(201))
-      .body.data.run_id as string;
+  const create = async (model: string, input: Record<string, unknown>) =>
+    (await client.runs.create(model, { input })).run_id;
   const until = (runId: string, statuses: string[]) =>
     waitFor(
       async () => {
-        const run = (await request(ctx.api.app).get(`/api/v1/runs/${runId}`).set(live).expect(200)).body.data;
+        const run: AnyRun = await client.runs.get(runId);
         return statuses.includes(run.status) ? run : null;
       },
       { what: `run ${runId} to be ${statuses.join("/")}` },
     );
+  const fetchBytes = async (url: string) => Buffer.from(await (await fetch(url)).arrayBuffer());
 
   beforeAll(async () => {
-    const port = (callbackPort = await freePort());
-    // Every worker of this file uses the same lock: BullMQ lets one worker's stalled-check interval
-    // gate all others' (a shared key), so a worker with a longer one would delay takeovers.
-    ctx = await setupE2E({
-      COG_CALLBACK_URL: `http://127.0.0.1:${port}`,
-      COG_CALLBACK_PORT: String(port),
-      COG_CALLBACK_HOST: "127.0.0.1",
-      RUN_LOCK_MS: "1000",
-      OUTPUT_MAX_BYTES: String(40 * 1024 * 1024),
-    });
-    worker = await startWorker(ctx.workerEnvFor());
-    const keys = await createAccountWithKeys(ctx.api.database.db, 1000);
-    live = { Authorization: `Bearer ${keys.liveKey}` };
-    accountId = keys.account.id;
+    callbackPort = await freePort();
+    service = await startService();
+    await service.startApi();
+    worker = await service.startWorker(workerEnv(callbackPort));
+    ({ client, accountId } = await service.account(1000));
+    redis = new Redis(TEST_REDIS_URL);
   });
   afterAll(async () => {
     await Promise.all(cogs.map((c) => c.close()));
-    await stopWorker(worker);
-    await ctx.api.close();
+    redis?.disconnect();
+    await service?.stop();
   });
 
   it("when malformed requests reach the callback server, then each gets a 4xx and the worker keeps serving", async () => {
@@ -129,7 +135,7 @@ describe("Cog runner end to end", () => {
   it("when a Cog model completes, then its outputs are copied to our storage, mapped input reached the model, and units are charged", async () => {
     const cog = await fakeCog();
     await cogModel("cog/sdxl", [cog]);
-    const before = (await ledgerTotals(ctx.api.database.db, accountId)).cached.balance;
+    const before = (await ledgerTotals(service.database.db, accountId)).cached.balance;
     const runId = await create("cog/sdxl", {
       prompt: "a lighthouse",
       image_size: "landscape_16_9",
@@ -146,16 +152,15 @@ describe("Cog runner end to end", () => {
         input: { prompt: "a lighthouse", width: 1024, height: 576, num_outputs: 2 },
       },
     ]);
-    expect(done.output.images).toHaveLength(2);
-    for (const url of done.output.images as string[]) {
-      expect(url.startsWith(`${PUBLIC_BASE_URL}/files/out_`)).toBe(true);
-      const file = await request(ctx.api.app).get(url.slice(PUBLIC_BASE_URL.length)).buffer(true).expect(200);
-      expect(file.headers["content-type"]).toBe("image/png");
-      expect([(file.body as Buffer).readUInt32BE(16), (file.body as Buffer).readUInt32BE(20)]).toEqual([
-        1024, 576,
-      ]);
+    expect(done.output!.images).toHaveLength(2);
+    for (const url of done.output!.images as string[]) {
+      expect(url.startsWith(`${service.base}/files/out_`)).toBe(true);
+      const res = await fetch(url);
+      expect(res.headers.get("content-type")).toBe("image/png");
+      const body = Buffer.from(await res.arrayBuffer());
+      expect([body.readUInt32BE(16), body.readUInt32BE(20)]).toEqual([1024, 576]);
     }
-    expect((await ledgerTotals(ctx.api.database.db, accountId)).cached).toEqual({
+    expect((await ledgerTotals(service.database.db, accountId)).cached).toEqual({
       balance: before - 10,
       reserved: 0,
     });
@@ -169,8 +174,8 @@ describe("Cog runner end to end", () => {
     const runId = await create("cog/lost-message", { prompt: "quietly done" });
     await waitFor(async () => cog.puts.some((p) => p.id === runId), { what: "the prediction to start" });
     const png = Buffer.from("89504e470d0a1a0a", "hex");
-    await ctx.api.redis.set(
-      `${ctx.api.config.QUEUE_PREFIX}:cog:result:${runId}`,
+    await redis.set(
+      `${service.prefix}:cog:result:${runId}`,
       JSON.stringify({
         id: runId,
         status: "succeeded",
@@ -181,12 +186,12 @@ describe("Cog runner end to end", () => {
     );
     const done = await waitFor(
       async () => {
-        const run = (await request(ctx.api.app).get(`/api/v1/runs/${runId}`).set(live).expect(200)).body.data;
+        const run: AnyRun = await client.runs.get(runId);
         return run.status === "COMPLETED" ? run : null;
       },
       { what: `run ${runId} to complete from the stored result`, timeoutMs: 15_000 },
     );
-    expect(done.output.images).toHaveLength(1);
+    expect(done.output!.images).toHaveLength(1);
   });
 
   it("when the model returns URLs instead of data URLs, then the files are downloaded into our storage", async () => {
@@ -195,19 +200,17 @@ describe("Cog runner end to end", () => {
     const runId = await create("cog/uploads", { prompt: "by url", image_size: "portrait_4_3" });
     const done = await until(runId, ["COMPLETED", "FAILED"]);
     expect(done.status).toBe("COMPLETED");
-    const [url] = done.output.images as string[];
-    expect(url!.startsWith(`${PUBLIC_BASE_URL}/files/out_`)).toBe(true);
+    const [url] = done.output!.images as string[];
+    expect(url!.startsWith(`${service.base}/files/out_`)).toBe(true);
     expect(url).toMatch(/\.png$/);
-    const file = await request(ctx.api.app).get(url!.slice(PUBLIC_BASE_URL.length)).buffer(true).expect(200);
-    expect([(file.body as Buffer).readUInt32BE(16), (file.body as Buffer).readUInt32BE(20)]).toEqual([
-      768, 1024,
-    ]);
+    const file = await fetchBytes(url!);
+    expect([file.readUInt32BE(16), file.readUInt32BE(20)]).toEqual([768, 1024]);
   });
 
   /** A video model (the clip's interface) served by one Cog server. */
   async function cogVideoModel(id: string, cog: FakeCog) {
     const [clip] = (await loadCatalogue()).filter((m) => m.id === "acme/motion/clip");
-    await seedCatalogue(ctx.api.database.db, [
+    await seedCatalogue(service.database.db, [
       {
         ...clip!,
         id,
@@ -236,12 +239,13 @@ describe("Cog runner end to end", () => {
     ]);
     expect(done.status).toBe("COMPLETED");
     expect(done.tokens_charged).toBe(8);
-    const [url] = done.output.video as string[];
+    const [url] = done.output!.video as string[];
     expect(url).toMatch(/\/0\.mp4$/);
-    const file = await stat(join(ctx.outputDir, url!.split("/").slice(-2).join("/")));
+    const file = await stat(join(service.env.OUTPUT_DIR!, url!.split("/").slice(-2).join("/")));
     expect(file.size).toBe(30 * 1024 * 1024);
-    const head = await request(ctx.api.app).head(url!.slice(PUBLIC_BASE_URL.length)).expect(200);
-    expect(head.headers["content-type"]).toBe("video/mp4");
+    const head = await fetch(url!, { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("content-type")).toBe("video/mp4");
   });
 
   it("when the model's output is larger than OUTPUT_MAX_BYTES, then the run fails with MODEL_ERROR and nothing is kept", async () => {
@@ -249,12 +253,13 @@ describe("Cog runner end to end", () => {
     await cogVideoModel("cog/video-huge", cog);
     // Written files and partial ones (dot-named while being written).
     const videos = async () =>
-      (await readdir(ctx.outputDir, { recursive: true })).filter((f) => /\.(mp4|part)$/.test(f)).length;
+      (await readdir(service.env.OUTPUT_DIR!, { recursive: true })).filter((f) => /\.(mp4|part)$/.test(f))
+        .length;
     const before = await videos();
     const runId = await create("cog/video-huge", { prompt: "too big", duration_seconds: 1 });
     const done = await until(runId, ["COMPLETED", "FAILED"]);
     expect(done).toMatchObject({ status: "FAILED", error: { code: "MODEL_ERROR" } });
-    expect(done.error.message).toMatch(/larger than 41943040 bytes/);
+    expect(done.error!.message).toMatch(/larger than 41943040 bytes/);
     expect(await videos()).toBe(before);
   });
 
@@ -271,7 +276,7 @@ describe("Cog runner end to end", () => {
     const runId = await create("cog/broken", { prompt: "p" });
     const failed = await until(runId, ["FAILED"]);
     expect(failed.error).toEqual({ code: "MODEL_ERROR", message: "CUDA out of memory" });
-    expect((await ctx.api.database.db.run.findUniqueOrThrow({ where: { id: runId } })).tokensCharged).toBe(0);
+    expect((await service.database.db.run.findUniqueOrThrow({ where: { id: runId } })).tokensCharged).toBe(0);
   });
 
   it("when an executing Cog run is canceled, then the cancel reaches the server's cancel route", async () => {
@@ -279,7 +284,7 @@ describe("Cog runner end to end", () => {
     await cogModel("cog/slow", [cog]);
     const runId = await create("cog/slow", { prompt: "p" });
     await waitFor(async () => cog.puts.length === 1);
-    await request(ctx.api.app).post(`/api/v1/runs/${runId}/cancel`).set(live).expect(200);
+    await client.runs.cancel(runId);
     await waitFor(async () => cog.cancels.includes(runId), { what: "the Cog cancel call" });
     expect(cog.predictions.get(runId)?.status).toBe("canceled");
     expect((await until(runId, ["CANCELED"])).tokens_charged).toBe(0);
@@ -294,7 +299,7 @@ describe("Cog runner end to end", () => {
     const checks = cog.healthChecks;
     await waitFor(async () => cog.healthChecks >= checks + 2, { what: "more health checks" });
     expect(cog.puts).toEqual([]);
-    expect((await ctx.api.database.db.run.findUniqueOrThrow({ where: { id: runId } })).status).toBe(
+    expect((await service.database.db.run.findUniqueOrThrow({ where: { id: runId } })).status).toBe(
       "EXECUTING",
     );
     cog.health = "READY";
@@ -306,8 +311,8 @@ describe("Cog runner end to end", () => {
     const cog = await fakeCog({ concurrency: 1, reportsBusy: false, behaviour: { delayMs: 400 } });
     // This process believes the server takes 2 at once; the server says otherwise with 409.
     await cogModel("cog/overbooked", [cog]);
-    const model = await ctx.api.database.db.model.findUniqueOrThrow({ where: { id: "cog/overbooked" } });
-    await ctx.api.database.db.model.update({
+    const model = await service.database.db.model.findUniqueOrThrow({ where: { id: "cog/overbooked" } });
+    await service.database.db.model.update({
       where: { id: model.id },
       data: { runner: { ...(model.runner as object), concurrency: 2 } },
     });
@@ -338,7 +343,7 @@ describe("Cog runner end to end", () => {
     const done = await until(runId, ["COMPLETED", "FAILED"]);
     expect(done.status).toBe("COMPLETED");
     expect(second.puts.map((p) => p.id)).toEqual([runId]);
-    expect(await ctx.api.database.db.ledgerEntry.count({ where: { runId, kind: "CHARGE" } })).toBe(1);
+    expect(await service.database.db.ledgerEntry.count({ where: { runId, kind: "CHARGE" } })).toBe(1);
     expect(worker.lines.some((l) => l.message === "cog server unavailable" && l.server === first.url)).toBe(
       true,
     );
@@ -351,8 +356,8 @@ describe("Cog runner end to end", () => {
     await waitFor(async () => cog.puts.length === 1);
     await cog.kill();
     const failed = await until(runId, ["FAILED"]);
-    expect(["MODEL_ERROR", "TIMEOUT"]).toContain(failed.error.code);
-    expect((await ctx.api.database.db.run.findUniqueOrThrow({ where: { id: runId } })).tokensCharged).toBe(0);
+    expect(["MODEL_ERROR", "TIMEOUT"]).toContain(failed.error!.code);
+    expect((await service.database.db.run.findUniqueOrThrow({ where: { id: runId } })).tokensCharged).toBe(0);
   });
 
   it("when the worker dies mid-run, then the next worker re-attaches to the running prediction instead of starting it again", async () => {
@@ -360,46 +365,42 @@ describe("Cog runner end to end", () => {
     // (about 1.5 s here; several times that on a loaded CI machine).
     const cog = await fakeCog({ behaviour: { delayMs: 15_000 } });
     await cogModel("cog/reattach", [cog]);
-    const port = (callbackPort = await freePort());
-    const env = ctx.workerEnvFor({
-      COG_CALLBACK_URL: `http://127.0.0.1:${port}`,
-      COG_CALLBACK_PORT: String(port),
-    });
-    await stopWorker(worker);
-    const doomed = await startWorker(env);
+    const env = workerEnv((callbackPort = await freePort()));
+    await stopApps(worker);
+    const doomed = await service.startWorker(env);
     const runId = await create("cog/reattach", { prompt: "p" });
     await waitFor(async () => cog.puts.length === 1);
     doomed.child.kill("SIGKILL");
     await doomed.exited;
-    worker = await startWorker(env);
+    worker = await service.startWorker(env);
     const done = await until(runId, ["COMPLETED", "FAILED"]);
     expect(done.status).toBe("COMPLETED");
     expect(cog.puts.map((p) => p.started)).toEqual([true, false]);
-    expect(await ctx.api.database.db.ledgerEntry.count({ where: { runId, kind: "CHARGE" } })).toBe(1);
+    expect(await service.database.db.ledgerEntry.count({ where: { runId, kind: "CHARGE" } })).toBe(1);
   });
 
   it("when a model is imported from a Cog server's openapi.json, then run input is validated against the server's schema", async () => {
     const cog = await fakeCog({ behaviour: { delayMs: 50 } });
     const lines: string[] = [];
     await runCommand(
-      ctx.api.database.db,
+      service.database.db,
       ["models", "import", "--cog", cog.url, "--id", "cog/imported", "--price", "3"],
       (l) => lines.push(l),
     );
     expect(lines[0]).toBe("imported cog/imported");
-    const model = (await request(ctx.api.app).get("/api/v1/models/cog/imported").set(live).expect(200)).body
-      .data;
-    expect(model.input_schema.properties.scheduler).toMatchObject({
+    const model = await client.models.get("cog/imported");
+    expect(model.input_schema).toHaveProperty("properties.scheduler");
+    expect((model.input_schema.properties as Record<string, unknown>).scheduler).toMatchObject({
       enum: ["DDIM", "K_EULER"],
       default: "DDIM",
     });
     expect(model.pricing).toMatchObject({ tokens_per_unit: 3, units_from: "num_outputs" });
-    const bad = await request(ctx.api.app)
-      .post("/api/v1/models/cog/imported/run")
-      .set(live)
-      .send({ input: { prompt: "p", width: 4096, scheduler: "PLMS" } })
-      .expect(400);
-    expect(bad.body.error.details.map((d: { path: string }) => d.path).sort()).toEqual([
+    const bad = await client.runs
+      .create("cog/imported", { input: { prompt: "p", width: 4096, scheduler: "PLMS" } })
+      .catch((e: unknown) => e);
+    expect(bad).toBeInstanceOf(ModelRunError);
+    expect((bad as ModelRunError).status).toBe(400);
+    expect((bad as ModelRunError).details!.map((d) => d.path).sort()).toEqual([
       "input.scheduler",
       "input.width",
     ]);
