@@ -1,20 +1,8 @@
-import { mkdir, mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { grantTokens, repoPaths } from "@svc/db";
-import {
-  createTestDatabase,
-  deleteRedisPrefix,
-  freePort,
-  seedTestModels,
-  serviceEnv,
-  spawnApp,
-  stopApps,
-  testQueuePrefix,
-  type SpawnedApp,
-  type TestDatabase,
-} from "@svc/testkit";
+import { freePort, startService, type TestService } from "@svc/testkit";
 import { addUser } from "@svc/use-cases";
 
 // The console as a person uses it: the built API (serving the built console) and worker as real
@@ -25,45 +13,23 @@ const EMAIL = "owner@example.com";
 const PASSWORD = "console test password";
 
 describe("web console in Chromium", () => {
-  let database: TestDatabase;
-  let prefix: string;
-  let api: SpawnedApp;
-  let worker: SpawnedApp;
+  let service: TestService;
   let browser: Browser;
   let page: Page;
   let base: string;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    prefix = testQueuePrefix();
-    await seedTestModels(database.db);
-    const account = await database.db.account.create({
+    service = await startService({ AUTH_CACHE_TTL_MS: "0", WEBHOOK_BACKOFF_BASE_MS: "600000" });
+    const { db } = service.database;
+    const account = await db.account.create({
       data: { id: "acct_browsertest0000000000", name: "Browser Co" },
     });
-    await grantTokens(database.db, account.id, 500);
+    await grantTokens(db, account.id, 500);
     expect(
-      (await addUser(database.db, { accountId: account.id, email: EMAIL, password: PASSWORD, role: "owner" }))
-        .kind,
+      (await addUser(db, { accountId: account.id, email: EMAIL, password: PASSWORD, role: "owner" })).kind,
     ).toBe("created");
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    const outputs = await mkdtemp(join(tmpdir(), "svc-console-"));
-    const env = {
-      ...serviceEnv(database.url, prefix),
-      OUTPUT_DIR: outputs,
-      PUBLIC_BASE_URL: base,
-      AUTH_CACHE_TTL_MS: "0",
-      WEBHOOK_BACKOFF_BASE_MS: "600000",
-      LOG_LEVEL: "info",
-    };
-    [api, worker] = [
-      spawnApp("api", { ...env, PORT: String(port), HOST: "127.0.0.1" }),
-      spawnApp("worker", env),
-    ];
-    await Promise.all([
-      api.waitForLine((l) => l.message === "api listening"),
-      worker.waitForLine((l) => l.message === "worker ready"),
-    ]);
+    ({ base } = await service.startApi());
+    await service.startWorker();
     await mkdir(SCREENSHOTS, { recursive: true });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
@@ -77,9 +43,7 @@ describe("web console in Chromium", () => {
 
   afterAll(async () => {
     await browser?.close();
-    await stopApps(api, worker);
-    await deleteRedisPrefix(prefix);
-    await database?.drop();
+    await service?.stop();
   });
 
   const shot = (name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });

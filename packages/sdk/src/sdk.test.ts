@@ -1,19 +1,10 @@
 import {
-  createAccountWithKeys,
-  createTestDatabase,
   deleteRedisPrefix,
-  freePort,
-  seedTestModels,
-  serviceEnv,
-  spawnApp,
   startHttpsReceiver,
-  stopApps,
-  testCertificate,
-  testQueuePrefix,
+  startService,
   waitFor,
   type HttpsReceiver,
-  type SpawnedApp,
-  type TestDatabase,
+  type TestService,
 } from "@svc/testkit";
 import {
   ModelRunClient,
@@ -25,55 +16,34 @@ import {
 
 // The SDK against the real service: the built API and worker as processes, on 127.0.0.1.
 describe("SDK against the running API", () => {
-  let database: TestDatabase;
-  let api: SpawnedApp;
-  let limitedApi: SpawnedApp;
-  let worker: SpawnedApp;
+  let service: TestService;
   let receiver: HttpsReceiver;
-  const prefix = testQueuePrefix();
   let base: string;
   let limitedBase: string;
+  let limitedPrefix: string;
   let client: ModelRunClient;
   let liveKey: string;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    await seedTestModels(database.db);
-    ({ liveKey } = await createAccountWithKeys(database.db, 10_000));
-    const env = serviceEnv(database.url, prefix);
-    const [port, limitedPort] = [await freePort(), await freePort()];
-    api = spawnApp("api", { ...env, HOST: "127.0.0.1", PORT: String(port) });
+    service = await startService({ RATE_LIMIT_ENABLED: "true" });
+    ({ liveKey } = await service.account(10_000));
+    ({ base } = await service.startApi());
     // Same service, tight limits: 2 requests and 1 run creation per 2-second window.
-    limitedApi = spawnApp("api", {
-      ...env,
-      HOST: "127.0.0.1",
-      PORT: String(limitedPort),
-      QUEUE_PREFIX: `${prefix}_limited`,
+    limitedPrefix = `${service.prefix}_limited`;
+    ({ base: limitedBase } = await service.startApi({
+      QUEUE_PREFIX: limitedPrefix,
       RATE_LIMIT_PER_MINUTE: "2",
       RATE_LIMIT_RUNS_PER_MINUTE: "1",
       RATE_LIMIT_WINDOW_SECONDS: "2",
-    });
-    worker = spawnApp("worker", {
-      ...env,
-      WEBHOOK_CA_FILE: (await testCertificate()).caFile,
-      WEBHOOK_BACKOFF_BASE_MS: "50",
-    });
-    await Promise.all([
-      api.waitForLine((l) => l.message === "api listening"),
-      limitedApi.waitForLine((l) => l.message === "api listening"),
-      worker.waitForLine((l) => l.message === "worker ready"),
-    ]);
-    base = `http://127.0.0.1:${port}`;
-    limitedBase = `http://127.0.0.1:${limitedPort}`;
+    }));
+    await service.startWorker({ WEBHOOK_BACKOFF_BASE_MS: "50" });
     client = new ModelRunClient({ apiKey: liveKey, baseUrl: base });
     receiver = await startHttpsReceiver();
   });
   afterAll(async () => {
-    await stopApps(api, limitedApi, worker);
-    await receiver.close();
-    await deleteRedisPrefix(prefix);
-    await deleteRedisPrefix(`${prefix}_limited`);
-    await database.drop();
+    await receiver?.close();
+    await deleteRedisPrefix(limitedPrefix);
+    await service?.stop();
   });
 
   it("when models are listed and read, then typed data comes back, ids with slashes included", async () => {
@@ -92,7 +62,7 @@ describe("SDK against the running API", () => {
   });
 
   it("when a run fails, then run() rejects with RunFailedError carrying the run's error", async () => {
-    const { testKey } = await createAccountWithKeys(database.db);
+    const { testKey } = await service.account(1000);
     const testClient = new ModelRunClient({ apiKey: testKey, baseUrl: base });
     const error = await testClient
       .run("test/timeout", { input: { prompt: "too slow" } })

@@ -10,3 +10,4 @@ export * from "./tcpProxy.js";
 export * from "./media.js";
 export * from "./s3Server.js";
 export * from "./metrics.js";
+export * from "./service.js";

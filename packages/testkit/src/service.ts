@@ -1,0 +1,85 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createTestDatabase, type TestDatabase } from "./database.js";
+import { createAccountWithKeys } from "./fixtures.js";
+import { testCertificate } from "./httpsReceiver.js";
+import { seedTestModels } from "./models.js";
+import { serviceEnv, spawnApp, stopApps, type SpawnedApp } from "./process.js";
+import { deleteRedisPrefix, testQueuePrefix } from "./redis.js";
+import { freePort } from "./wait.js";
+
+export interface RunningApi {
+  base: string;
+  app: SpawnedApp;
+}
+
+export interface TestService {
+  database: TestDatabase;
+  prefix: string;
+  /** What every process of this service gets (database, queue prefix, outputs, CA of receivers). */
+  env: Record<string, string>;
+  /** The API origin the outputs' URLs name (PUBLIC_BASE_URL): the first API started listens there. */
+  base: string;
+  /** Starts an API process; the first on `base`, later ones on ports of their own. */
+  startApi(extra?: Record<string, string>): Promise<RunningApi>;
+  startWorker(extra?: Record<string, string>): Promise<SpawnedApp>;
+  /** An account with `tokens` and its live and test keys. */
+  account(tokens: number): Promise<{ accountId: string; liveKey: string; testKey: string }>;
+  /** SIGTERM to every process started, then the database, the queue keys and the outputs go. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The service as operators run it, for cross-process tests and benchmarks: the built API and
+ * worker as processes on one fresh database and queue prefix, driven over HTTP.
+ */
+export async function startService(shared: Record<string, string> = {}): Promise<TestService> {
+  const database = await createTestDatabase();
+  await seedTestModels(database.db);
+  const prefix = testQueuePrefix();
+  const firstPort = await freePort();
+  const base = `http://127.0.0.1:${firstPort}`;
+  const { caFile } = await testCertificate();
+  const outputs = await mkdtemp(join(tmpdir(), "svc-e2e-"));
+  const env = {
+    ...serviceEnv(database.url, prefix),
+    OUTPUT_DIR: outputs,
+    PUBLIC_BASE_URL: base,
+    RATE_LIMIT_ENABLED: "false",
+    WEBHOOK_CA_FILE: caFile,
+    LOG_LEVEL: "info",
+    ...shared,
+  };
+  const apps: SpawnedApp[] = [];
+  let apis = 0;
+  return {
+    database,
+    prefix,
+    env,
+    base,
+    async startApi(extra = {}) {
+      const port = apis++ === 0 ? firstPort : await freePort();
+      const app = spawnApp("api", { ...env, ...extra, PORT: String(port), HOST: "127.0.0.1" });
+      apps.push(app);
+      await app.waitForLine((l) => l.message === "api listening");
+      return { base: `http://127.0.0.1:${port}`, app };
+    },
+    async startWorker(extra = {}) {
+      const worker = spawnApp("worker", { ...env, ...extra });
+      apps.push(worker);
+      await worker.waitForLine((l) => l.message === "worker ready");
+      return worker;
+    },
+    async account(tokens) {
+      const { account, liveKey, testKey } = await createAccountWithKeys(database.db, tokens);
+      return { accountId: account.id, liveKey, testKey };
+    },
+    async stop() {
+      await stopApps(...apps);
+      await deleteRedisPrefix(prefix);
+      await database.drop();
+      await rm(outputs, { recursive: true, force: true });
+    },
+  };
+}
