@@ -95,41 +95,11 @@ export type {
   Usage,
   WebhookEndpoint as Endpoint,
 } from "@svc/sdk";
-import type { ModelDetail as SdkModelDetail, RunStatus } from "@svc/sdk";
+import type { ApiComponents, DataOf, ModelDetail as SdkModelDetail } from "@svc/sdk";
 
-export interface Session {
-  user: { id: string; email: string; role: "owner" | "member" };
-  account: { id: string; name: string };
-  csrf_token: string;
-  expires_at: string;
-}
-
-export interface ApiKey {
-  id: string;
-  name: string;
-  mode: Mode;
-  prefix: string;
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-}
-
-export interface RunDetail {
-  run_id: string;
-  status: RunStatus;
-  model_id: string;
-  mode: Mode;
-  input: Record<string, unknown>;
-  output: Record<string, unknown> | null;
-  error: { code: string; message: string } | null;
-  estimated_tokens: number;
-  tokens_charged: number | null;
-  attempts: number;
-  created_at: string;
-  started_at: string | null;
-  completed_at: string | null;
-  canceled_at: string | null;
-}
+export type Session = DataOf<"/console/api/session", "get">;
+export type ApiKey = ApiComponents["schemas"]["ApiKey"];
+export type RunDetail = DataOf<"/console/api/{mode}/runs/{runId}/detail", "get">;
 
 /** The subset of JSON Schema the playground's form renders. */
 export interface JsonSchema {

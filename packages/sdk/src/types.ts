@@ -2,9 +2,12 @@
 // (./generated/openapi.ts, `pnpm sdk:types`): named here for the SDK's users, written nowhere else.
 import type { components, paths, webhooks } from "./generated/openapi.js";
 
+/** The generated shapes themselves, for clients of operations the names below do not cover. */
+export type { components as ApiComponents, paths as ApiPaths } from "./generated/openapi.js";
+
 type Schemas = components["schemas"];
 /** The `data` of an operation's JSON answer with the given status. */
-type DataOf<
+export type DataOf<
   P extends keyof paths,
   M extends "get" | "post" | "patch" | "delete",
   S extends number = 200,

@@ -345,7 +345,7 @@ export const RunDetailResponse = z.object({
     model_id: z.string(),
     mode: z.enum(["live", "test"]),
     input: z.record(z.string(), z.unknown()),
-    output: z.unknown().nullable(),
+    output: output.nullable(),
     error: z.object({ code: z.string(), message: z.string() }).nullable(),
     estimated_tokens: tokens,
     tokens_charged: tokens.nullable(),

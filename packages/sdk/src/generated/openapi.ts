@@ -3895,7 +3895,16 @@ export type paths = {
                                 input: {
                                     [key: string]: unknown;
                                 };
-                                output?: unknown;
+                                /**
+                                 * @example {
+                                 *       "images": [
+                                 *         "https://runs.example.com/files/out_70roCqjUmmTprm0UySY0KD/0.png"
+                                 *       ]
+                                 *     }
+                                 */
+                                output: {
+                                    [key: string]: unknown;
+                                } | null;
                                 error: {
                                     code: string;
                                     message: string;
