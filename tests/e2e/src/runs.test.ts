@@ -225,7 +225,18 @@ describe("runs end to end", () => {
   });
 });
 
-/** A service with its API, and a slow run on it that a worker is executing. */
+/** A service of its own with its API started, for a test that kills or stops workers; stopped after. */
+async function onOwnService(env: Record<string, string>, test: (service: E2EService) => Promise<void>) {
+  const service = await startService(env);
+  try {
+    await service.startApi();
+    await test(service);
+  } finally {
+    await service.stop();
+  }
+}
+
+/** A slow run on the service that a worker is executing. */
 async function slowRunOn(service: E2EService) {
   const { client } = await service.account(100);
   const { run_id } = await client.runs.create("test/slow", { input: { prompt: "finish me" } });
@@ -235,9 +246,7 @@ async function slowRunOn(service: E2EService) {
 
 describe("a worker killed mid-run", () => {
   it("when the executing worker is SIGKILLed, then another worker finishes the run once, charged once", async () => {
-    const service = await startService({ RUN_LOCK_MS: "1000" });
-    try {
-      await service.startApi();
+    await onOwnService({ RUN_LOCK_MS: "1000" }, async (service) => {
       const first = await service.startWorker({ WORKER_CONCURRENCY: "1" });
       const { accountId, client } = await service.account(100);
       const { run_id: runId } = await client.runs.create("test/slow", {
@@ -255,17 +264,13 @@ describe("a worker killed mid-run", () => {
         balance: 95,
         reserved: 0,
       });
-    } finally {
-      await service.stop();
-    }
+    });
   });
 });
 
 describe("a worker killed with batches in flight", () => {
   it("when it is SIGKILLed mid-drain, then another worker completes every run and none is charged twice", async () => {
-    const service = await startService({ RUN_LOCK_MS: "1000" });
-    try {
-      await service.startApi();
+    await onOwnService({ RUN_LOCK_MS: "1000" }, async (service) => {
       const runs = 400;
       // The echo model with 300 ms of work: the kill lands while starts and settlements are in flight.
       const echo = (await loadCatalogue()).find((m) => m.id === "acme/echo")!;
@@ -313,32 +318,24 @@ describe("a worker killed with batches in flight", () => {
       const totals = await ledgerTotals(db, accountId);
       expect(totals.cached).toEqual(totals.ledger);
       expect(totals.cached).toEqual({ balance: 0, reserved: 0 });
-    } finally {
-      await service.stop();
-    }
+    });
   });
 });
 
 describe("worker shutdown", () => {
   it("when SIGTERM arrives mid-run within the grace period, then the run completes before the worker exits 0", async () => {
-    const service = await startService({ SHUTDOWN_GRACE_MS: "20000" });
-    try {
-      await service.startApi();
+    await onOwnService({ SHUTDOWN_GRACE_MS: "20000" }, async (service) => {
       const worker = await service.startWorker();
       const runId = await slowRunOn(service);
       worker.child.kill("SIGTERM");
       expect(await worker.exited).toBe(0);
       const run = await service.database.db.run.findUniqueOrThrow({ where: { id: runId } });
       expect(run.status).toBe("COMPLETED");
-    } finally {
-      await service.stop();
-    }
+    });
   });
 
   it("when the grace period runs out, then the worker exits and leaves the run for another worker", async () => {
-    const service = await startService({ SHUTDOWN_GRACE_MS: "200", RUN_LOCK_MS: "1000" });
-    try {
-      await service.startApi();
+    await onOwnService({ SHUTDOWN_GRACE_MS: "200", RUN_LOCK_MS: "1000" }, async (service) => {
       const worker = await service.startWorker();
       const runId = await slowRunOn(service);
       worker.child.kill("SIGTERM");
@@ -352,8 +349,6 @@ describe("worker shutdown", () => {
       const next = await service.startWorker();
       await next.waitForLine((l) => l.run_id === runId && l.message === "run completed", 30_000);
       expect(await service.database.db.ledgerEntry.count({ where: { runId, kind: "CHARGE" } })).toBe(1);
-    } finally {
-      await service.stop();
-    }
+    });
   });
 });
