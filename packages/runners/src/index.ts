@@ -14,7 +14,6 @@ export { fileReferences } from "./cog/outputs.js";
 export { IMAGE_SIZES, renderImage } from "./generators/image.js";
 export { AUDIO_FORMATS, renderWav } from "./generators/audio.js";
 export { VIDEO_FORMATS, VIDEO_SIZES, drawFrames, renderGif, type ClipSpec } from "./generators/video.js";
-export { bundledFfmpeg } from "./generators/ffmpeg.js";
 
 export interface Runners {
   /** The runner named by a model's catalogue entry. */

@@ -23,7 +23,7 @@ export interface ClipSpec {
   seed: number;
 }
 
-export const frameCount = (clip: ClipSpec) => Math.max(1, Math.round(clip.seconds * clip.fps));
+const frameCount = (clip: ClipSpec) => Math.max(1, Math.round(clip.seconds * clip.fps));
 
 /**
  * Frames `from` to `to` (exclusive) of the clip, RGBA, one after the other: the prompt's colours
