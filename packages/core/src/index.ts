@@ -21,3 +21,5 @@ export * from "./dependencyDown.js";
 export * from "./media.js";
 export * from "./users.js";
 export * from "./realtime.js";
+export * from "./views.js";
+export * from "./literals.js";

@@ -1,11 +1,13 @@
+import type { ModelCategory } from "./catalogue.js";
 import { defaultEstimate, type Pricing } from "./pricing.js";
+import type { ModelDetailView, ModelView } from "./views.js";
 
 /** A model row as the domain sees it (column names already camel-cased by the data layer). */
 export interface ModelRecord {
   id: string;
   name: string;
   description: string;
-  category: string;
+  category: ModelCategory;
   outputsImage: boolean;
   outputsVideo: boolean;
   outputsAudio: boolean;
@@ -15,7 +17,7 @@ export interface ModelRecord {
   pricing: unknown;
 }
 
-export function presentModel(model: ModelRecord) {
+export function presentModel(model: ModelRecord): ModelView {
   return {
     id: model.id,
     name: model.name,
@@ -39,13 +41,13 @@ export interface ModelQueue {
 export function presentModelDetail(
   model: ModelRecord,
   queue: ModelQueue = { queueLength: null, runTimeP50Ms: null },
-) {
+): ModelDetailView {
   const pricing = model.pricing as Pricing;
   return {
     ...presentModel(model),
     queue_length: queue.queueLength,
     run_time_p50_ms: queue.runTimeP50Ms,
-    input_schema: model.inputSchema,
+    input_schema: model.inputSchema as Record<string, unknown>,
     pricing: {
       unit: pricing.unit,
       tokens_per_unit: pricing.tokens_per_unit,

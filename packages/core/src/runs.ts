@@ -1,4 +1,8 @@
 // Run statuses, what may follow what, and how a run is shown to API clients.
+import type { CancelResultView, CreatedRunView, RunDetailView, RunView } from "./views.js";
+import { isOneOf } from "./literals.js";
+import { DEADLINE_CANCEL_CODE } from "./realtime.js";
+
 export const RUN_STATUSES = ["QUEUED", "EXECUTING", "COMPLETED", "FAILED", "CANCELED"] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
@@ -41,21 +45,19 @@ export interface RunRecord {
   canceledAt: Date | null;
 }
 
-const iso = (d: Date | null) => d?.toISOString();
-
 /** The creation response: the spec's fields, with the lower-case `queued`. */
 export function presentCreatedRun(
   run: Pick<RunRecord, "id" | "modelId" | "mode" | "estimatedTokens" | "createdAt">,
   modelName: string,
-) {
+): CreatedRunView {
   return {
     run_id: run.id,
-    status: "queued" as const,
+    status: "queued",
     model_id: run.modelId,
     model_name: modelName,
     estimated_tokens: run.estimatedTokens,
     is_test_request: run.mode === "test",
-    created_at: iso(run.createdAt),
+    created_at: run.createdAt.toISOString(),
   };
 }
 
@@ -69,16 +71,19 @@ export interface QueuePlace {
  * The status read: exactly the fields of interface-spec per status (CANCELED per the contract),
  * with a queued run's place in the queue when the caller knows it.
  */
-export function presentRun(run: RunRecord, place?: QueuePlace | null) {
-  const base = { run_id: run.id, status: run.status };
+export function presentRun(run: RunRecord, place?: QueuePlace | null): RunView {
+  const id = run.id;
+  const createdAt = run.createdAt.toISOString();
+  const startedAt = run.startedAt?.toISOString();
   switch (run.status) {
     case "QUEUED":
     case "EXECUTING":
       return {
-        ...base,
+        run_id: id,
+        status: run.status,
         model_id: run.modelId,
-        created_at: iso(run.createdAt),
-        ...(run.startedAt && { started_at: iso(run.startedAt) }),
+        created_at: createdAt,
+        ...(startedAt && { started_at: startedAt }),
         ...(run.status === "QUEUED" &&
           place && {
             queue_position: place.position,
@@ -87,52 +92,64 @@ export function presentRun(run: RunRecord, place?: QueuePlace | null) {
       };
     case "COMPLETED":
       return {
-        ...base,
+        run_id: id,
+        status: run.status,
         model_id: run.modelId,
-        output: run.output,
+        output: run.output as Record<string, unknown>,
         tokens_charged: run.tokensCharged ?? 0,
-        created_at: iso(run.createdAt),
-        completed_at: iso(run.completedAt),
+        created_at: createdAt,
+        completed_at: (run.completedAt ?? run.createdAt).toISOString(),
         duration_ms:
           run.completedAt && run.startedAt ? run.completedAt.getTime() - run.startedAt.getTime() : 0,
       };
     case "FAILED":
-      return { ...base, error: { message: run.errorMessage ?? "", code: run.errorCode ?? "INTERNAL_ERROR" } };
+      return {
+        run_id: id,
+        status: run.status,
+        error: { message: run.errorMessage ?? "", code: runErrorCode(run.errorCode) },
+      };
     case "CANCELED":
       return {
-        ...base,
+        run_id: id,
+        status: run.status,
         model_id: run.modelId,
-        created_at: iso(run.createdAt),
-        ...(run.startedAt && { started_at: iso(run.startedAt) }),
-        canceled_at: iso(run.canceledAt),
+        created_at: createdAt,
+        ...(startedAt && { started_at: startedAt }),
+        canceled_at: (run.canceledAt ?? run.createdAt).toISOString(),
         tokens_charged: run.tokensCharged ?? 0,
         // Canceled by the service (its Cancel-After deadline) rather than by the client.
-        ...(run.errorCode && { error: { message: run.errorMessage ?? "", code: run.errorCode } }),
+        ...(run.errorCode === DEADLINE_CANCEL_CODE && {
+          error: { message: run.errorMessage ?? "", code: DEADLINE_CANCEL_CODE },
+        }),
       };
   }
+}
+
+/** A stored failure code as the contract names it; one it does not know is an internal error. */
+function runErrorCode(code: string | null): RunErrorCode {
+  return isOneOf(RUN_ERROR_CODES, code) ? code : "INTERNAL_ERROR";
 }
 
 /**
  * A creation answered after `Prefer: wait`: the creation's fields, and once the run has ended its
  * terminal fields (status in the spec's upper case) over them.
  */
-export function presentWaitedRun(
-  created: ReturnType<typeof presentCreatedRun>,
-  run: RunRecord | null,
-): Record<string, unknown> {
-  if (!run || !isTerminal(run.status)) return created;
-  return { ...created, ...presentRun(run) };
+export function presentWaitedRun(created: CreatedRunView, run: RunRecord | null): CreatedRunView {
+  const view = run && presentRun(run);
+  if (view?.status === "COMPLETED" || view?.status === "FAILED" || view?.status === "CANCELED")
+    return { ...created, ...view };
+  return created;
 }
 
 /** Everything the console's run page shows: the status view's facts and the run's own record. */
-export function presentRunDetail(run: RunRecord & { input: unknown; attempts: number }) {
+export function presentRunDetail(run: RunRecord & { input: unknown; attempts: number }): RunDetailView {
   return {
     run_id: run.id,
     status: run.status,
     model_id: run.modelId,
     mode: run.mode,
-    input: run.input,
-    output: run.output ?? null,
+    input: run.input as Record<string, unknown>,
+    output: (run.output ?? null) as Record<string, unknown> | null,
     error: run.errorCode ? { code: run.errorCode, message: run.errorMessage ?? "" } : null,
     estimated_tokens: run.estimatedTokens,
     tokens_charged: run.tokensCharged ?? null,
@@ -144,6 +161,6 @@ export function presentRunDetail(run: RunRecord & { input: unknown; attempts: nu
   };
 }
 
-export function presentCanceledRun(run: { id: string; canceledAt: Date }) {
-  return { run_id: run.id, status: "CANCELED" as const, canceled_at: iso(run.canceledAt) };
+export function presentCanceledRun(run: { id: string; canceledAt: Date }): CancelResultView {
+  return { run_id: run.id, status: "CANCELED", canceled_at: run.canceledAt.toISOString() };
 }

@@ -12,8 +12,15 @@ export function retryDelay(attemptsMade: number, baseMs: number): number {
   return baseMs * 2 ** (attemptsMade - 1);
 }
 
-export type AttemptErrorClass =
-  "timeout" | "connection" | "tls" | "redirect" | "http_status" | "refused_address";
+export const ATTEMPT_ERROR_CLASSES = [
+  "timeout",
+  "connection",
+  "tls",
+  "redirect",
+  "http_status",
+  "refused_address",
+] as const;
+export type AttemptErrorClass = (typeof ATTEMPT_ERROR_CLASSES)[number];
 
 /** Classifies a transport error (got/Node error codes) for the delivery log. */
 export function classifyTransportError(error: { code?: string; name?: string }): AttemptErrorClass {

@@ -1,19 +1,27 @@
 // How webhook endpoints and deliveries are shown to API clients. Never a secret.
+import type { DeliveryView, EndpointView } from "../views.js";
+import { isOneOf } from "../literals.js";
+import { EVENT_TYPES } from "./events.js";
+import { ATTEMPT_ERROR_CLASSES } from "./delivery.js";
+
 export interface EndpointRecord {
   id: string;
   url: string;
   events: string[];
-  status: string;
+  status: "active" | "disabled";
   consecutiveFailures: number;
   createdAt: Date;
   disabledAt: Date | null;
 }
 
-export function presentEndpoint(e: EndpointRecord) {
+/** An endpoint's stored subscriptions, as the event types they name. */
+export const knownEvents = (events: string[]) => events.filter((e) => isOneOf(EVENT_TYPES, e));
+
+export function presentEndpoint(e: EndpointRecord): EndpointView {
   return {
     id: e.id,
     url: e.url,
-    events: e.events,
+    events: knownEvents(e.events),
     status: e.status,
     consecutive_failures: e.consecutiveFailures,
     created_at: e.createdAt.toISOString(),
@@ -25,7 +33,7 @@ export interface DeliveryRecord {
   id: string;
   event: string;
   runId: string | null;
-  status: string;
+  status: "pending" | "succeeded" | "failed";
   createdAt: Date;
   completedAt: Date | null;
   attempts: {
@@ -38,7 +46,7 @@ export interface DeliveryRecord {
   }[];
 }
 
-export function presentDelivery(d: DeliveryRecord) {
+export function presentDelivery(d: DeliveryRecord): DeliveryView {
   return {
     id: d.id,
     event: d.event,
@@ -51,7 +59,7 @@ export function presentDelivery(d: DeliveryRecord) {
       started_at: a.startedAt.toISOString(),
       duration_ms: a.durationMs,
       status_code: a.statusCode,
-      error_class: a.errorClass,
+      error_class: isOneOf(ATTEMPT_ERROR_CLASSES, a.errorClass) ? a.errorClass : null,
       success: a.success,
     })),
   };
