@@ -1,9 +1,8 @@
 import express, { Router } from "express";
 import swaggerUi from "swagger-ui-express";
-import { ApiError } from "@svc/core";
 import { DASHBOARD_PATH } from "./admin/queueDashboard.js";
 import { authenticate } from "./auth/authenticate.js";
-import { buildOpenApiDocument } from "./openapi/document.js";
+import { DOCUMENTATION } from "./openapi/document.js";
 import type { AppDeps } from "./deps.js";
 import { errorHandler, notFound } from "./http/errorHandler.js";
 import { checkJsonBody, checkRequestTarget } from "./http/boundary.js";
@@ -11,17 +10,13 @@ import { parseJsonBody, requireJsonBody } from "./http/jsonBody.js";
 import { authFailureLimit, rateLimits } from "./http/rateLimit.js";
 import { requestId } from "./http/requestId.js";
 import { observeRequests } from "./http/observeRequests.js";
-import { outputFiles } from "./outputs/files.js";
-import { healthRoutes } from "./routes/health.js";
-import { modelRoutes } from "./routes/models.js";
-import { runRoutes } from "./routes/runs.js";
-import { webhookRoutes } from "./routes/webhooks.js";
-import { accountRoutes } from "./routes/account.js";
+import { mountRoutes, type Guards, type RouteGroup } from "./http/route.js";
+import { API_V1, FILES, OPERATIONS } from "./routes/api.js";
 import { CONSOLE_API, consoleApi } from "./console/routes.js";
-import { signInLimit } from "./console/signInLimit.js";
 import { DEFAULT_CONSOLE_DIR, consolePages } from "./console/static.js";
 
-const V1 = "/api/v1";
+/** Routes that no key or session guards: none of their guards applies. */
+const OPEN: Guards = { runCreation: null, owners: null };
 
 export function createApp(deps: AppDeps): express.Express {
   const { config, logger } = deps;
@@ -44,31 +39,31 @@ export function createApp(deps: AppDeps): express.Express {
     },
     checkRequestTarget,
   );
-  app.use(healthRoutes(deps));
-  app.get("/metrics", async (req, res) => {
-    if (config.METRICS_TOKEN && req.get("authorization") !== `Bearer ${config.METRICS_TOKEN}`) {
-      throw new ApiError("UNAUTHORIZED", "The metrics endpoint needs the configured METRICS_TOKEN.");
-    }
-    res.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics());
-  });
+  const open = (group: RouteGroup) => mountRoutes(Router(), group.routes, deps, OPEN);
+  app.use(open(OPERATIONS));
   // Generated outputs: public, unguessable paths; unknown files fall through to the JSON 404.
-  app.use("/files", outputFiles(deps.outputs.store, logger));
+  // Errors are answered outside the router, where req.baseUrl is gone: keep the mount for the
+  // metrics' route label.
+  app.use(
+    FILES.prefix,
+    (_req, res, next) => {
+      res.locals.mount = FILES.prefix;
+      next();
+    },
+    open(FILES),
+  );
 
   if (deps.dashboard) app.use(DASHBOARD_PATH, ...deps.dashboard.handlers);
 
-  const openapi = buildOpenApiDocument(config.PUBLIC_BASE_URL);
-  app.get("/api/v1/openapi.json", (_req, res) => {
-    res.json(openapi);
-  });
   app.use("/docs", swaggerUi.serve);
-  app.get("/docs", swaggerUi.setup(openapi, { customSiteTitle: "Model Run Service API" }));
+  app.use(open(DOCUMENTATION));
 
   // Authenticate before reading a body, so that anonymous callers cannot make us parse one.
   const v1 = Router();
   // Errors are answered outside the router, where req.baseUrl is gone: keep the mount for the
   // metrics, as written here (req.baseUrl has the caller's case: /API/V1 would be a new label).
   v1.use((_req, res, next) => {
-    res.locals.mount = V1;
+    res.locals.mount = API_V1.prefix;
     next();
   });
   const limits = config.RATE_LIMIT_ENABLED
@@ -86,26 +81,14 @@ export function createApp(deps: AppDeps): express.Express {
   v1.use(authenticate(deps, authFailures));
   if (limits) v1.use(limits.all);
   v1.use(requireJsonBody, parseJsonBody(config.BODY_LIMIT_BYTES), checkJsonBody);
-  // The API's operations, built once: the console mounts the same routers behind its session.
-  const operations = Router().use(
-    runRoutes(deps, limits?.runCreation),
-    modelRoutes(deps),
-    webhookRoutes(deps),
-    accountRoutes(deps),
+  // API keys act for the whole account: the console's owners-only guard has no meaning here.
+  v1.use(
+    mountRoutes(Router(), API_V1.routes, deps, { runCreation: limits?.runCreation ?? null, owners: null }),
   );
-  v1.use(operations);
-  app.use(V1, v1);
+  app.use(API_V1.prefix, v1);
 
   // The web console: its API (session cookie instead of a key), then its pages.
-  const signIns = config.RATE_LIMIT_ENABLED
-    ? signInLimit(
-        deps.redis,
-        config.QUEUE_PREFIX,
-        config.SIGN_IN_ATTEMPTS_PER_EMAIL,
-        config.SIGN_IN_ATTEMPTS_PER_ADDRESS,
-      )
-    : undefined;
-  app.use(CONSOLE_API, consoleApi(deps, operations, signIns, limits?.all));
+  app.use(CONSOLE_API, consoleApi(deps, limits));
   app.use("/console", consolePages(config.CONSOLE_DIR ?? DEFAULT_CONSOLE_DIR, deps.outputs.mediaOrigin));
 
   app.use(notFound);

@@ -6,6 +6,7 @@ import {
   mayManageCredentials,
   PASSWORD_MAX,
   presentRunDetail,
+  runIdView,
   type Mode,
 } from "@svc/core";
 import { createApiKey, findActiveKey, findRunForAccount, listApiKeys, revokeAccountKey } from "@svc/db";
@@ -15,7 +16,9 @@ import type { AppDeps } from "../deps.js";
 import { checkJsonBody } from "../http/boundary.js";
 import { notFound } from "../http/errorHandler.js";
 import { parseJsonBody, requireJsonBody } from "../http/jsonBody.js";
-import { validate } from "../http/validate.js";
+import { mountRoutes, perApp, route, type Guards, type RouteGroup } from "../http/route.js";
+import * as R from "../openapi/responses.js";
+import { API_V1 } from "../routes/api.js";
 import {
   clearSessionCookie,
   requireCsrfToken,
@@ -26,20 +29,20 @@ import {
   sessionToken,
   setSessionCookie,
 } from "./session.js";
-import type { SignInLimit } from "./signInLimit.js";
+import { signInLimit } from "./signInLimit.js";
 
 export const CONSOLE_API = "/console/api";
 /** The console's calls to the API's own operations: /console/api/live/runs is GET /api/v1/runs. */
 export const CONSOLE_SCOPED = `${CONSOLE_API}/:mode`;
 /** The console's own operations under a mode (documented as such, not as API operations). */
-const CONSOLE_DETAIL = `${CONSOLE_API}/{mode}`;
+const CONSOLE_BY_MODE = `${CONSOLE_API}/{mode}`;
 
-export const signInBody = z.strictObject({
+const signInBody = z.strictObject({
   email: z.string().max(320),
   password: z.string().max(PASSWORD_MAX * 4),
 });
 
-export const createKeyBody = z.strictObject({
+const createKeyBody = z.strictObject({
   name: z.string().trim().min(1, "expected a name").max(100, "expected at most 100 characters"),
   mode: z.enum(["live", "test"], "expected live or test"),
 });
@@ -64,6 +67,153 @@ const ownersOnly: RequestHandler = (_req, res, next) => {
   next();
 };
 
+const secureCookie = (deps: AppDeps) => deps.config.PUBLIC_BASE_URL.startsWith("https:");
+const signIns = perApp(({ config, redis }) =>
+  config.RATE_LIMIT_ENABLED
+    ? signInLimit(
+        redis,
+        config.QUEUE_PREFIX,
+        config.SIGN_IN_ATTEMPTS_PER_EMAIL,
+        config.SIGN_IN_ATTEMPTS_PER_ADDRESS,
+      )
+    : null,
+);
+
+const signInRoute = route({
+  method: "post",
+  path: "/session",
+  summary: "Sign in with email and password; sets the session cookie",
+  body: { schema: signInBody, example: { email: "demo@example.com", password: "correct horse battery" } },
+  security: [],
+  reply: { status: 201, schema: R.SignedIn, description: "Signed in" },
+  async handler({ body }, { req, res, deps }) {
+    const email = emailSchema.safeParse(body.email);
+    const limit = signIns(deps);
+    await limit?.attempt(email.success ? email.data : body.email, req.ip ?? "unknown");
+    const session = email.success
+      ? await signIn(deps.db, email.data, body.password, sessionPolicy(deps.config))
+      : null;
+    // One answer for an unknown email, a wrong password and a disabled user.
+    if (!session || !email.success) throw new ApiError("UNAUTHORIZED", "Wrong email or password.");
+    await limit?.succeeded(email.data);
+    setSessionCookie(res, secureCookie(deps), session.token, session.expiresAt);
+    return { data: { csrf_token: session.csrfToken, expires_at: session.expiresAt.toISOString() } };
+  },
+});
+
+const sessionRoute = route({
+  method: "get",
+  path: "/session",
+  summary: "The signed-in person, their account and the CSRF token",
+  reply: { status: 200, schema: R.SessionResponse, description: "The session" },
+  handler(_input, { res }) {
+    const { user, csrfToken, expiresAt } = sessionOf(res);
+    return {
+      data: {
+        user: { id: user.id, email: user.email, role: user.role },
+        account: user.account,
+        csrf_token: csrfToken,
+        expires_at: expiresAt.toISOString(),
+      },
+    };
+  },
+});
+
+const signOutRoute = route({
+  method: "post",
+  path: "/session/sign-out",
+  summary: "End the session",
+  reply: { status: 200, schema: R.SignedOut, description: "Signed out" },
+  async handler(_input, { req, res, deps }) {
+    await signOut(deps.db, sessionToken(req.get("cookie")) ?? "");
+    clearSessionCookie(res, secureCookie(deps));
+    return { data: { signed_out: true as const } };
+  },
+});
+
+const listKeys = route({
+  method: "get",
+  path: "/keys",
+  summary: "The account's API keys, newest first (prefixes only)",
+  reply: { status: 200, schema: R.KeyList, description: "Keys of both modes" },
+  async handler(_input, { res, deps }) {
+    const keys = await listApiKeys(deps.db, sessionOf(res).user.account.id);
+    return { data: { keys: keys.reverse().map(presentKey) } };
+  },
+});
+
+const createKey = route({
+  method: "post",
+  path: "/keys",
+  summary: "Create an API key (owners); the full key is in this answer only",
+  body: { schema: createKeyBody, example: { name: "production server", mode: "live" } },
+  guards: ["owners"],
+  reply: { status: 201, schema: R.KeyCreated, description: "The key" },
+  async handler({ body }, { res, deps }) {
+    const accountId = sessionOf(res).user.account.id;
+    const { record, key } = await createApiKey(deps.db, accountId, body.mode, body.name);
+    return {
+      data: { ...presentKey(record), key },
+      message: "Copy the key now: it is shown only once and cannot be retrieved again.",
+    };
+  },
+});
+
+const revokeKey = route({
+  method: "post",
+  path: "/keys/{keyId}/revoke",
+  summary: "Revoke an API key (owners); it stops working within AUTH_CACHE_TTL_MS",
+  params: z.object({ keyId: z.string() }),
+  guards: ["owners"],
+  errors: [404],
+  reply: { status: 200, schema: R.KeyRevoked, description: "Revoked" },
+  async handler({ params: { keyId } }, { res, deps }) {
+    const revoked = await revokeAccountKey(deps.db, sessionOf(res).user.account.id, keyId);
+    if (!revoked) throw new ApiError("NOT_FOUND", `No API key with id ${JSON.stringify(keyId)}.`);
+    return { data: { id: revoked.id, revoked_at: (revoked.revokedAt ?? new Date()).toISOString() } };
+  },
+});
+
+const runDetail = route({
+  method: "get",
+  path: "/runs/{runId}/detail",
+  summary: "Everything the run page shows: input, output, error, timestamps, tokens",
+  params: z.object({ runId: runIdView }),
+  errors: [404],
+  reply: { status: 200, schema: R.RunDetailResponse, description: "The run" },
+  async handler({ params: { runId } }, { res, deps }) {
+    res.locals.mount = CONSOLE_BY_MODE;
+    const auth = res.locals.auth as AuthContext;
+    const run = await findRunForAccount(deps.db, runId, auth.accountId, auth.mode);
+    if (!run) throw new ApiError("RUN_NOT_FOUND", `No run with id ${JSON.stringify(runId)}.`);
+    return { data: await deps.outputs.urls.resolve(presentRunDetail(run)) };
+  },
+});
+
+const CONSOLE_COMMON = {
+  security: [{ consoleSession: [] }],
+  errors: [400, 401, 403, 413, 415, 429, 500, 503],
+  rateHeaders: false,
+  tags: ["Console"],
+};
+
+/**
+ * The web console's own operations, authenticated by its session cookie (and X-CSRF-Token on
+ * every state-changing request). The console reaches every /api/v1 operation at
+ * /console/api/{live|test}/… with the same session.
+ */
+export const CONSOLE: RouteGroup = {
+  prefix: CONSOLE_API,
+  ...CONSOLE_COMMON,
+  routes: [signInRoute, sessionRoute, signOutRoute, listKeys, createKey, revokeKey],
+};
+export const CONSOLE_MODE: RouteGroup = {
+  prefix: CONSOLE_BY_MODE,
+  params: z.object({ mode: z.enum(["live", "test"]) }),
+  ...CONSOLE_COMMON,
+  routes: [runDetail],
+};
+
 /**
  * The console's API, authenticated by the session cookie: sign-in and sign-out, API keys (which
  * the public API never manages), and at /console/api/{live|test}/… the public API's own routes
@@ -71,81 +221,31 @@ const ownersOnly: RequestHandler = (_req, res, next) => {
  */
 export function consoleApi(
   deps: AppDeps,
-  operations: Router,
-  signInLimit: SignInLimit | undefined,
-  limitAll: RequestHandler | undefined,
+  limits: { all: RequestHandler; runCreation: RequestHandler } | undefined,
 ): Router {
-  const { db, config } = deps;
-  const policy = sessionPolicy(config);
-  const secure = config.PUBLIC_BASE_URL.startsWith("https:");
+  const { config } = deps;
   const body = [requireJsonBody, parseJsonBody(config.BODY_LIMIT_BYTES), checkJsonBody];
+  const guards: Guards = { runCreation: limits?.runCreation ?? null, owners: ownersOnly };
   const api = Router();
   api.use((_req, res, next) => {
     res.locals.mount = CONSOLE_API;
     next();
   }, sameOrigin(config.PUBLIC_BASE_URL));
 
-  api.post("/session", ...body, async (req, res) => {
-    const input = validate(signInBody, req.body ?? {}, "body");
-    const email = emailSchema.safeParse(input.email);
-    await signInLimit?.attempt(email.success ? email.data : input.email, req.ip ?? "unknown");
-    const session = email.success ? await signIn(db, email.data, input.password, policy) : null;
-    // One answer for an unknown email, a wrong password and a disabled user.
-    if (!session || !email.success) throw new ApiError("UNAUTHORIZED", "Wrong email or password.");
-    await signInLimit?.succeeded(email.data);
-    setSessionCookie(res, secure, session.token, session.expiresAt);
-    res
-      .status(201)
-      .json({ data: { csrf_token: session.csrfToken, expires_at: session.expiresAt.toISOString() } });
-  });
-
+  mountRoutes(api, [signInRoute], deps, guards, body);
   api.use(requireSession(deps));
-  api.get("/session", (_req, res) => {
-    const { user, csrfToken, expiresAt } = sessionOf(res);
-    res.json({
-      data: {
-        user: { id: user.id, email: user.email, role: user.role },
-        account: user.account,
-        csrf_token: csrfToken,
-        expires_at: expiresAt.toISOString(),
-      },
-    });
-  });
+  mountRoutes(api, [sessionRoute], deps, guards);
   api.use(requireCsrfToken, ...body);
+  mountRoutes(api, [signOutRoute, listKeys, createKey, revokeKey], deps, guards);
 
-  api.post("/session/sign-out", async (req, res) => {
-    await signOut(db, sessionToken(req.get("cookie")) ?? "");
-    clearSessionCookie(res, secure);
-    res.json({ data: { signed_out: true } });
-  });
-
-  api.get("/keys", async (_req, res) => {
-    const keys = await listApiKeys(db, sessionOf(res).user.account.id);
-    res.json({ data: { keys: keys.reverse().map(presentKey) } });
-  });
-  api.post("/keys", ownersOnly, async (req, res) => {
-    const input = validate(createKeyBody, req.body ?? {}, "body");
-    const { record, key } = await createApiKey(db, sessionOf(res).user.account.id, input.mode, input.name);
-    res.status(201).json({
-      data: { ...presentKey(record), key },
-      message: "Copy the key now: it is shown only once and cannot be retrieved again.",
-    });
-  });
-  api.post("/keys/:keyId/revoke", ownersOnly, async (req, res) => {
-    const keyId = String(req.params.keyId);
-    const revoked = await revokeAccountKey(db, sessionOf(res).user.account.id, keyId);
-    if (!revoked) throw new ApiError("NOT_FOUND", `No API key with id ${JSON.stringify(keyId)}.`);
-    res.json({ data: { id: revoked.id, revoked_at: (revoked.revokedAt ?? new Date()).toISOString() } });
-  });
-
-  api.use("/:mode", scopedApi(deps, operations, limitAll));
+  api.use("/:mode", scopedApi(deps, guards, limits?.all));
   // What no route took stays a JSON 404 here, rather than falling to the pages' index.html.
   api.use(notFound);
   return api;
 }
 
-/** The public API's routers, with the session standing in for the key. */
-function scopedApi(deps: AppDeps, operations: Router, limitAll: RequestHandler | undefined): Router {
+/** The public API's routes, with the session standing in for the key. */
+function scopedApi(deps: AppDeps, guards: Guards, limitAll: RequestHandler | undefined): Router {
   const scoped = Router({ mergeParams: true });
   scoped.use(async (req, res, next) => {
     const mode = (req.params as { mode?: string }).mode;
@@ -168,21 +268,8 @@ function scopedApi(deps: AppDeps, operations: Router, limitAll: RequestHandler |
     res.locals.auth = auth;
     next();
   });
-  // Webhook endpoints and their secrets are credentials: members may look, owners change.
-  scoped.use("/webhooks", (req, res, next) => {
-    const secretRead = req.method === "GET" && req.path === "/default/secret";
-    if (req.method !== "GET" && req.method !== "HEAD") return ownersOnly(req, res, next);
-    return secretRead ? ownersOnly(req, res, next) : next();
-  });
   if (limitAll) scoped.use(limitAll);
-  scoped.get("/runs/:runId/detail", async (req, res) => {
-    res.locals.mount = CONSOLE_DETAIL;
-    const auth = res.locals.auth as AuthContext;
-    const runId = String(req.params.runId);
-    const run = await findRunForAccount(deps.db, runId, auth.accountId, auth.mode);
-    if (!run) throw new ApiError("RUN_NOT_FOUND", `No run with id ${JSON.stringify(runId)}.`);
-    res.json({ data: await deps.outputs.urls.resolve(presentRunDetail(run)) });
-  });
-  scoped.use(operations);
+  mountRoutes(scoped, CONSOLE_MODE.routes, deps, guards);
+  mountRoutes(scoped, API_V1.routes, deps, guards);
   return scoped;
 }

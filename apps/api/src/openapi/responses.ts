@@ -1,16 +1,22 @@
 import { z } from "zod";
 import {
-  DEADLINE_CANCEL_CODE,
+  CancelResultView,
+  CreatedRunView,
+  DeliveryView,
+  EndpointView,
   ERROR_STATUS,
   EVENT_TYPES,
-  MODEL_CATEGORIES,
-  RUN_ERROR_CODES,
+  ModelDetailView,
+  ModelView,
+  RunDetailView,
+  RunView,
+  runIdView as runId,
+  timestampView as timestamp,
 } from "@svc/core";
 
-// Response shapes for the OpenAPI document (requests use the routes' own validation schemas).
-// They are checked against real responses by the test harness, so they cannot drift silently.
-const timestamp = z.string().meta({ format: "date-time", example: "2026-11-21T06:49:03.120Z" });
-const runId = z.string().meta({ example: "run_4ReEbWIXuDXbjwlguHgMmo" });
+// The answers' shapes, with their envelopes: what routes declare as their reply (so a handler must
+// return one), and the document publishes. Views that presenters in @svc/core make live there.
+// The test harness also checks every real response against the document.
 
 export const ErrorBody = z
   .object({
@@ -33,119 +39,15 @@ export const ErrorBody = z
     },
   });
 
-export const Model = z
-  .object({
-    id: z.string().meta({ example: "acme/pixel/fast" }),
-    name: z.string(),
-    description: z.string(),
-    category: z.enum(MODEL_CATEGORIES),
-    outputs_image: z.boolean(),
-    outputs_video: z.boolean(),
-    outputs_audio: z.boolean(),
-    estimated_tokens: z.number().meta({ example: 2 }),
-    status: z.string().meta({ example: "active" }),
-    highlighted: z.boolean(),
-  })
-  .meta({ id: "Model" });
-
-export const ModelDetail = Model.extend({
-  queue_length: z
-    .number()
-    .nullable()
-    .meta({ description: "Runs of this model waiting now (null while the queue cannot be read)" }),
-  run_time_p50_ms: z
-    .number()
-    .nullable()
-    .meta({ description: "Median execution time of the model's last 100 completed runs; null before any" }),
-  input_schema: z.record(z.string(), z.unknown()).meta({ description: "JSON Schema of the run input" }),
-  pricing: z.object({
-    unit: z.string(),
-    tokens_per_unit: z.number(),
-    units_from: z.string().nullable(),
-    description: z.string(),
-  }),
-}).meta({ id: "ModelDetail" });
-
+export const ModelResponse = z.object({ data: ModelDetailView });
 export const ModelList = z.object({
-  data: z.object({ models: z.array(Model), total: z.number(), limit: z.number(), offset: z.number() }),
+  data: z.object({ models: z.array(ModelView), total: z.number(), limit: z.number(), offset: z.number() }),
 });
 
-const runError = z.object({ message: z.string(), code: z.enum(RUN_ERROR_CODES) });
-/** Canceled by the service: the Cancel-After deadline. */
-const cancelError = z.object({ message: z.string(), code: z.literal(DEADLINE_CANCEL_CODE) });
-const output = z
-  .record(z.string(), z.unknown())
-  .meta({ example: { images: ["https://runs.example.com/files/out_70roCqjUmmTprm0UySY0KD/0.png"] } });
-
-export const RunCreated = z
-  .object({
-    data: z.strictObject({
-      run_id: runId,
-      status: z.enum(["queued", "COMPLETED", "FAILED", "CANCELED"]).meta({
-        description: "queued; with Prefer: wait, the terminal status when the run ended within the wait",
-      }),
-      model_id: z.string(),
-      model_name: z.string(),
-      estimated_tokens: z.number(),
-      is_test_request: z.boolean(),
-      created_at: timestamp,
-      // With Prefer: wait, the terminal fields of the run's status read.
-      started_at: timestamp.optional(),
-      output: output.optional(),
-      tokens_charged: z.number().optional(),
-      completed_at: timestamp.optional(),
-      duration_ms: z.number().optional(),
-      canceled_at: timestamp.optional(),
-      error: z.union([runError, cancelError]).optional(),
-    }),
-  })
-  .meta({ id: "RunCreated" });
-
-const ActiveRun = z.strictObject({
-  run_id: runId,
-  status: z.enum(["QUEUED", "EXECUTING"]),
-  model_id: z.string(),
-  created_at: timestamp,
-  started_at: timestamp.optional(),
-  queue_position: z
-    .number()
-    .optional()
-    .meta({ description: "QUEUED: 1 + the queued runs of the same model created before it" }),
-  estimated_start_at: timestamp.nullable().optional().meta({
-    description: "QUEUED: when it should start; null while no worker is alive or no run finished lately",
-  }),
-});
-const CompletedRun = z.strictObject({
-  run_id: runId,
-  status: z.literal("COMPLETED"),
-  model_id: z.string(),
-  output,
-  tokens_charged: z.number(),
-  created_at: timestamp,
-  completed_at: timestamp,
-  duration_ms: z.number(),
-});
-const FailedRun = z.strictObject({
-  run_id: runId,
-  status: z.literal("FAILED"),
-  error: runError,
-});
-const CanceledRun = z.strictObject({
-  run_id: runId,
-  status: z.literal("CANCELED"),
-  model_id: z.string(),
-  created_at: timestamp,
-  started_at: timestamp.optional(),
-  canceled_at: timestamp,
-  tokens_charged: z.number(),
-  error: cancelError.optional().meta({ description: "Set when the service canceled it (Cancel-After)" }),
-});
-export const Run = z
-  .union([ActiveRun, CompletedRun, FailedRun, CanceledRun])
-  .meta({ id: "Run", description: "Fields by status, as in the interface specification" });
-export const RunResponse = z.object({ data: Run });
+export const RunCreated = z.object({ data: CreatedRunView }).meta({ id: "RunCreated" });
+export const RunResponse = z.object({ data: RunView });
 export const RunList = z.object({
-  data: z.object({ runs: z.array(Run), next_cursor: z.string().nullable() }),
+  data: z.object({ runs: z.array(RunView), next_cursor: z.string().nullable() }),
 });
 export const RunProgress = z
   .object({
@@ -158,61 +60,26 @@ export const RunProgress = z
   })
   .meta({ description: "data of a progress event of GET /runs/{runId}/events" });
 
-export const RunCanceled = z.object({
-  data: z.object({ run_id: runId, status: z.literal("CANCELED"), canceled_at: timestamp }),
-});
+export const RunCanceled = z.object({ data: CancelResultView });
 
 const events = z.array(z.enum(EVENT_TYPES));
-export const WebhookEndpoint = z
-  .object({
-    id: z.string().meta({ example: "wh_2kdpCM5tfN6vjSuI1aG2v2" }),
-    url: z.string(),
-    events,
-    status: z.enum(["active", "disabled"]),
-    consecutive_failures: z.number(),
-    created_at: timestamp,
-    disabled_at: timestamp.nullable(),
-  })
-  .meta({ id: "WebhookEndpoint" });
 const secret = z.string().meta({ example: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwJkU3Fx9w8Lg=" });
 export const WebhookCreated = z.object({
   data: z.object({ id: z.string(), url: z.string(), events, signing_secret: secret }),
   message: z.string(),
 });
 export const WebhookList = z.object({
-  data: z.object({ webhooks: z.array(WebhookEndpoint), total: z.number() }),
+  data: z.object({ webhooks: z.array(EndpointView), total: z.number() }),
 });
-export const WebhookResponse = z.object({ data: WebhookEndpoint });
+export const WebhookResponse = z.object({ data: EndpointView });
 export const WebhookDeleted = z.object({ data: z.object({ id: z.string(), deleted: z.literal(true) }) });
 export const SecretRotated = z.object({
   data: z.object({ id: z.string(), signing_secret: secret, previous_secret_expires_at: timestamp }),
   message: z.string(),
 });
 export const DefaultSecret = z.object({ data: z.object({ signing_secret: secret }) });
-const Delivery = z
-  .object({
-    id: z.string(),
-    event: z.string(),
-    run_id: z.string().nullable(),
-    status: z.enum(["pending", "succeeded", "failed"]),
-    created_at: timestamp,
-    completed_at: timestamp.nullable(),
-    attempts: z.array(
-      z.object({
-        number: z.number(),
-        started_at: timestamp,
-        duration_ms: z.number(),
-        status_code: z.number().nullable(),
-        error_class: z
-          .enum(["timeout", "connection", "tls", "redirect", "http_status", "refused_address"])
-          .nullable(),
-        success: z.boolean(),
-      }),
-    ),
-  })
-  .meta({ id: "Delivery" });
 export const DeliveryList = z.object({
-  data: z.object({ deliveries: z.array(Delivery), next_cursor: z.string().nullable() }),
+  data: z.object({ deliveries: z.array(DeliveryView), next_cursor: z.string().nullable() }),
 });
 export const Redelivered = z.object({
   data: z.object({ delivery_id: z.string(), redelivery_of: z.string() }),
@@ -338,21 +205,4 @@ export const KeyCreated = z.object({
   message: z.string(),
 });
 export const KeyRevoked = z.object({ data: z.object({ id: z.string(), revoked_at: timestamp }) });
-export const RunDetailResponse = z.object({
-  data: z.object({
-    run_id: runId,
-    status: z.enum(["QUEUED", "EXECUTING", "COMPLETED", "FAILED", "CANCELED"]),
-    model_id: z.string(),
-    mode: z.enum(["live", "test"]),
-    input: z.record(z.string(), z.unknown()),
-    output: output.nullable(),
-    error: z.object({ code: z.string(), message: z.string() }).nullable(),
-    estimated_tokens: tokens,
-    tokens_charged: tokens.nullable(),
-    attempts: tokens,
-    created_at: timestamp,
-    started_at: timestamp.nullable(),
-    completed_at: timestamp.nullable(),
-    canceled_at: timestamp.nullable(),
-  }),
-});
+export const RunDetailResponse = z.object({ data: RunDetailView });

@@ -1,9 +1,11 @@
 import type { ServerResponse } from "node:http";
 import { pipeline } from "node:stream/promises";
 import express, { Router, type RequestHandler } from "express";
-import { ApiError, OUTPUT_NAME, OUTPUT_TOKEN, servedMediaType } from "@svc/core";
+import { z } from "zod";
+import { ApiError, OUTPUT_MEDIA_TYPES, OUTPUT_NAME, OUTPUT_TOKEN, servedMediaType } from "@svc/core";
 import type { Logger } from "@svc/logger";
 import { RangeNotSatisfiable, type OutputStore, type S3OutputStore } from "@svc/storage";
+import { perApp, rawRoute, type Route } from "../http/route.js";
 
 /**
  * An output is shown inline only as one of the allowed media types, never sniffed, and under a
@@ -65,17 +67,11 @@ function fromBucket(store: S3OutputStore, logger: Logger): RequestHandler {
 }
 
 /**
- * GET /files/<token>/<name>: the outputs of the configured store, served by the API. A file that is
- * not there because retention deleted it is 410 OUTPUT_EXPIRED; anything else falls through to the
- * JSON 404.
+ * The outputs of the configured store, served by the API. A file that is not there because
+ * retention deleted it is 410 OUTPUT_EXPIRED; anything else falls through to the JSON 404.
  */
-export function outputFiles(store: OutputStore, logger: Logger): Router {
+function outputFiles(store: OutputStore, logger: Logger): Router {
   const router = Router();
-  // Errors are answered outside the router, where req.baseUrl is gone (metrics label by the mount).
-  router.use((_req, res, next) => {
-    res.locals.mount = "/files";
-    next();
-  });
   if (store.kind === "local")
     router.use(
       express.static(store.dir, {
@@ -101,3 +97,48 @@ export function outputFiles(store: OutputStore, logger: Logger): Router {
   });
   return router;
 }
+
+const served = perApp(({ outputs, logger }) => outputFiles(outputs.store, logger));
+
+/** Where output files are served: PUBLIC_BASE_URL/files/<token>/<name>. */
+export const FILES_PREFIX = "/files";
+
+const binary = { schema: { type: "string" as const, format: "binary" } };
+
+export const fileRoutes: Route[] = [
+  rawRoute({
+    method: "get",
+    path: "/{token}/{name}",
+    tags: ["Runs"],
+    summary: "A run's output file (public, unguessable URL; no key)",
+    description:
+      "Streamed from the configured store (a local directory or an S3-compatible bucket), with Range and conditional requests. With OUTPUT_URLS=signed, runs show presigned bucket URLs instead, made at each read; this path keeps serving the same files.",
+    params: z.object({
+      token: z.string().meta({ example: "out_70roCqjUmmTprm0UySY0KD" }),
+      name: z.string().meta({ example: "0.png" }),
+    }),
+    security: [],
+    errors: [400, 404, 410, 503],
+    responses: {
+      200: {
+        description:
+          "The file, inline with its media type when it is one of the allowed output types; anything else as an application/octet-stream attachment. Always with X-Content-Type-Options: nosniff and Content-Security-Policy: default-src 'none'; sandbox.",
+        content: Object.fromEntries(
+          [...new Set(Object.values(OUTPUT_MEDIA_TYPES)), "application/octet-stream"].map((type) => [
+            type,
+            binary,
+          ]),
+        ),
+      },
+      206: {
+        description: "The part asked for with Range (Content-Range says which).",
+        content: { "application/octet-stream": binary },
+      },
+      304: { description: "Not modified (If-None-Match or If-Modified-Since)." },
+      416: { description: "The Range cannot be satisfied." },
+    },
+    handler: (_input, { req, res, next, deps }) => {
+      served(deps)(req, res, next);
+    },
+  }),
+];

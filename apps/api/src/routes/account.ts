@@ -1,13 +1,13 @@
-import { Router } from "express";
 import { z } from "zod";
 import { ApiError } from "@svc/core";
 import { chargedPerDay, findAccount, listLedger } from "@svc/db";
 import { authOf } from "../auth/authenticate.js";
-import type { AppDeps } from "../deps.js";
+import { route, type Route } from "../http/route.js";
+import * as R from "../openapi/responses.js";
 import { cursorSchema, paginate } from "../http/cursor.js";
-import { pageLimit, queryInt, validate } from "../http/validate.js";
+import { pageLimit, queryInt } from "../http/validate.js";
 
-export const ledgerQuery = z.object({
+const ledgerQuery = z.object({
   limit: pageLimit,
   cursor: cursorSchema,
   run_id: z
@@ -16,24 +16,27 @@ export const ledgerQuery = z.object({
     .optional(),
 });
 
-export const usageQuery = z.object({
+const usageQuery = z.object({
   days: queryInt(1, 366, 30),
 });
 
 const DAY_MS = 86_400_000;
 
-/**
- * The caller's account: balance, reserved and available tokens; its ledger; tokens charged per
- * day. Tokens are one pot per account (test runs never touch it), so both modes see the same.
- */
-export function accountRoutes({ db }: AppDeps): Router {
-  const router = Router();
+// The caller's account: balance, reserved and available tokens; its ledger; tokens charged per
+// day. Tokens are one pot per account (test runs never touch it), so both modes see the same.
+const tags = ["Account"];
 
-  router.get("/account", async (_req, res) => {
+const readAccount = route({
+  method: "get",
+  path: "/account",
+  tags,
+  summary: "The account's tokens: balance, reserved and available",
+  reply: { status: 200, schema: R.AccountResponse, description: "The caller's account" },
+  async handler(_input, { res, deps: { db } }) {
     const auth = authOf(res);
     const account = await findAccount(db, auth.accountId);
     if (!account) throw new ApiError("UNAUTHORIZED", "This key's account no longer exists.");
-    res.json({
+    return {
       data: {
         id: account.id,
         name: account.name,
@@ -42,11 +45,18 @@ export function accountRoutes({ db }: AppDeps): Router {
         available: account.balance - account.reserved,
         mode: auth.mode,
       },
-    });
-  });
+    };
+  },
+});
 
-  router.get("/account/ledger", async (req, res) => {
-    const query = validate(ledgerQuery, req.query, "query");
+const readLedger = route({
+  method: "get",
+  path: "/account/ledger",
+  tags,
+  summary: "The account's ledger, newest first (grants, reservations, charges, releases)",
+  query: ledgerQuery,
+  reply: { status: 200, schema: R.LedgerPage, description: "A page of ledger entries" },
+  async handler({ query }, { res, deps: { db } }) {
     const entries = await listLedger(db, {
       accountId: authOf(res).accountId,
       runId: query.run_id,
@@ -54,7 +64,7 @@ export function accountRoutes({ db }: AppDeps): Router {
       limit: query.limit + 1,
     });
     const { page, nextCursor } = paginate(entries, query.limit);
-    res.json({
+    return {
       data: {
         entries: page.map((e) => ({
           id: e.id,
@@ -68,11 +78,18 @@ export function accountRoutes({ db }: AppDeps): Router {
         })),
         next_cursor: nextCursor,
       },
-    });
-  });
+    };
+  },
+});
 
-  router.get("/account/usage", async (req, res) => {
-    const { days } = validate(usageQuery, req.query, "query");
+const readUsage = route({
+  method: "get",
+  path: "/account/usage",
+  tags,
+  summary: "Tokens charged per UTC day (today included)",
+  query: usageQuery,
+  reply: { status: 200, schema: R.UsageResponse, description: "One entry per day, oldest first" },
+  async handler({ query: { days } }, { res, deps: { db } }) {
     // Whole UTC days, today included: the first is days - 1 days before today.
     const today = Math.floor(Date.now() / DAY_MS) * DAY_MS;
     const since = new Date(today - (days - 1) * DAY_MS);
@@ -82,10 +99,10 @@ export function accountRoutes({ db }: AppDeps): Router {
       const found = charged.get(day);
       return { date: day, tokens_charged: found?.tokens ?? 0, runs_charged: found?.runs ?? 0 };
     });
-    res.json({
+    return {
       data: { days: series, total_tokens_charged: series.reduce((sum, d) => sum + d.tokens_charged, 0) },
-    });
-  });
+    };
+  },
+});
 
-  return router;
-}
+export const accountRoutes: Route[] = [readAccount, readLedger, readUsage];

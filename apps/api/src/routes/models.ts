@@ -1,14 +1,14 @@
-import { Router } from "express";
 import { z } from "zod";
 import { ApiError, MODEL_CATEGORIES, presentModel, presentModelDetail } from "@svc/core";
 import { findModel, listModels } from "@svc/db";
-import type { AppDeps } from "../deps.js";
-import { queryInt, validate } from "../http/validate.js";
+import { route, type Route } from "../http/route.js";
+import { queryInt } from "../http/validate.js";
+import * as R from "../openapi/responses.js";
 
-export const MODELS_LIMIT_DEFAULT = 50;
-export const MODELS_LIMIT_MAX = 200;
+const MODELS_LIMIT_DEFAULT = 50;
+const MODELS_LIMIT_MAX = 200;
 
-export const listModelsQuery = z.object({
+const listModelsQuery = z.object({
   category: z.enum(MODEL_CATEGORIES).optional(),
   output_type: z.enum(MODEL_CATEGORIES).optional(),
   highlighted: z
@@ -20,16 +20,20 @@ export const listModelsQuery = z.object({
   offset: queryInt(0, Number.MAX_SAFE_INTEGER, 0),
 });
 
-/** A model id from the wildcard path segments, e.g. ["acme", "pixel", "fast"] -> "acme/pixel/fast". */
-export function modelIdFrom(segments: string | string[] | undefined): string {
-  return Array.isArray(segments) ? segments.join("/") : (segments ?? "");
-}
+/** A model id path parameter: it takes the rest of the path, slashes included ({modelId+}). */
+export const modelId = z.string().meta({
+  description: "Model id; it may contain slashes (vendor/model or vendor/family/variant)",
+  example: "acme/pixel/fast",
+});
 
-export function modelRoutes({ db, realtime }: AppDeps): Router {
-  const router = Router();
-
-  router.get("/models", async (req, res) => {
-    const query = validate(listModelsQuery, req.query, "query");
+const listModelsRoute = route({
+  method: "get",
+  path: "/models",
+  tags: ["Models"],
+  summary: "List active models",
+  query: listModelsQuery,
+  reply: { status: 200, schema: R.ModelList, description: "A page of active models, ordered by id" },
+  async handler({ query }, { deps: { db } }) {
     const { models, total } = await listModels(db, {
       category: query.category,
       outputType: query.output_type,
@@ -37,11 +41,19 @@ export function modelRoutes({ db, realtime }: AppDeps): Router {
       limit: query.limit,
       offset: query.offset,
     });
-    res.json({ data: { models: models.map(presentModel), total, limit: query.limit, offset: query.offset } });
-  });
+    return { data: { models: models.map(presentModel), total, limit: query.limit, offset: query.offset } };
+  },
+});
 
-  router.get("/models/*modelId", async (req, res) => {
-    const id = modelIdFrom(req.params.modelId);
+const readModel = route({
+  method: "get",
+  path: "/models/{modelId+}",
+  tags: ["Models"],
+  summary: "Read one model with its input schema and pricing",
+  params: z.object({ modelId }),
+  errors: [404],
+  reply: { status: 200, schema: R.ModelResponse, description: "The model" },
+  async handler({ params: { modelId: id } }, { deps: { db, realtime } }) {
     const model = await findModel(db, id);
     if (!model) throw new ApiError("MODEL_NOT_FOUND", `No model with id ${JSON.stringify(id)}.`);
     // The queue's figures live in Redis: while it is away the model is still described.
@@ -49,8 +61,8 @@ export function modelRoutes({ db, realtime }: AppDeps): Router {
       realtime.logger.warn("model queue unavailable", { model_id: id, error: (error as Error).message });
       return undefined;
     });
-    res.json({ data: presentModelDetail(model, queue) });
-  });
+    return { data: presentModelDetail(model, queue) };
+  },
+});
 
-  return router;
-}
+export const modelRoutes: Route[] = [listModelsRoute, readModel];

@@ -1,8 +1,9 @@
-import { Router } from "express";
 import { ApiError } from "@svc/core";
 import { sqlPool } from "@svc/db";
 import { pingRedis } from "@svc/queue";
 import type { AppDeps } from "../deps.js";
+import { rawRoute, route, type Route } from "../http/route.js";
+import * as R from "../openapi/responses.js";
 
 async function pingPostgres(deps: AppDeps): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
@@ -21,13 +22,27 @@ async function pingPostgres(deps: AppDeps): Promise<boolean> {
   }
 }
 
-/** /healthz: the process is alive. /readyz: it can serve, i.e. Postgres and Redis answer. */
-export function healthRoutes(deps: AppDeps): Router {
-  const router = Router();
-  router.get("/healthz", (_req, res) => {
-    res.json({ data: { status: "ok" } });
-  });
-  router.get("/readyz", async (_req, res) => {
+const tags = ["Operations"];
+
+/** The process is alive. */
+const healthz = route({
+  method: "get",
+  path: "/healthz",
+  tags,
+  summary: "Liveness: the process runs",
+  reply: { status: 200, schema: R.Health, description: "Alive" },
+  handler: () => ({ data: { status: "ok" as const } }),
+});
+
+/** It can serve: Postgres and Redis answer, and it is not draining for shutdown. */
+const readyz = route({
+  method: "get",
+  path: "/readyz",
+  tags,
+  summary: "Readiness: Postgres and Redis answer (503 while draining for shutdown)",
+  errors: [503],
+  reply: { status: 200, schema: R.Ready, description: "Ready" },
+  async handler(_input, { deps }) {
     if (deps.lifecycle.draining) throw new ApiError("SERVICE_UNAVAILABLE", "Shutting down.");
     const [postgres, redis] = await Promise.all([
       pingPostgres(deps),
@@ -44,7 +59,30 @@ export function healthRoutes(deps: AppDeps): Router {
         })),
       );
     }
-    res.json({ data: { status: "ready", checks: { postgres: "ok", redis: "ok" } } });
-  });
-  return router;
-}
+    return { data: { status: "ready" as const, checks: { postgres: "ok" as const, redis: "ok" as const } } };
+  },
+});
+
+const metrics = rawRoute({
+  method: "get",
+  path: "/metrics",
+  tags,
+  summary: "Prometheus metrics (bearer METRICS_TOKEN when configured)",
+  // No API key; METRICS_TOKEN when the operator set one.
+  security: [{}, { metricsToken: [] }],
+  errors: [401],
+  responses: {
+    200: {
+      description: "Prometheus text exposition",
+      content: { "text/plain": { schema: { type: "string" } } },
+    },
+  },
+  async handler(_input, { req, res, deps: { config, metrics: registry } }) {
+    if (config.METRICS_TOKEN && req.get("authorization") !== `Bearer ${config.METRICS_TOKEN}`) {
+      throw new ApiError("UNAUTHORIZED", "The metrics endpoint needs the configured METRICS_TOKEN.");
+    }
+    res.type(registry.registry.contentType).send(await registry.registry.metrics());
+  },
+});
+
+export const operationRoutes: Route[] = [healthz, readyz, metrics];

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { Router, type RequestHandler, type Response } from "express";
+import type { Response } from "express";
 import { z } from "zod";
 import {
   ApiError,
@@ -16,22 +16,25 @@ import {
   presentCreatedRun,
   presentRun,
   presentWaitedRun,
+  runIdView,
   unitsRequested,
   webhookFilterEvents,
   type Pricing,
 } from "@svc/core";
-import { findRunForAccount, listRuns } from "@svc/db";
+import { findRunForAccount, listRuns, type Db } from "@svc/db";
 import { runView, streamRunEvents, waitForEnd } from "../runs/realtime.js";
 import { authOf } from "../auth/authenticate.js";
-import type { AppDeps } from "../deps.js";
 import { cursorSchema, dateTimeQuery, paginate } from "../http/cursor.js";
-import { pageLimit, validate } from "../http/validate.js";
+import { pageLimit } from "../http/validate.js";
+import { perApp, rawRoute, route, type Route } from "../http/route.js";
+import * as R from "../openapi/responses.js";
+import { header } from "../openapi/register.js";
 import { validateRunInput } from "../runs/inputValidator.js";
 import { checkWebhookUrl } from "../webhooks/checkUrl.js";
 import { modelCache } from "../catalogue/modelCache.js";
-import { modelIdFrom } from "./models.js";
+import { modelId } from "./models.js";
 
-export const createRunBody = z.strictObject({
+const createRunBody = z.strictObject({
   input: z.record(z.string(), z.unknown(), "expected an object"),
   webhook_url: z
     .url({ protocol: /^https$/, error: "expected an https:// URL" })
@@ -57,7 +60,7 @@ const preferHeader = z
     return z.NEVER;
   });
 
-export const runHeaders = z.object({
+const runHeaders = z.object({
   "idempotency-key": z.string().min(1).max(255).optional(),
   prefer: preferHeader,
   "cancel-after": z
@@ -78,9 +81,9 @@ export const runHeaders = z.object({
     }),
 });
 
-export const waitHeaders = z.object({ prefer: preferHeader });
+const waitHeaders = z.object({ prefer: preferHeader });
 
-export const listRunsQuery = z.object({
+const listRunsQuery = z.object({
   limit: pageLimit,
   cursor: cursorSchema,
   model_id: z.string().min(1).optional(),
@@ -98,33 +101,49 @@ function gone(res: Response): AbortSignal {
 
 const runNotFound = (id: string) => new ApiError("RUN_NOT_FOUND", `No run with id ${JSON.stringify(id)}.`);
 
-/** limitCreation: the run-creation budget, mounted on the route so that every path Express routes here counts. */
-export function runRoutes(
-  { db, runs, config, metrics, realtime }: AppDeps,
-  limitCreation?: RequestHandler,
-): Router {
-  const router = Router();
-  const cachedModel = modelCache(db, config.CATALOGUE_CACHE_TTL_MS);
+const byRunId = z.object({ runId: runIdView });
+const PREFERENCE_APPLIED = {
+  "Preference-Applied": header("Sent when Prefer: wait was honoured: the seconds waited at most", "wait=60"),
+};
+const cachedModel = perApp(({ db, config }) => modelCache(db, config.CATALOGUE_CACHE_TTL_MS));
 
-  const creationLimit: RequestHandler[] = limitCreation ? [limitCreation] : [];
-  router.post("/models/*modelId/run", ...creationLimit, async (req, res) => {
+const readRun = (db: Db, auth: { accountId: string; mode: "live" | "test" }, id: string) =>
+  findRunForAccount(db, id, auth.accountId, auth.mode);
+
+const createRun = route({
+  method: "post",
+  path: "/models/{modelId+}/run",
+  tags: ["Runs"],
+  summary: "Start a run",
+  description:
+    "Validates input against the model's input schema (defaults applied), reserves estimated_tokens for live keys and queues the run. With an Idempotency-Key, the same key and body within 24 h return the original run. With `Prefer: wait` (or `wait=N`, 1 to 60 s; 60 by default) the answer waits until the run has ended or the time is up: an ended run answers with its terminal fields (status COMPLETED, FAILED or CANCELED), otherwise the answer is the usual `queued` one, and clients poll or stream. `Cancel-After` (`30s`, `5m`, `1h30m`, or seconds; 1 s to 24 h) cancels and refunds the run if it has not ended by then; its view then carries `error.code` CANCEL_AFTER. `webhook_events_filter` chooses what the run's own webhook_url receives (default completed and failed).",
+  params: z.object({ modelId }),
+  headers: runHeaders,
+  body: {
+    schema: createRunBody,
+    example: {
+      input: { prompt: "a lighthouse at dawn", image_size: "landscape_16_9", num_images: 2 },
+      webhook_url: "https://example.com/hooks/runs",
+    },
+  },
+  guards: ["runCreation"],
+  errors: [402, 404, 409],
+  reply: {
+    status: 201,
+    schema: R.RunCreated,
+    description:
+      "The run, queued (or ended, with Prefer: wait), or the original run for a repeated Idempotency-Key",
+    headers: PREFERENCE_APPLIED,
+  },
+  async handler({ params, headers, body }, { req, res, deps }) {
+    const { db, runs, config, metrics, realtime } = deps;
     const auth = authOf(res);
-    const modelId = modelIdFrom(req.params.modelId);
-    const headers = validate(
-      runHeaders,
-      {
-        "idempotency-key": req.get("idempotency-key"),
-        prefer: req.get("prefer"),
-        "cancel-after": req.get("cancel-after"),
-      },
-      "header",
-    );
+    const id = params.modelId;
     const key = headers["idempotency-key"];
-    const model = await cachedModel(modelId);
-    if (!model) throw new ApiError("MODEL_NOT_FOUND", `No model with id ${JSON.stringify(modelId)}.`);
+    const model = await cachedModel(deps)(id);
+    if (!model) throw new ApiError("MODEL_NOT_FOUND", `No model with id ${JSON.stringify(id)}.`);
     if (model.status !== "active")
-      throw new ApiError("MODEL_NOT_ACTIVE", `Model ${modelId} is ${model.status} and cannot run.`);
-    const body = validate(createRunBody, req.body ?? {}, "body");
+      throw new ApiError("MODEL_NOT_ACTIVE", `Model ${id} is ${model.status} and cannot run.`);
     if (body.webhook_url)
       await checkWebhookUrl(body.webhook_url, "webhook_url", config.WEBHOOK_ALLOW_PRIVATE_URLS);
     else if (body.webhook_events_filter)
@@ -141,7 +160,7 @@ export function runRoutes(
       accountId: auth.accountId,
       apiKeyId: auth.keyId,
       mode: auth.mode,
-      model: { id: modelId, pricing },
+      model: { id, pricing },
       input,
       unitsRequested: unitsRequested(pricing, input),
       webhookUrl: body.webhook_url ?? null,
@@ -152,7 +171,7 @@ export function runRoutes(
       idempotencyKey: key ?? null,
       requestHash: key
         ? createHash("sha256")
-            .update(canonicalJson({ modelId, body: req.body }))
+            .update(canonicalJson({ modelId: id, body: req.body }))
             .digest("hex")
         : null,
     });
@@ -171,28 +190,35 @@ export function runRoutes(
         res.set("Idempotent-Replayed", "true");
         break;
       case "created":
-        metrics.runsCreated.inc({ model: modelId, mode: auth.mode });
-        if (auth.mode === "live") metrics.tokensReserved.inc({ model: modelId }, result.run.estimatedTokens);
+        metrics.runsCreated.inc({ model: id, mode: auth.mode });
+        if (auth.mode === "live") metrics.tokensReserved.inc({ model: id }, result.run.estimatedTokens);
         break;
     }
     const created = presentCreatedRun(result.run, model.name);
     const wait = headers.prefer;
-    if (wait === null) return void res.status(201).json({ data: created });
+    if (wait === null) return { data: created };
     const run = await waitForEnd(
       realtime,
       result.run.id,
-      () => readRun(auth, result.run.id),
+      () => readRun(db, auth, result.run.id),
       wait,
       gone(res),
     );
     res.set("Preference-Applied", `wait=${wait}`);
-    res.status(201).json({ data: await realtime.urls.resolve(presentWaitedRun(created, run)) });
-  });
+    return { data: await realtime.urls.resolve(presentWaitedRun(created, run)) };
+  },
+});
 
-  router.get("/runs", async (req, res) => {
+const listRunsRoute = route({
+  method: "get",
+  path: "/runs",
+  tags: ["Runs"],
+  summary: "List runs, newest first",
+  query: listRunsQuery,
+  reply: { status: 200, schema: R.RunList, description: "A page of runs and the cursor of the next" },
+  async handler({ query }, { res, deps: { db, realtime } }) {
     const auth = authOf(res);
-    const query = validate(listRunsQuery, req.query, "query");
-    const runs = await listRuns(db, {
+    const found = await listRuns(db, {
       accountId: auth.accountId,
       mode: auth.mode,
       modelId: query.model_id,
@@ -202,52 +228,101 @@ export function runRoutes(
       after: query.cursor,
       limit: query.limit + 1,
     });
-    const { page, nextCursor } = paginate(runs, query.limit);
+    const { page, nextCursor } = paginate(found, query.limit);
     const views = await realtime.urls.resolve(page.map((run) => presentRun(run)));
-    res.json({ data: { runs: views, next_cursor: nextCursor } });
-  });
+    return { data: { runs: views, next_cursor: nextCursor } };
+  },
+});
 
-  const readRun = (auth: { accountId: string; mode: "live" | "test" }, runId: string) =>
-    findRunForAccount(db, runId, auth.accountId, auth.mode);
-
-  router.get("/runs/:runId", async (req, res) => {
+const readRunRoute = route({
+  method: "get",
+  path: "/runs/{runId}",
+  tags: ["Runs"],
+  summary: "Read a run's status and result",
+  description:
+    "A queued run also shows its queue_position and estimated_start_at. With `Prefer: wait` (or `wait=N`, 1 to 60 s) the answer waits until the run has ended or the time is up (a long poll).",
+  params: byRunId,
+  headers: waitHeaders,
+  errors: [404],
+  reply: {
+    status: 200,
+    schema: R.RunResponse,
+    description: "The run, with the fields of its status",
+    headers: PREFERENCE_APPLIED,
+  },
+  async handler({ params: { runId: id }, headers: { prefer: wait } }, { res, deps: { db, realtime } }) {
     const auth = authOf(res);
-    const { prefer: wait } = validate(waitHeaders, { prefer: req.get("prefer") }, "header");
-    const runId = req.params.runId;
     const run =
       wait === null
-        ? await readRun(auth, runId)
-        : await waitForEnd(realtime, runId, () => readRun(auth, runId), wait, gone(res));
-    if (!run) throw runNotFound(runId);
+        ? await readRun(db, auth, id)
+        : await waitForEnd(realtime, id, () => readRun(db, auth, id), wait, gone(res));
+    if (!run) throw runNotFound(id);
     if (wait !== null) res.set("Preference-Applied", `wait=${wait}`);
-    res.json({ data: await runView(realtime, run) });
-  });
+    return { data: await runView(realtime, run) };
+  },
+});
 
-  router.get("/runs/:runId/events", async (req, res) => {
+const runEvents = rawRoute({
+  method: "get",
+  path: "/runs/{runId}/events",
+  tags: ["Runs"],
+  summary: "Stream a run's events (Server-Sent Events)",
+  description: [
+    "A `text/event-stream` of the run's events, ending after the terminal one:",
+    "- `status`: each transition; data is the run's view as GET /runs/{runId} shows it (QUEUED with queue_position and estimated_start_at, EXECUTING, then the terminal view with output, tokens and error). A queued run's status is sent again when its position changes.",
+    "- `progress`: what the runner reports while executing (see RunProgress): units done and asked for, the output so far, the model's logs.",
+    "- a comment line (`: heartbeat`) every EVENTS_HEARTBEAT_MS.",
+    "Events carry ids: reconnect with `Last-Event-ID` to receive only what came after (EventSource does it by itself). An ended run's events are kept RUN_EVENTS_RETENTION_SECONDS; later its stream gives the terminal status alone.",
+  ].join("\n"),
+  params: byRunId,
+  headers: z.object({
+    "last-event-id": z.string().optional().meta({ description: "The id of the last event received" }),
+  }),
+  errors: [404],
+  responses: {
+    200: {
+      description: "The event stream",
+      content: {
+        "text/event-stream": {
+          schema: z.string().meta({
+            example:
+              'id: 1763800000000-0\nevent: status\ndata: {"run_id":"run_4ReEbWIXuDXbjwlguHgMmo","status":"QUEUED","model_id":"acme/pixel/fast","created_at":"2026-11-22T08:26:40.000Z","queue_position":3,"estimated_start_at":"2026-11-22T08:26:44.500Z"}\n\n',
+          }),
+        },
+      },
+    },
+  },
+  async handler({ params: { runId: id } }, { req, res, deps: { db, realtime } }) {
     const auth = authOf(res);
-    const runId = req.params.runId;
-    const run = await readRun(auth, runId);
-    if (!run) throw runNotFound(runId);
-    streamRunEvents(realtime, req, res, run, () => readRun(auth, runId));
-  });
+    const run = await readRun(db, auth, id);
+    if (!run) throw runNotFound(id);
+    streamRunEvents(realtime, req, res, run, () => readRun(db, auth, id));
+  },
+});
 
-  router.post("/runs/:runId/cancel", async (req, res) => {
-    const auth = authOf(res);
-    const runId = req.params.runId;
-    const result = await runs.cancel(auth, runId);
+const cancelRun = route({
+  method: "post",
+  path: "/runs/{runId}/cancel",
+  tags: ["Runs"],
+  summary: "Cancel a queued or executing run",
+  params: byRunId,
+  errors: [404, 409],
+  reply: { status: 200, schema: R.RunCanceled, description: "Canceled (also for a run already canceled)" },
+  async handler({ params: { runId: id } }, { res, deps: { runs } }) {
+    const result = await runs.cancel(authOf(res), id);
     switch (result.kind) {
       case "not_found":
-        throw runNotFound(runId);
+        throw runNotFound(id);
       case "not_cancelable":
         throw new ApiError(
           "RUN_NOT_CANCELABLE",
-          `Run ${runId} is ${result.status.toLowerCase()} and can no longer be canceled.`,
+          `Run ${id} is ${result.status.toLowerCase()} and can no longer be canceled.`,
         );
       case "canceled":
       case "already_canceled":
-        res.json({ data: presentCanceledRun(result.run) });
+        return { data: presentCanceledRun(result.run) };
     }
-  });
+  },
+});
 
-  return router;
-}
+export const runRoutes: Route[] = [createRun, listRunsRoute, readRunRoute, runEvents, cancelRun];

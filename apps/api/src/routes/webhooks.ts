@@ -1,10 +1,10 @@
-import { Router, type Response } from "express";
 import { z } from "zod";
 import {
   ApiError,
   DEFAULT_EVENTS,
   EVENT_TYPES,
   generateSigningSecret,
+  knownEvents,
   openSecret,
   parseSecretsKey,
   presentDelivery,
@@ -25,12 +25,13 @@ import {
   setEndpointEvents,
 } from "@svc/db";
 import { authOf } from "../auth/authenticate.js";
-import type { AppDeps } from "../deps.js";
+import { perApp, route, type Guard, type Route, type RouteContext } from "../http/route.js";
+import * as R from "../openapi/responses.js";
 import { cursorSchema, paginate } from "../http/cursor.js";
-import { pageLimit, validate } from "../http/validate.js";
+import { pageLimit } from "../http/validate.js";
 import { checkWebhookUrl } from "../webhooks/checkUrl.js";
 
-export const SECRET_MESSAGE =
+const SECRET_MESSAGE =
   "Store the signing_secret securely: it is returned only once and cannot be retrieved again.";
 const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
@@ -39,14 +40,14 @@ const events = z
   .min(1, "expected at least one event")
   .refine((list) => new Set(list).size === list.length, "events must not repeat");
 
-export const createWebhookBody = z.strictObject({
+const createWebhookBody = z.strictObject({
   url: z.url({ protocol: /^https$/, error: "expected an https:// URL" }).max(2048),
   events: events.optional(),
 });
 
-export const updateWebhookBody = z.strictObject({ events });
+const updateWebhookBody = z.strictObject({ events });
 
-export const deliveriesQuery = z.object({
+const deliveriesQuery = z.object({
   limit: pageLimit,
   cursor: cursorSchema,
 });
@@ -54,114 +55,234 @@ export const deliveriesQuery = z.object({
 const notFound = (id: string) =>
   new ApiError("WEBHOOK_NOT_FOUND", `No webhook endpoint with id ${JSON.stringify(id)}.`);
 
-export function webhookRoutes({ db, config, queues, logger }: AppDeps): Router {
-  const router = Router();
-  const key = parseSecretsKey(config.SECRETS_KEY);
-  const owner = (res: Response) => ({ accountId: authOf(res).accountId, mode: authOf(res).mode });
-  const endpointOr404 = async (res: Response, id: string) =>
-    (await findEndpoint(db, owner(res), id)) ?? Promise.reject(notFound(id));
-  // Sending is the worker's; a delivery left pending because Redis is down is sent by its sweeper.
-  const send = (ids: string[], res: Response) =>
-    queues.enqueueDeliveries(ids).catch((error: unknown) =>
-      logger.warn("enqueue of deliveries failed; the sweeper will send them", {
-        request_id: res.locals.requestId,
-        error: (error as Error).message,
-      }),
-    );
+const webhookId = z.string().meta({ example: "wh_2kdpCM5tfN6vjSuI1aG2v2" });
+const byId = z.object({ webhookId });
+const secretsKey = perApp(({ config }) => parseSecretsKey(config.SECRETS_KEY));
+const owner = ({ res }: RouteContext) => {
+  const { accountId, mode } = authOf(res);
+  return { accountId, mode };
+};
+const endpointOr404 = async (ctx: RouteContext, id: string) =>
+  (await findEndpoint(ctx.deps.db, owner(ctx), id)) ?? Promise.reject(notFound(id));
+/** Sending is the worker's; a delivery left pending because Redis is down is sent by its sweeper. */
+const send = ({ deps: { queues, logger }, res }: RouteContext, ids: string[]) =>
+  queues.enqueueDeliveries(ids).catch((error: unknown) =>
+    logger.warn("enqueue of deliveries failed; the sweeper will send them", {
+      request_id: res.locals.requestId,
+      error: (error as Error).message,
+    }),
+  );
 
-  router.post("/webhooks", async (req, res) => {
-    const body = validate(createWebhookBody, req.body ?? {}, "body");
+const tags = ["Webhooks"];
+// Endpoints and their secrets are credentials: where a person calls (the console), owners change
+// them and read the default secret; members may look at the rest.
+/** An operation on one endpoint, by its id (404 when it is not the caller's). */
+const byEndpoint = { tags, params: byId, errors: [404] };
+const owners: Guard[] = ["owners"];
+/** … that changes it. */
+const changesEndpoint = { ...byEndpoint, guards: owners };
+
+const createWebhook = route({
+  method: "post",
+  path: "/webhooks",
+  tags,
+  summary: "Register a webhook endpoint",
+  body: {
+    schema: createWebhookBody,
+    example: { url: "https://example.com/hooks", events: ["run.completed", "run.failed"] },
+  },
+  guards: owners,
+  reply: {
+    status: 201,
+    schema: R.WebhookCreated,
+    description: "The endpoint and its signing secret, shown only now",
+  },
+  async handler({ body }, ctx) {
+    const { db, config } = ctx.deps;
     await checkWebhookUrl(body.url, "url", config.WEBHOOK_ALLOW_PRIVATE_URLS);
     const secret = generateSigningSecret();
     const endpoint = await createEndpoint(
       db,
-      owner(res),
-      { url: body.url, events: body.events ?? DEFAULT_EVENTS, secretEnc: sealSecret(key, secret) },
+      owner(ctx),
+      {
+        url: body.url,
+        events: body.events ?? DEFAULT_EVENTS,
+        secretEnc: sealSecret(secretsKey(ctx.deps), secret),
+      },
       config.WEBHOOK_ENDPOINTS_MAX,
     );
     if (!endpoint)
       throw new ApiError("VALIDATION_ERROR", "Too many webhook endpoints.", [
         {
           path: "url",
-          message: `this account already has the most endpoints allowed in ${owner(res).mode} mode (${config.WEBHOOK_ENDPOINTS_MAX}); delete one first`,
+          message: `this account already has the most endpoints allowed in ${owner(ctx).mode} mode (${config.WEBHOOK_ENDPOINTS_MAX}); delete one first`,
         },
       ]);
-    res.status(201).json({
-      data: { id: endpoint.id, url: endpoint.url, events: endpoint.events, signing_secret: secret },
+    return {
+      data: {
+        id: endpoint.id,
+        url: endpoint.url,
+        events: knownEvents(endpoint.events),
+        signing_secret: secret,
+      },
       message: SECRET_MESSAGE,
-    });
-  });
+    };
+  },
+});
 
-  router.get("/webhooks", async (_req, res) => {
-    const endpoints = await listEndpoints(db, owner(res));
-    res.json({ data: { webhooks: endpoints.map(presentEndpoint), total: endpoints.length } });
-  });
+const listWebhooks = route({
+  method: "get",
+  path: "/webhooks",
+  tags,
+  summary: "List webhook endpoints",
+  reply: { status: 200, schema: R.WebhookList, description: "The caller's endpoints (never their secrets)" },
+  async handler(_input, ctx) {
+    const endpoints = await listEndpoints(ctx.deps.db, owner(ctx));
+    return { data: { webhooks: endpoints.map(presentEndpoint), total: endpoints.length } };
+  },
+});
 
-  // Registered before /webhooks/:id so that "default" is never taken for an id.
-  router.get("/webhooks/default/secret", async (_req, res) => {
-    const sealed = await defaultSecretEnc(db, owner(res), () => sealSecret(key, generateSigningSecret()));
-    res.json({ data: { signing_secret: openSecret(key, sealed) } });
-  });
+// Declared before /webhooks/{webhookId} so that "default" is never taken for an id.
+const defaultSecret = route({
+  method: "get",
+  path: "/webhooks/default/secret",
+  tags,
+  summary: "Signing secret of per-run webhook_url deliveries",
+  guards: owners,
+  reply: { status: 200, schema: R.DefaultSecret, description: "The account's default secret for this mode" },
+  async handler(_input, ctx) {
+    const key = secretsKey(ctx.deps);
+    const sealed = await defaultSecretEnc(ctx.deps.db, owner(ctx), () =>
+      sealSecret(key, generateSigningSecret()),
+    );
+    return { data: { signing_secret: openSecret(key, sealed) } };
+  },
+});
 
-  router.get("/webhooks/:id", async (req, res) => {
-    res.json({ data: presentEndpoint(await endpointOr404(res, req.params.id)) });
-  });
+const readWebhook = route({
+  method: "get",
+  path: "/webhooks/{webhookId}",
+  summary: "Read a webhook endpoint",
+  ...byEndpoint,
+  reply: { status: 200, schema: R.WebhookResponse, description: "The endpoint" },
+  async handler({ params }, ctx) {
+    return { data: presentEndpoint(await endpointOr404(ctx, params.webhookId)) };
+  },
+});
 
-  router.patch("/webhooks/:id", async (req, res) => {
-    const body = validate(updateWebhookBody, req.body ?? {}, "body");
-    const endpoint = await setEndpointEvents(db, owner(res), req.params.id, body.events);
-    if (!endpoint) throw notFound(req.params.id);
-    res.json({ data: presentEndpoint(endpoint) });
-  });
+const updateWebhook = route({
+  method: "patch",
+  path: "/webhooks/{webhookId}",
+  summary: "Change the events an endpoint subscribes to",
+  ...changesEndpoint,
+  body: { schema: updateWebhookBody, example: { events: ["run.completed"] } },
+  reply: { status: 200, schema: R.WebhookResponse, description: "The endpoint" },
+  async handler({ params: { webhookId: id }, body }, ctx) {
+    const endpoint = await setEndpointEvents(ctx.deps.db, owner(ctx), id, body.events);
+    if (!endpoint) throw notFound(id);
+    return { data: presentEndpoint(endpoint) };
+  },
+});
 
-  router.delete("/webhooks/:id", async (req, res) => {
-    if (!(await deleteEndpoint(db, owner(res), req.params.id))) throw notFound(req.params.id);
-    res.json({ data: { id: req.params.id, deleted: true } });
-  });
+const deleteWebhook = route({
+  method: "delete",
+  path: "/webhooks/{webhookId}",
+  summary: "Delete a webhook endpoint",
+  ...changesEndpoint,
+  reply: { status: 200, schema: R.WebhookDeleted, description: "Deleted" },
+  async handler({ params: { webhookId: id } }, ctx) {
+    if (!(await deleteEndpoint(ctx.deps.db, owner(ctx), id))) throw notFound(id);
+    return { data: { id, deleted: true as const } };
+  },
+});
 
-  router.post("/webhooks/:id/enable", async (req, res) => {
-    const endpoint = await enableEndpoint(db, owner(res), req.params.id);
-    if (!endpoint) throw notFound(req.params.id);
-    res.json({ data: presentEndpoint(endpoint) });
-  });
+const enableWebhook = route({
+  method: "post",
+  path: "/webhooks/{webhookId}/enable",
+  summary: "Re-enable a disabled endpoint (resets its failure count)",
+  ...changesEndpoint,
+  reply: { status: 200, schema: R.WebhookResponse, description: "The endpoint, active" },
+  async handler({ params: { webhookId: id } }, ctx) {
+    const endpoint = await enableEndpoint(ctx.deps.db, owner(ctx), id);
+    if (!endpoint) throw notFound(id);
+    return { data: presentEndpoint(endpoint) };
+  },
+});
 
-  router.post("/webhooks/:id/rotate-secret", async (req, res) => {
+const rotateSecret = route({
+  method: "post",
+  path: "/webhooks/{webhookId}/rotate-secret",
+  summary: "Rotate the signing secret (the previous one signs alongside for 24 h)",
+  ...changesEndpoint,
+  reply: { status: 200, schema: R.SecretRotated, description: "The new secret, shown only now" },
+  async handler({ params: { webhookId: id } }, ctx) {
     const secret = generateSigningSecret();
     const until = new Date(Date.now() + ROTATION_OVERLAP_MS);
-    if (!(await rotateEndpointSecret(db, owner(res), req.params.id, sealSecret(key, secret), until)))
-      throw notFound(req.params.id);
-    res.json({
-      data: { id: req.params.id, signing_secret: secret, previous_secret_expires_at: until.toISOString() },
+    const sealed = sealSecret(secretsKey(ctx.deps), secret);
+    if (!(await rotateEndpointSecret(ctx.deps.db, owner(ctx), id, sealed, until))) throw notFound(id);
+    return {
+      data: { id, signing_secret: secret, previous_secret_expires_at: until.toISOString() },
       message: `${SECRET_MESSAGE} The previous secret keeps signing alongside until previous_secret_expires_at.`,
-    });
-  });
+    };
+  },
+});
 
-  router.get("/webhooks/:id/deliveries", async (req, res) => {
-    await endpointOr404(res, req.params.id);
-    const query = validate(deliveriesQuery, req.query, "query");
-    const items = await listDeliveries(db, owner(res), req.params.id, query.limit + 1, query.cursor);
+const listDeliveriesRoute = route({
+  method: "get",
+  path: "/webhooks/{webhookId}/deliveries",
+  summary: "Delivery log of an endpoint, newest first, with every attempt",
+  ...byEndpoint,
+  query: deliveriesQuery,
+  reply: { status: 200, schema: R.DeliveryList, description: "A page of deliveries" },
+  async handler({ params: { webhookId: id }, query }, ctx) {
+    await endpointOr404(ctx, id);
+    const items = await listDeliveries(ctx.deps.db, owner(ctx), id, query.limit + 1, query.cursor);
     const { page, nextCursor } = paginate(items, query.limit);
-    res.json({ data: { deliveries: page.map(presentDelivery), next_cursor: nextCursor } });
-  });
+    return { data: { deliveries: page.map(presentDelivery), next_cursor: nextCursor } };
+  },
+});
 
-  router.post("/webhooks/:id/deliveries/:deliveryId/redeliver", async (req, res) => {
-    await endpointOr404(res, req.params.id);
-    const id = await redeliver(db, owner(res), req.params.id, req.params.deliveryId);
-    if (!id)
-      throw new ApiError(
-        "NOT_FOUND",
-        `No delivery ${JSON.stringify(req.params.deliveryId)} for this endpoint.`,
-      );
-    await send([id], res);
-    res.status(202).json({ data: { delivery_id: id, redelivery_of: req.params.deliveryId } });
-  });
+const redeliverRoute = route({
+  method: "post",
+  path: "/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver",
+  summary: "Send a delivery again (same body, new delivery id)",
+  ...changesEndpoint,
+  params: z.object({ webhookId, deliveryId: z.string() }),
+  reply: { status: 202, schema: R.Redelivered, description: "Queued" },
+  async handler({ params: { webhookId: id, deliveryId } }, ctx) {
+    await endpointOr404(ctx, id);
+    const redelivery = await redeliver(ctx.deps.db, owner(ctx), id, deliveryId);
+    if (!redelivery)
+      throw new ApiError("NOT_FOUND", `No delivery ${JSON.stringify(deliveryId)} for this endpoint.`);
+    await send(ctx, [redelivery]);
+    return { data: { delivery_id: redelivery, redelivery_of: deliveryId } };
+  },
+});
 
-  router.post("/webhooks/:id/test", async (req, res) => {
-    const endpoint = await endpointOr404(res, req.params.id);
-    const id = await createTestDelivery(db, endpoint);
-    await send([id], res);
-    res.status(202).json({ data: { delivery_id: id, event: "webhook.test" } });
-  });
+const testWebhook = route({
+  method: "post",
+  path: "/webhooks/{webhookId}/test",
+  summary: "Send a signed webhook.test event",
+  ...changesEndpoint,
+  reply: { status: 202, schema: R.TestQueued, description: "Queued" },
+  async handler({ params: { webhookId: id } }, ctx) {
+    const endpoint = await endpointOr404(ctx, id);
+    const delivery = await createTestDelivery(ctx.deps.db, endpoint);
+    await send(ctx, [delivery]);
+    return { data: { delivery_id: delivery, event: "webhook.test" as const } };
+  },
+});
 
-  return router;
-}
+export const webhookRoutes: Route[] = [
+  createWebhook,
+  listWebhooks,
+  defaultSecret,
+  updateWebhook,
+  readWebhook,
+  deleteWebhook,
+  enableWebhook,
+  rotateSecret,
+  listDeliveriesRoute,
+  redeliverRoute,
+  testWebhook,
+];

@@ -67,11 +67,12 @@ export async function startApi(
     metrics,
     logLines,
     async close() {
-      if (violations.length)
-        throw new Error(`responses outside the OpenAPI document:\n${violations.join("\n")}`);
       await assembled.close();
       await deleteRedisPrefix(config.QUEUE_PREFIX);
       if (!shared) await database.drop();
+      // After closing, so that a violation fails the file rather than leaving it hanging.
+      if (violations.length)
+        throw new Error(`responses outside the OpenAPI document:\n${violations.join("\n")}`);
     },
   };
 }

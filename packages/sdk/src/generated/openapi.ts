@@ -1266,6 +1266,17 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description Console only: missing or wrong X-CSRF-Token, a cross-site request, or an action the user's role does not allow (FORBIDDEN) */
+                403: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Body larger than the limit (PAYLOAD_TOO_LARGE) */
                 413: {
                     headers: {
@@ -1385,6 +1396,17 @@ export type paths = {
                 };
                 /** @description Missing, malformed, unknown or revoked API key (UNAUTHORIZED); WWW-Authenticate: Bearer */
                 401: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Console only: missing or wrong X-CSRF-Token, a cross-site request, or an action the user's role does not allow (FORBIDDEN) */
+                403: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
                         "X-Request-Id"?: string;
@@ -1654,6 +1676,17 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description Console only: missing or wrong X-CSRF-Token, a cross-site request, or an action the user's role does not allow (FORBIDDEN) */
+                403: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Unknown id, or one of another account or mode */
                 404: {
                     headers: {
@@ -1794,6 +1827,17 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description Console only: missing or wrong X-CSRF-Token, a cross-site request, or an action the user's role does not allow (FORBIDDEN) */
+                403: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Unknown id, or one of another account or mode */
                 404: {
                     headers: {
@@ -1921,6 +1965,17 @@ export type paths = {
                 };
                 /** @description Missing, malformed, unknown or revoked API key (UNAUTHORIZED); WWW-Authenticate: Bearer */
                 401: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Console only: missing or wrong X-CSRF-Token, a cross-site request, or an action the user's role does not allow (FORBIDDEN) */
+                403: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
                         "X-Request-Id"?: string;
@@ -2071,6 +2126,17 @@ export type paths = {
                 };
                 /** @description Missing, malformed, unknown or revoked API key (UNAUTHORIZED); WWW-Authenticate: Bearer */
                 401: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Console only: missing or wrong X-CSRF-Token, a cross-site request, or an action the user's role does not allow (FORBIDDEN) */
+                403: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
                         "X-Request-Id"?: string;
@@ -2370,6 +2436,17 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description Console only: missing or wrong X-CSRF-Token, a cross-site request, or an action the user's role does not allow (FORBIDDEN) */
+                403: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Unknown id, or one of another account or mode */
                 404: {
                     headers: {
@@ -2505,6 +2582,17 @@ export type paths = {
                 };
                 /** @description Missing, malformed, unknown or revoked API key (UNAUTHORIZED); WWW-Authenticate: Bearer */
                 401: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Console only: missing or wrong X-CSRF-Token, a cross-site request, or an action the user's role does not allow (FORBIDDEN) */
+                403: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
                         "X-Request-Id"?: string;
@@ -4174,6 +4262,8 @@ export type paths = {
                 /** @description Prometheus text exposition */
                 200: {
                     headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4221,6 +4311,8 @@ export type paths = {
                 /** @description OpenAPI 3.1 */
                 200: {
                     headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4257,6 +4349,8 @@ export type paths = {
                 /** @description HTML page */
                 200: {
                     headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4299,6 +4393,8 @@ export type paths = {
                 /** @description The file, inline with its media type when it is one of the allowed output types; anything else as an application/octet-stream attachment. Always with X-Content-Type-Options: nosniff and Content-Security-Policy: default-src 'none'; sandbox. */
                 200: {
                     headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4318,6 +4414,8 @@ export type paths = {
                 /** @description The part asked for with Range (Content-Range says which). */
                 206: {
                     headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
                         [name: string]: unknown;
                     };
                     content: {

@@ -1,0 +1,107 @@
+import type { OpenAPIRegistry, RouteConfig } from "@asteasolutions/zod-to-openapi";
+import { documentedPath, GUARD_ERRORS, type HeaderDocs, type RouteGroup } from "../http/route.js";
+import { ErrorBody } from "./responses.js";
+
+type Responses = RouteConfig["responses"];
+
+export const header = (description: string, example?: string) => ({
+  description,
+  schema: { type: "string" as const, ...(example && { example }) },
+});
+const REQUEST_ID = {
+  "X-Request-Id": header(
+    "Id of this request: the client's, if well formed, else a new one",
+    "req_3RmyhIeXARDIpLowOdbJwH",
+  ),
+};
+const RATE_HEADERS = {
+  "RateLimit-Limit": header("Requests allowed per minute for this key", "600"),
+  "RateLimit-Remaining": header("Requests left in the current minute", "599"),
+  "RateLimit-Reset": header("Seconds until the window resets", "42"),
+};
+
+const ERROR_TEXT: Record<number, string> = {
+  400: "Invalid request (INVALID_JSON or VALIDATION_ERROR, with details)",
+  401: "Missing, malformed, unknown or revoked API key (UNAUTHORIZED); WWW-Authenticate: Bearer",
+  402: "Not enough available tokens (INSUFFICIENT_TOKENS); nothing was created",
+  403: "Console only: missing or wrong X-CSRF-Token, a cross-site request, or an action the user's role does not allow (FORBIDDEN)",
+  404: "Unknown id, or one of another account or mode",
+  409: "Conflict with the resource's state",
+  410: "The output was deleted after the retention period (OUTPUT_EXPIRED)",
+  413: "Body larger than the limit (PAYLOAD_TOO_LARGE)",
+  415: "Body that is not application/json (UNSUPPORTED_MEDIA_TYPE)",
+  429: "Over the per-key rate limit (RATE_LIMITED); see Retry-After",
+  500: "Unexpected error (INTERNAL_ERROR)",
+  503: "Postgres or Redis unavailable (SERVICE_UNAVAILABLE); safe to retry after Retry-After",
+};
+
+/** The contract's error body, for each status, with Retry-After where waiting helps. */
+export const errorResponses = (statuses: number[]): Responses =>
+  Object.fromEntries(
+    statuses.map((s) => [
+      s,
+      {
+        description: ERROR_TEXT[s]!,
+        headers: {
+          ...REQUEST_ID,
+          ...(s === 429 || s === 503
+            ? { "Retry-After": header("Seconds to wait before retrying", "5") }
+            : {}),
+        },
+        content: { "application/json": { schema: ErrorBody } },
+      },
+    ]),
+  );
+
+/** Every route of the group as an operation: its request, its answer, its group's errors. */
+export function registerGroup(registry: OpenAPIRegistry, group: RouteGroup): void {
+  for (const { declaration: d } of group.routes) {
+    const params =
+      group.params && d.params ? group.params.extend(d.params.shape) : (d.params ?? group.params);
+    const errors = [
+      ...(d.errors ?? []),
+      ...(d.guards ?? []).flatMap((guard) => GUARD_ERRORS[guard]),
+      ...group.errors,
+    ];
+    // Every answer carries its request id; the API's also the key's rate-limit state.
+    const answerHeaders = { ...REQUEST_ID, ...(group.rateHeaders && RATE_HEADERS) };
+    const responses: Responses = d.reply
+      ? {
+          [d.reply.status]: {
+            description: d.reply.description,
+            headers: { ...answerHeaders, ...(d.reply.headers satisfies HeaderDocs | undefined) },
+            content: { "application/json": { schema: d.reply.schema } },
+          },
+          ...errorResponses(errors),
+        }
+      : {
+          ...Object.fromEntries(
+            Object.entries(d.responses ?? {}).map(([status, response]) => [
+              status,
+              /^2/.test(status) ? { ...response, headers: answerHeaders } : response,
+            ]),
+          ),
+          ...errorResponses(errors),
+        };
+    registry.registerPath({
+      method: d.method,
+      path: `${group.prefix}${documentedPath(d.path)}`,
+      tags: d.tags ?? group.tags,
+      summary: d.summary,
+      ...(d.description && { description: d.description }),
+      request: {
+        ...(params && { params }),
+        ...(d.query && { query: d.query }),
+        ...(d.headers && { headers: d.headers }),
+        ...(d.body && {
+          body: {
+            required: true,
+            content: { "application/json": { schema: d.body.schema, example: d.body.example } },
+          },
+        }),
+      },
+      responses,
+      security: d.security ?? group.security,
+    });
+  }
+}

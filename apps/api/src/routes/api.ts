@@ -1,0 +1,40 @@
+import { FILES_PREFIX, fileRoutes } from "../outputs/files.js";
+import type { RouteGroup } from "../http/route.js";
+import { accountRoutes } from "./account.js";
+import { modelRoutes } from "./models.js";
+import { operationRoutes } from "./operations.js";
+import { runRoutes } from "./runs.js";
+import { webhookRoutes } from "./webhooks.js";
+
+// The route table: each group is mounted by app.ts and documented by openapi/document.ts.
+
+/**
+ * The public API, for API keys. Every operation can also answer these: 400 for a path, query or
+ * body that cannot be decoded or stored, 413 and 415 for a body sent where none (or no such body)
+ * is expected. The console mounts the same routes at /console/api/{live|test}.
+ */
+export const API_V1: RouteGroup = {
+  prefix: "/api/v1",
+  security: [{ bearer: [] }],
+  errors: [400, 401, 413, 415, 429, 500, 503],
+  rateHeaders: true,
+  routes: [...modelRoutes, ...runRoutes, ...webhookRoutes, ...accountRoutes],
+};
+
+/** Health, readiness and metrics: no API key (security: [] says so explicitly). */
+export const OPERATIONS: RouteGroup = {
+  prefix: "",
+  security: [],
+  errors: [],
+  rateHeaders: false,
+  routes: operationRoutes,
+};
+
+/** Output files: public, unguessable URLs. */
+export const FILES: RouteGroup = {
+  prefix: FILES_PREFIX,
+  security: [],
+  errors: [],
+  rateHeaders: false,
+  routes: fileRoutes,
+};
