@@ -41,6 +41,8 @@ export interface FakeCog {
   conflicts: number;
   healthChecks: number;
   predictions: Map<string, Prediction>;
+  /** Ends a running prediction now, as its delay would: a test decides when, not a timer. */
+  finish(id: string): void;
   /** Stops answering at once, like a crashed container: no webhook is ever sent. */
   kill(): Promise<void>;
   close(): Promise<void>;
@@ -281,6 +283,12 @@ export async function startFakeCog(
     conflicts: 0,
     healthChecks: 0,
     predictions: new Map(),
+    finish(id) {
+      const p = cog.predictions.get(id);
+      if (!p) throw new Error(`no prediction ${id}`);
+      clearTimeout(p.timer);
+      finish(p);
+    },
     kill: stop,
     close: stop,
   };

@@ -361,9 +361,9 @@ describe("Cog runner end to end", () => {
   });
 
   it("when the worker dies mid-run, then the next worker re-attaches to the running prediction instead of starting it again", async () => {
-    // Long enough that the prediction is still running when the second worker takes the job over
-    // (about 1.5 s here; several times that on a loaded CI machine).
-    const cog = await fakeCog({ behaviour: { delayMs: 15_000 } });
+    // It runs until the test ends it, after the second worker has re-attached (however long a
+    // loaded machine takes to get there).
+    const cog = await fakeCog({ behaviour: { delayMs: 600_000 } });
     await cogModel("cog/reattach", [cog]);
     const env = workerEnv((callbackPort = await freePort()));
     await stopApps(worker);
@@ -373,6 +373,11 @@ describe("Cog runner end to end", () => {
     doomed.child.kill("SIGKILL");
     await doomed.exited;
     worker = await service.startWorker(env);
+    await waitFor(async () => cog.puts.length === 2, {
+      timeoutMs: 40_000,
+      what: "the second worker to re-attach",
+    });
+    cog.finish(runId);
     const done = await until(runId, ["COMPLETED", "FAILED"]);
     expect(done.status).toBe("COMPLETED");
     expect(cog.puts.map((p) => p.started)).toEqual([true, false]);
