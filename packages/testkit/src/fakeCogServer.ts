@@ -18,6 +18,8 @@ export interface FakeCogBehaviour {
   outputAsUrl?: boolean;
   /** Returns one video of this many bytes, served by this server and made as it is read. */
   videoBytes?: number;
+  /** Answers the PUT that starts a prediction this much later (it is started, the caller not told yet). */
+  startReplyDelayMs?: number;
 }
 
 interface Prediction {
@@ -247,6 +249,8 @@ export async function startFakeCog(
       cog.predictions.set(id, p);
       cog.puts.push({ id, started: true, input: p.input, prefer: req.headers.prefer as string | undefined });
       p.timer = setTimeout(() => finish(p), cog.behaviour.delayMs);
+      if (cog.behaviour.startReplyDelayMs)
+        await new Promise((r) => setTimeout(r, cog.behaviour.startReplyDelayMs));
       return reply(202, { ...view(p), status: "starting" });
     }
     const cancel = /^\/predictions\/([^/]+)\/cancel$/.exec(path);

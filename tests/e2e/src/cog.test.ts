@@ -360,10 +360,11 @@ describe("Cog runner end to end", () => {
     expect((await service.database.db.run.findUniqueOrThrow({ where: { id: runId } })).tokensCharged).toBe(0);
   });
 
-  it("when the worker dies mid-run, then the next worker re-attaches to the running prediction instead of starting it again", async () => {
+  it("when the worker dies mid-run, even before it heard the prediction started, then the next worker re-attaches to it instead of starting it again", async () => {
     // It runs until the test ends it, after the second worker has re-attached (however long a
-    // loaded machine takes to get there).
-    const cog = await fakeCog({ behaviour: { delayMs: 600_000 } });
+    // loaded machine takes to get there). The worker dies while the PUT that started it is
+    // still unanswered: the narrowest window, where the server it chose must already be known.
+    const cog = await fakeCog({ behaviour: { delayMs: 600_000, startReplyDelayMs: 60_000 } });
     await cogModel("cog/reattach", [cog]);
     const env = workerEnv((callbackPort = await freePort()));
     await stopApps(worker);

@@ -167,13 +167,15 @@ export function createCogRunner(deps: CogRunnerDeps): Runner {
         if (server) inUse.set((held = server), (inUse.get(server) ?? 0) + 1);
         else held = server = await acquire(s, signal, failedServers);
         try {
+          // Recorded before the PUT: a worker that dies once the prediction has started, even before
+          // it hears back, leaves the next one a server to re-attach to rather than a second start.
+          await deps.results.setServer(id, server);
           if (!(await dispatch(s, server, id, cogInput))) {
             log("cog server busy", { server });
             server = null;
             await abortableDelay(200, signal);
             continue;
           }
-          await deps.results.setServer(id, server);
           log(reattach ? "cog prediction re-attached" : "cog prediction started", {
             server,
             prediction_id: id,
