@@ -9,6 +9,7 @@ const logger = createLogger({ service: "api", level: config.LOG_LEVEL });
 exitOnFatalErrors(logger);
 const api = await assembleApi(config, logger);
 const server = api.app.listen(config.PORT, config.HOST);
+server.keepAliveTimeout = config.HTTP_KEEP_ALIVE_TIMEOUT_MS;
 await once(server, "listening");
 const address = server.address();
 logger.info("api listening", { port: typeof address === "object" && address ? address.port : config.PORT });

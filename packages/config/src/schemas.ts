@@ -139,6 +139,10 @@ export const serviceEnvSchema = baseEnvSchema.extend({
 export const apiEnvSchema = serviceEnvSchema.extend({
   HOST: doc(z.string().min(1).default("0.0.0.0"), "Address the API listens on."),
   PORT: doc(int(0, 65535).default(3000), "Port the API listens on."),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: doc(
+    int(1_000, 600_000).default(65_000),
+    "How long the API keeps an idle client connection open. Keep it longer than the idle timeout of any load balancer in front (AWS ALB: 60 s), so that the balancer, not the API, closes idle connections: otherwise it may send a request on a connection the API is closing, and answer 502.",
+  ),
   BODY_LIMIT_BYTES: doc(
     int(1024, 100 * 1024 * 1024).default(1024 * 1024),
     "Largest accepted request body in bytes (413 above it).",
