@@ -9,7 +9,7 @@ const keepAliveOf = (base: string) =>
       res.resume();
       res.on("end", () => {
         agent.destroy();
-        resolve(res.headers["keep-alive"]);
+        resolve(res.headers["keep-alive"]?.toString());
       });
     })
       .on("error", reject)
