@@ -11,7 +11,7 @@ import {
 } from "@svc/core";
 import { createApiKey, findActiveKey, findRunForAccount, listApiKeys, revokeAccountKey } from "@svc/db";
 import { signIn, signOut } from "@svc/use-cases";
-import type { AuthContext } from "../auth/authenticate.js";
+import { authOf, type AuthContext } from "../auth/authenticate.js";
 import type { AppDeps } from "../deps.js";
 import { checkJsonBody } from "../http/boundary.js";
 import { notFound } from "../http/errorHandler.js";
@@ -183,7 +183,7 @@ const runDetail = route({
   reply: { status: 200, schema: R.RunDetailResponse, description: "The run" },
   async handler({ params: { runId } }, { res, deps }) {
     res.locals.mount = CONSOLE_BY_MODE;
-    const auth = res.locals.auth as AuthContext;
+    const auth = authOf(res);
     const run = await findRunForAccount(deps.db, runId, auth.accountId, auth.mode);
     if (!run) throw new ApiError("RUN_NOT_FOUND", `No run with id ${JSON.stringify(runId)}.`);
     return { data: await deps.outputs.urls.resolve(presentRunDetail(run)) };

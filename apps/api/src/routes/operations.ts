@@ -63,7 +63,7 @@ const readyz = route({
   },
 });
 
-const metrics = rawRoute({
+const metricsRoute = rawRoute({
   method: "get",
   path: "/metrics",
   tags,
@@ -77,12 +77,12 @@ const metrics = rawRoute({
       content: { "text/plain": { schema: { type: "string" } } },
     },
   },
-  async handler(_input, { req, res, deps: { config, metrics: registry } }) {
+  async handler(_input, { req, res, deps: { config, metrics } }) {
     if (config.METRICS_TOKEN && req.get("authorization") !== `Bearer ${config.METRICS_TOKEN}`) {
       throw new ApiError("UNAUTHORIZED", "The metrics endpoint needs the configured METRICS_TOKEN.");
     }
-    res.type(registry.registry.contentType).send(await registry.registry.metrics());
+    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   },
 });
 
-export const operationRoutes: Route[] = [healthz, readyz, metrics];
+export const operationRoutes: Route[] = [healthz, readyz, metricsRoute];
