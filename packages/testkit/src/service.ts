@@ -59,11 +59,23 @@ export async function startService(shared: Record<string, string> = {}): Promise
     env,
     base,
     async startApi(extra = {}) {
-      const port = apis++ === 0 ? firstPort : await freePort();
-      const app = spawnApp("api", { ...env, ...extra, PORT: String(port), HOST: "127.0.0.1" });
-      apps.push(app);
-      await app.waitForLine((l) => l.message === "api listening");
-      return { base: `http://127.0.0.1:${port}`, app };
+      const first = apis++ === 0;
+      let port = first ? firstPort : await freePort();
+      // A port that was free a moment ago can meanwhile be some parallel test's outgoing connection:
+      // then the API cannot listen, and tries again (on the same port when base names it).
+      for (let attempt = 1; ; attempt++) {
+        const app = spawnApp("api", { ...env, ...extra, PORT: String(port), HOST: "127.0.0.1" });
+        apps.push(app);
+        const line = await app.waitForLine(
+          (l) => l.message === "api listening" || (l.error as { code?: string })?.code === "EADDRINUSE",
+        );
+        if (line.message === "api listening") return { base: `http://127.0.0.1:${port}`, app };
+        await app.exited;
+        if (attempt === 5)
+          throw new Error(`the API could not listen on a free port: ${JSON.stringify(line)}`);
+        if (first) await new Promise((r) => setTimeout(r, 200));
+        else port = await freePort();
+      }
     },
     async startWorker(extra = {}) {
       const worker = spawnApp("worker", { ...env, ...extra });
