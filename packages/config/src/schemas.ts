@@ -225,7 +225,7 @@ export const apiEnvSchema = serviceEnvSchema.extend({
 
 export const workerEnvSchema = serviceEnvSchema.extend({
   WORKER_CONCURRENCY: doc(
-    int(1, 1000).default(200),
+    int(1, 1000).default(400),
     "Runs executed at once by one worker process (model servers, waits and settlements overlap).",
   ),
   GENERATOR_THREADS: doc(
