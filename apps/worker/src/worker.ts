@@ -16,6 +16,7 @@ import {
   whenRedisReady,
 } from "@svc/queue";
 import { createRunners } from "@svc/runners";
+import { sqlPool } from "@svc/db";
 import { configuredOutputUrls, createOutputStore, runOutputs } from "@svc/storage";
 import { createRunLifecycle, groupCommitSettings, runEventSettings } from "@svc/use-cases";
 import { cogWebhookUrl, startCogCallbackServer } from "./cog/callbackServer.js";
@@ -40,7 +41,7 @@ export interface RunningWorker {
 async function waitForDependencies({ db, redis, logger }: WorkerDeps) {
   for (let attempt = 1; ; attempt++) {
     try {
-      await db.$queryRaw`SELECT 1`;
+      await sqlPool(db).query("SELECT 1");
       break;
     } catch (error) {
       logger.warn("waiting for postgres", { attempt, error: (error as Error).message });

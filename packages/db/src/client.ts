@@ -43,8 +43,13 @@ export function camelRow<T>(row: Record<string, unknown>): T {
   return out as T;
 }
 
+/** The rows of a named statement on the pool, as camelCase fields. */
+export async function findMany<T>(db: Db, name: string, text: string, values: unknown[]): Promise<T[]> {
+  const { rows } = await sqlPool(db).query({ name, text, values });
+  return rows.map((row: Record<string, unknown>) => camelRow<T>(row));
+}
+
 /** The first row of a named statement on the pool, as camelCase fields, or null. */
 export async function findOne<T>(db: Db, name: string, text: string, values: unknown[]): Promise<T | null> {
-  const { rows } = await sqlPool(db).query({ name, text, values });
-  return rows[0] ? camelRow<T>(rows[0]) : null;
+  return (await findMany<T>(db, name, text, values))[0] ?? null;
 }

@@ -6,7 +6,7 @@ import {
   type AttemptErrorClass,
 } from "@svc/core";
 import { NEWEST_FIRST, pastPosition, type Position } from "./keyset.js";
-import { sqlPool, type Db } from "../client.js";
+import { findMany, sqlPool, type Db } from "../client.js";
 import type { Prisma } from "../generated/prisma/client.js";
 import type { Owner } from "./webhooks.js";
 
@@ -176,10 +176,11 @@ export async function recordAttempt(db: Db, attempt: AttemptRecord): Promise<Att
 }
 
 /** A delivery that will not be attempted (its endpoint is disabled): failed, not counted. */
-export function dropDelivery(db: Db, id: string) {
-  return db.delivery.updateMany({
-    where: { id, status: "pending" },
-    data: { status: "failed", completedAt: new Date() },
+export async function dropDelivery(db: Db, id: string): Promise<void> {
+  await sqlPool(db).query({
+    name: "deliveries_drop",
+    text: "UPDATE deliveries SET status = 'failed', completed_at = now() WHERE id = $1 AND status = 'pending'",
+    values: [id],
   });
 }
 
@@ -194,10 +195,10 @@ export function listDeliveries(db: Db, owner: Owner, endpointId: string, limit: 
 
 /** Pending deliveries created before `olderThan`: candidates for re-enqueueing by the sweeper. */
 export function pendingDeliveriesBefore(db: Db, olderThan: Date, limit = 500) {
-  return db.delivery.findMany({
-    where: { status: "pending", createdAt: { lt: olderThan } },
-    orderBy: { createdAt: "asc" },
-    select: { id: true },
-    take: limit,
-  });
+  return findMany<{ id: string }>(
+    db,
+    "deliveries_pending_before",
+    "SELECT id FROM deliveries WHERE status = 'pending' AND created_at < $1 ORDER BY created_at LIMIT $2",
+    [olderThan, limit],
+  );
 }

@@ -1,5 +1,5 @@
 import { newId, type EventType, type Mode } from "@svc/core";
-import type { Db } from "../client.js";
+import { findOne, type Db } from "../client.js";
 
 export interface Owner {
   accountId: string;
@@ -76,14 +76,12 @@ export async function rotateEndpointSecret(
 
 /** The account's signing secret for per-run webhook_url deliveries, made on first use. */
 export async function defaultSecretEnc(db: Db, owner: Owner, sealNew: () => string): Promise<string> {
-  const candidate = sealNew();
-  const rows =
-    owner.mode === "live"
-      ? await db.$queryRaw<{ s: string }[]>`
-          UPDATE accounts SET webhook_secret_live_enc = COALESCE(webhook_secret_live_enc, ${candidate})
-          WHERE id = ${owner.accountId} RETURNING webhook_secret_live_enc AS s`
-      : await db.$queryRaw<{ s: string }[]>`
-          UPDATE accounts SET webhook_secret_test_enc = COALESCE(webhook_secret_test_enc, ${candidate})
-          WHERE id = ${owner.accountId} RETURNING webhook_secret_test_enc AS s`;
-  return rows[0]!.s;
+  const column = owner.mode === "live" ? "webhook_secret_live_enc" : "webhook_secret_test_enc";
+  const row = await findOne<{ s: string }>(
+    db,
+    `accounts_default_secret_${owner.mode}`,
+    `UPDATE accounts SET ${column} = COALESCE(${column}, $1) WHERE id = $2 RETURNING ${column} AS s`,
+    [sealNew(), owner.accountId],
+  );
+  return row!.s;
 }
