@@ -1,5 +1,5 @@
 import { Worker } from "bullmq";
-import { parseSecretsKey, retryDelay, type RunProgress } from "@svc/core";
+import { parseSecretsKey, retryDelay } from "@svc/core";
 import { randomUUID } from "node:crypto";
 import {
   CANCEL_CHANNEL,
@@ -18,7 +18,12 @@ import {
 import { createRunners } from "@svc/runners";
 import { sqlPool } from "@svc/db";
 import { configuredOutputUrls, createOutputStore, runOutputs } from "@svc/storage";
-import { createRunLifecycle, groupCommitSettings, runEventSettings } from "@svc/use-cases";
+import {
+  createProgressRecorder,
+  createRunLifecycle,
+  groupCommitSettings,
+  runEventSettings,
+} from "@svc/use-cases";
 import { cogWebhookUrl, startCogCallbackServer } from "./cog/callbackServer.js";
 import { redisCogResults } from "./cog/results.js";
 import type { WorkerDeps } from "./deps.js";
@@ -65,10 +70,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
     { runs: () => runsQueue, deliveries: () => deliveriesQueue, deadlines: () => deadlinesQueue },
     runEventSettings(config),
   );
-  const recordProgress = (runId: string, report: RunProgress) =>
-    void transport
-      .recordEvents([{ runId, event: { type: "progress", at: new Date().toISOString(), data: report } }])
-      .catch((error: unknown) => logger.warn("recording progress failed", { run_id: runId, error }));
+  const progress = createProgressRecorder({ db, recordEvents: transport.recordEvents, logger });
   const secretsKey = parseSecretsKey(config.SECRETS_KEY);
   const cogResults = redisCogResults(redis, prefix, config.COG_RESULT_POLL_MS);
   const callbackBase = config.COG_CALLBACK_URL;
@@ -78,7 +80,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
         port: config.COG_CALLBACK_PORT,
         secretsKey,
         results: cogResults,
-        recordProgress,
+        recordProgress: (runId, report) => progress.record(runId, report),
         logger,
       })
     : undefined;
@@ -108,7 +110,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   });
   const executeDeps = {
     runs: runLifecycle,
-    recordProgress,
+    progress,
     outageHorizonMs: config.OUTAGE_HORIZON_MS,
     logger,
     storage: runOutputs(store, config.PUBLIC_BASE_URL),
@@ -252,7 +254,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
         logger.warn("grace period over; leaving unfinished runs to other workers");
         return;
       }
-      await runLifecycle.drain();
+      await Promise.all([runLifecycle.drain(), progress.drain()]);
       await Promise.allSettled([
         subscriber.quit(),
         runsQueue.close(),

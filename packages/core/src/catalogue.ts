@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { cogRunnerSchema } from "./cog.js";
-import { pricingSchema } from "./pricing.js";
+import { pricingSchema, type OutputKind } from "./pricing.js";
 
 export const MODEL_CATEGORIES = ["image", "video", "audio"] as const;
 export type ModelCategory = (typeof MODEL_CATEGORIES)[number];
@@ -20,6 +20,10 @@ export const runnerSchema = z.discriminatedUnion("kind", [
 ]);
 
 export type RunnerSettings = z.infer<typeof runnerSchema>;
+
+/** What a runner's outputs are counted in (see unitsDelivered). */
+export const outputKindOf = (settings: RunnerSettings): OutputKind =>
+  settings.kind === "builtin" ? settings.generator : settings.output;
 
 const jsonSchemaObject = z.looseObject({
   type: z.literal("object"),

@@ -1,4 +1,11 @@
-import { defaultEstimate, settlementCharge, tokensFor, unitsRequested, type Pricing } from "./pricing.js";
+import {
+  defaultEstimate,
+  settlementCharge,
+  tokensFor,
+  unitsDelivered,
+  unitsRequested,
+  type Pricing,
+} from "./pricing.js";
 
 const perImage: Pricing = { unit: "image", tokens_per_unit: 5, units_from: "num_images" };
 const perRun: Pricing = { unit: "run", tokens_per_unit: 7 };
@@ -33,5 +40,22 @@ describe("pricing", () => {
 
   it("when nothing was reserved (test mode), then nothing is charged", () => {
     expect(settlementCharge(perImage, 2, 0)).toBe(0);
+  });
+
+  it("when a progress report holds 3 image URLs of 4, then 3 units are delivered", () => {
+    const images = [
+      "https://svc/files/out_a/0.png",
+      "https://svc/files/out_a/1.png",
+      "data:image/png;base64,AA",
+    ];
+    expect(unitsDelivered("image", { images }, 4)).toBe(3);
+    expect(unitsDelivered("image", images, 2)).toBe(2);
+  });
+
+  it("when a report holds no file, or a video or audio file, then 0 or the whole run is delivered", () => {
+    expect(unitsDelivered("image", { images: [] }, 4)).toBe(0);
+    expect(unitsDelivered("image", undefined, 4)).toBe(0);
+    expect(unitsDelivered("video", "https://cog/outputs/p/video.mp4", 5)).toBe(5);
+    expect(unitsDelivered("audio", { text: "not a file" }, 5)).toBe(0);
   });
 });

@@ -41,3 +41,25 @@ export function defaultEstimate(
 export function settlementCharge(pricing: Pricing, unitsCompleted: number, reserved: number): number {
   return Math.min(tokensFor(pricing, Math.max(0, unitsCompleted)), reserved);
 }
+
+/** What a model's outputs are counted in: an image generator's unit is one file, others' a whole file. */
+export type OutputKind = "image" | "video" | "audio" | "echo";
+
+/** Every file an output refers to: data: URLs and http(s) URLs, in order, at any depth. */
+export function fileReferences(output: unknown): string[] {
+  if (typeof output === "string") return /^(data:|https?:\/\/)/.test(output) ? [output] : [];
+  if (Array.isArray(output)) return output.flatMap(fileReferences);
+  if (output && typeof output === "object") return Object.values(output).flatMap(fileReferences);
+  return [];
+}
+
+/**
+ * The units whose outputs a client already holds once it has seen `output` (a progress report's
+ * output so far): one per image file; for a video or an audio track, the one file is the whole
+ * run. A canceled run is charged for these, since their files stay reachable.
+ */
+export function unitsDelivered(kind: OutputKind, output: unknown, unitsRequested: number): number {
+  const files = fileReferences(output).length;
+  if (!files) return 0;
+  return Math.min(unitsRequested, kind === "image" ? files : unitsRequested);
+}

@@ -19,9 +19,10 @@ describe("planSettlement", () => {
   });
 
   it("when a charge exceeds the reservation or a run fails, then the charge stays within 0..reserved", () => {
-    const over = planSettlement(run, ["EXECUTING"], { to: "CANCELED", charge: 99 }, at);
+    const over = planSettlement(run, ["EXECUTING"], { to: "CANCELED", unitsDelivered: 3, charge: 99 }, at);
     expect(over.charge.amount).toBe(10);
     expect(over.release.amount).toBe(0);
+    expect(over.expectedUnitsCompleted).toBe(3);
     const failed = planSettlement(
       run,
       ["EXECUTING"],
@@ -59,7 +60,7 @@ describe("planSettlement", () => {
   });
 
   it("when a run is canceled, then endpoints get run.canceled (its own webhook_url only if its filter asks)", () => {
-    const plan = planSettlement(run, ["QUEUED", "EXECUTING"], { to: "CANCELED", charge: 0 }, at);
+    const plan = planSettlement(run, ["QUEUED", "EXECUTING"], { to: "CANCELED", unitsDelivered: 0, charge: 0 }, at);
     expect(JSON.parse(plan.runBody).event).toBe("run.canceled");
     expect(plan.errorCode).toBeUndefined();
     const body = JSON.parse(plan.endpointHead + '"wh_1"' + plan.endpointTail);
@@ -72,7 +73,7 @@ describe("planSettlement", () => {
 
   it("when a deadline cancels a run, then the reason is recorded with it", () => {
     const reason = { code: "CANCEL_AFTER", message: "Canceled by its Cancel-After deadline (30s)." };
-    const plan = planSettlement(run, ["QUEUED", "EXECUTING"], { to: "CANCELED", charge: 0, reason }, at);
+    const plan = planSettlement(run, ["QUEUED", "EXECUTING"], { to: "CANCELED", unitsDelivered: 0, charge: 0, reason }, at);
     expect([plan.errorCode, plan.errorMessage]).toEqual([reason.code, reason.message]);
   });
 });

@@ -7,7 +7,13 @@ import { endpointPayload, eventForStatus, perRunPayload } from "./webhooks/event
 export type SettlementDecision =
   | { to: "COMPLETED"; output: Record<string, unknown>; unitsCompleted: number; charge: number }
   | { to: "FAILED"; errorCode: RunErrorCode; errorMessage: string }
-  | { to: "CANCELED"; charge: number; reason?: { code: string; message: string } };
+  | {
+      to: "CANCELED";
+      /** The units delivered before the cancel (runs.units_completed as read), the charge's basis. */
+      unitsDelivered: number;
+      charge: number;
+      reason?: { code: string; message: string };
+    };
 
 export interface LedgerMove {
   amount: number;
@@ -21,6 +27,11 @@ export interface SettlementPlan {
   from: readonly RunStatus[];
   /** The reservation the charge was computed from; it must still be the run's. */
   expectedReserved: number;
+  /**
+   * A cancel's charge basis: the units delivered so far must still be the run's, or a progress
+   * report that delivered another output came in between and the cancel is decided again.
+   */
+  expectedUnitsCompleted?: number;
   /** completed_at or canceled_at. */
   at: Date;
   tokensCharged: number;
@@ -85,6 +96,7 @@ export function planSettlement(
     release: move("RELEASE", reserved - charge),
     ...(decision.to === "COMPLETED" && { output: decision.output, unitsCompleted: decision.unitsCompleted }),
     ...(decision.to === "FAILED" && { errorCode: decision.errorCode, errorMessage: decision.errorMessage }),
+    ...(decision.to === "CANCELED" && { expectedUnitsCompleted: decision.unitsDelivered }),
     ...(decision.to === "CANCELED" &&
       decision.reason && { errorCode: decision.reason.code, errorMessage: decision.reason.message }),
     event,

@@ -45,6 +45,11 @@ export interface FakeCog {
   predictions: Map<string, Prediction>;
   /** Ends a running prediction now, as its delay would: a test decides when, not a timer. */
   finish(id: string): void;
+  /**
+   * Sends an `output` webhook of a running prediction with its first `count` outputs, as Cog does
+   * for a model that yields its outputs one by one; resolves once the receiver answered.
+   */
+  yieldOutputs(id: string, count: number): Promise<number>;
   /** Stops answering at once, like a crashed container: no webhook is ever sent. */
   kill(): Promise<void>;
   close(): Promise<void>;
@@ -152,6 +157,20 @@ export async function startFakeCog(
       }
     })();
   };
+  /** The prediction's whole output, as the model makes it. */
+  const outputOf = (p: Prediction): unknown => {
+    if (cog.behaviour.videoBytes !== undefined) return `${cog.url}/outputs/${p.id}/video.mp4`;
+    const count = Number(p.input.num_outputs ?? 1);
+    if (cog.behaviour.outputAsUrl)
+      return Array.from({ length: count }, (_, i) => `${cog.url}/outputs/${p.id}/${i}.png`);
+    const width = Number(p.input.width ?? 512);
+    const height = Number(p.input.height ?? 512);
+    return Array.from(
+      { length: count },
+      (_, i) =>
+        `data:image/png;base64,${renderImage(String(p.input.prompt), width, height, i).toString("base64")}`,
+    );
+  };
   const finish = (p: Prediction) => {
     if (p.status !== "processing") return;
     if (cog.behaviour.fail) {
@@ -159,24 +178,9 @@ export async function startFakeCog(
       p.error = cog.behaviour.fail;
     } else if (cog.behaviour.serverCancels) {
       p.status = "canceled";
-    } else if (cog.behaviour.videoBytes !== undefined) {
-      p.status = "succeeded";
-      p.output = `${cog.url}/outputs/${p.id}/video.mp4`;
-    } else if (cog.behaviour.outputAsUrl) {
-      p.status = "succeeded";
-      p.output = Array.from(
-        { length: Number(p.input.num_outputs ?? 1) },
-        (_, i) => `${cog.url}/outputs/${p.id}/${i}.png`,
-      );
     } else {
-      const width = Number(p.input.width ?? 512);
-      const height = Number(p.input.height ?? 512);
       p.status = "succeeded";
-      p.output = Array.from(
-        { length: Number(p.input.num_outputs ?? 1) },
-        (_, i) =>
-          `data:image/png;base64,${renderImage(String(p.input.prompt), width, height, i).toString("base64")}`,
-      );
+      p.output = outputOf(p);
     }
     notify(p);
   };
@@ -292,6 +296,18 @@ export async function startFakeCog(
       if (!p) throw new Error(`no prediction ${id}`);
       clearTimeout(p.timer);
       finish(p);
+    },
+    async yieldOutputs(id, count) {
+      const p = cog.predictions.get(id);
+      if (!p || p.status !== "processing") throw new Error(`no running prediction ${id}`);
+      const whole = outputOf(p);
+      p.output = Array.isArray(whole) ? whole.slice(0, count) : whole;
+      const res = await fetch(p.webhook!, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(view(p)),
+      });
+      return res.status;
     },
     kill: stop,
     close: stop,

@@ -290,6 +290,70 @@ describe("Cog runner end to end", () => {
     expect((await until(runId, ["CANCELED"])).tokens_charged).toBe(0);
   });
 
+  describe("a model that yields its images one by one", () => {
+    /** Resolves once the run's event stream has shown the model's first output. */
+    const outputShown = async (runId: string) => {
+      for await (const event of client.stream(runId))
+        if (event.type === "progress" && event.progress.output) return event.progress.output;
+      throw new Error(`run ${runId} ended before showing an output`);
+    };
+    const yieldingModel = async (id: string) => {
+      const cog = await fakeCog({ behaviour: { delayMs: 30_000, outputAsUrl: true } });
+      await cogModel(id, [cog]);
+      return cog;
+    };
+    const charged = async (runId: string) =>
+      (await service.database.db.ledgerEntry.findMany({ where: { runId } }))
+        .map((e) => [e.kind, e.amount])
+        .sort();
+
+    it("when the run is canceled after the first of 2 images was shown, then it is charged for that image alone", async () => {
+      const cog = await yieldingModel("cog/yields");
+      const runId = await create("cog/yields", { prompt: "p", num_images: 2 });
+      await waitFor(async () => cog.puts.length === 1, { what: "the prediction" });
+      const shown = outputShown(runId);
+      expect(await cog.yieldOutputs(runId, 1)).toBe(200);
+      expect(await shown).toEqual([`${cog.url}/outputs/${runId}/0.png`]);
+      await client.runs.cancel(runId);
+      expect(await until(runId, ["CANCELED"])).toMatchObject({ tokens_charged: 5 });
+      expect(await charged(runId)).toEqual([
+        ["CHARGE", 5],
+        ["RELEASE", 5],
+        ["RESERVE", 10],
+      ]);
+    });
+
+    it("when Cancel-After ends the run after the first image was shown, then it is charged for that image alone", async () => {
+      const cog = await yieldingModel("cog/yields-deadline");
+      const { run_id: runId } = await client.runs.create(
+        "cog/yields-deadline",
+        { input: { prompt: "p", num_images: 2 } },
+        { cancelAfter: "3s" },
+      );
+      await waitFor(async () => cog.puts.length === 1, { what: "the prediction" });
+      const shown = outputShown(runId);
+      expect(await cog.yieldOutputs(runId, 1)).toBe(200);
+      await shown;
+      expect(await until(runId, ["CANCELED"])).toMatchObject({
+        tokens_charged: 5,
+        error: { code: "CANCEL_AFTER" },
+      });
+      await waitFor(async () => cog.cancels.includes(runId), { what: "the Cog cancel call" });
+    });
+
+    it("when the server cancels the prediction after the first image was shown, then the run is charged for it", async () => {
+      const cog = await yieldingModel("cog/yields-then-stops");
+      const runId = await create("cog/yields-then-stops", { prompt: "p", num_images: 2 });
+      await waitFor(async () => cog.puts.length === 1, { what: "the prediction" });
+      const shown = outputShown(runId);
+      expect(await cog.yieldOutputs(runId, 1)).toBe(200);
+      await shown;
+      cog.behaviour.serverCancels = true;
+      cog.finish(runId);
+      expect(await until(runId, ["CANCELED"])).toMatchObject({ tokens_charged: 5 });
+    });
+  });
+
   it("when the only server is STARTING or BUSY, then it gets no work and the run waits until it is READY", async () => {
     const cog = await fakeCog({ health: "STARTING", behaviour: { delayMs: 50 } });
     await cogModel("cog/warming", [cog]);

@@ -25,6 +25,16 @@ const until = (client: ModelRunClient, runId: string, status: AnyRun["status"]) 
     { what: `run ${runId} to be ${status}` },
   );
 
+/** Follows the run's events to its first progress report with images; returns their URLs. */
+export async function firstImagesShown(client: ModelRunClient, runId: string): Promise<string[]> {
+  for await (const event of client.stream(runId)) {
+    const images =
+      event.type === "progress" && (event.progress.output as { images?: string[] } | undefined)?.images;
+    if (images) return images;
+  }
+  throw new Error(`run ${runId} ended before showing an image`);
+}
+
 const fetchBytes = async (url: string) => {
   const res = await fetch(url);
   return { res, body: Buffer.from(await res.arrayBuffer()) };
@@ -138,6 +148,40 @@ describe("runs end to end", () => {
     });
     expect(await balance(accountId)).toEqual({ balance: 100, reserved: 0 });
     expect((await client.runs.cancel(run_id)).status).toBe("CANCELED");
+  });
+
+  it("when a run is canceled after its first image was shown, then it is charged for that image and refunded the rest", async () => {
+    const { accountId, client } = await service.account(100);
+    const { run_id } = await client.runs.create("test/slow", {
+      input: { prompt: "half a boat", num_images: 2 },
+    });
+    const shown = await firstImagesShown(client, run_id);
+    expect(shown).toHaveLength(1);
+    expect((await client.runs.cancel(run_id)).status).toBe("CANCELED");
+    expect(await client.runs.get(run_id)).toMatchObject({ status: "CANCELED", tokens_charged: 5 });
+    expect(await balance(accountId)).toEqual({ balance: 95, reserved: 0 });
+    const ledger = await service.database.db.ledgerEntry.findMany({ where: { runId: run_id } });
+    expect(ledger.map((e) => [e.kind, e.amount]).sort()).toEqual([
+      ["CHARGE", 5],
+      ["RELEASE", 5],
+      ["RESERVE", 10],
+    ]);
+    // What was shown stays the client's: it was paid for.
+    expect((await fetchBytes(shown[0]!)).res.status).toBe(200);
+  });
+
+  it("when Cancel-After ends a run after its first image was shown, then it is charged for that image alone", async () => {
+    const { accountId, client } = await service.account(100);
+    // Images at ~3 s and ~6 s: the deadline falls between them.
+    const { run_id } = await client.runs.create(
+      "test/slow",
+      { input: { prompt: "deadline boat", num_images: 2 } },
+      { cancelAfter: "4500ms" },
+    );
+    expect(await firstImagesShown(client, run_id)).toHaveLength(1);
+    const ended = await until(client, run_id, "CANCELED");
+    expect(ended).toMatchObject({ tokens_charged: 5, error: { code: "CANCEL_AFTER" } });
+    expect(await balance(accountId)).toEqual({ balance: 95, reserved: 0 });
   });
 
   it("when a completed run is canceled, then it is a 409 RUN_NOT_CANCELABLE and nothing changes", async () => {

@@ -1,24 +1,24 @@
 import type { Job } from "bullmq";
 import {
   blockedTerm,
+  outputKindOf,
   retryWhileDown,
   runnerSchema,
   settlementCharge,
   type Pricing,
   type RunnerSettings,
-  type RunProgress,
 } from "@svc/core";
 import type { Logger } from "@svc/logger";
 import type { RunJob } from "@svc/queue";
-import type { RunLifecycle } from "@svc/use-cases";
+import type { ProgressRecorder, RunLifecycle } from "@svc/use-cases";
 import type { WorkerMetrics } from "../metrics.js";
 import { RunnerCanceled, RunnerError, type Runners } from "@svc/runners";
 import type { OutputStorage } from "@svc/storage";
 
 export interface ExecuteDeps {
   runs: RunLifecycle;
-  /** Records a runner's progress report in the run's event stream. */
-  recordProgress(runId: string, report: RunProgress): void;
+  /** Records a runner's progress reports in the run's event stream (outputs first on the run). */
+  progress: Pick<ProgressRecorder, "record">;
   /** How long start and settlement are retried while Postgres or Redis is unreachable. */
   outageHorizonMs: number;
   logger: Logger;
@@ -116,7 +116,7 @@ export async function executeRun(
   log.debug("run executing", { model_id: run.modelId });
   // What the runner's outcome means for the run; settling it is outside, so that a settlement
   // failure is never mistaken for a runner failure (and the model run again).
-  let decision: Decision;
+  let decision: Decision | "canceled_by_model";
   try {
     const result = await deps.runners.for(settings).run({
       runId,
@@ -125,7 +125,11 @@ export async function executeRun(
       signal,
       outputs: deps.storage(),
       unitsRequested: run.unitsRequested,
-      progress: (report) => deps.recordProgress(runId, report),
+      progress: (report) =>
+        deps.progress.record(runId, report, {
+          kind: outputKindOf(settings),
+          unitsRequested: run.unitsRequested,
+        }),
     });
     decision = {
       to: "COMPLETED",
@@ -143,7 +147,7 @@ export async function executeRun(
     else if (cancelSignal?.aborted) {
       log.info("run aborted after cancel");
       return "canceled";
-    } else if (error instanceof RunnerCanceled) decision = { to: "CANCELED", charge: 0 };
+    } else if (error instanceof RunnerCanceled) decision = "canceled_by_model";
     else if (error instanceof RunnerError)
       decision = { to: "FAILED", errorCode: error.code, errorMessage: error.message };
     else if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) {
@@ -160,6 +164,14 @@ export async function executeRun(
   } finally {
     clearTimeout(deadline);
     cancelSignal?.removeEventListener("abort", onCancel);
+  }
+  if (decision === "canceled_by_model") {
+    // Charged like any cancel: for the outputs it had delivered.
+    if (await throughOutage("cancel", () => runs.canceledByModel(runId))) {
+      metrics?.runsFinished.inc({ model: run.modelId, outcome: "canceled" });
+      log.info("run canceled by the model server", { model_id: run.modelId });
+    } else log.info("run was settled elsewhere (canceled or timed out); its result is dropped");
+    return "canceled";
   }
   return finish(decision);
 }

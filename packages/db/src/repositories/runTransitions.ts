@@ -201,7 +201,8 @@ export async function startRuns(pool: pg.Pool, ids: readonly string[]): Promise<
 
 /**
  * One run's settlement, fully decided by the caller (core's planSettlement); the statement only
- * checks that the run is still in one of `from` with `expectedReserved`, and applies it.
+ * checks that the run is still in one of `from` with `expectedReserved` (and, for a cancel, the
+ * units delivered its charge was computed from), and applies it.
  */
 export type SettlementRow = SettlementPlan & { runId: string };
 
@@ -221,13 +222,14 @@ export interface SettledRun {
 const SETTLE_RUNS = `
 WITH b AS (
   SELECT * FROM jsonb_to_recordset($1::jsonb) AS t(
-    run_id text, "from" text[], "to" "RunStatus", expected_reserved int, at timestamptz,
+    run_id text, "from" text[], "to" "RunStatus", expected_reserved int, expected_units int, at timestamptz,
     units_completed int, output jsonb, error_code text, error_message text,
     charge int, charge_bd int, charge_rd int, release int, release_bd int, release_rd int,
     event text, run_body text, endpoint_head text, endpoint_tail text)
 ), locked AS MATERIALIZED (
   SELECT r.id FROM runs r JOIN b ON b.run_id = r.id
   WHERE r.status::text = ANY(b."from") AND r.reserved_tokens = b.expected_reserved
+    AND (b.expected_units IS NULL OR r.units_completed = b.expected_units)
   ORDER BY r.id FOR NO KEY UPDATE OF r
 ), settled AS (
   UPDATE runs r SET
@@ -288,6 +290,7 @@ export async function settleRuns(
     from: s.from,
     to: s.to,
     expected_reserved: s.expectedReserved,
+    expected_units: s.expectedUnitsCompleted ?? null,
     at: s.at.toISOString(),
     units_completed: s.unitsCompleted ?? null,
     output: s.output ?? null,
@@ -320,4 +323,32 @@ export async function settleRuns(
       } satisfies SettledRun,
     ]),
   );
+}
+
+const DELIVER_UNITS = `
+UPDATE runs SET units_completed = GREATEST(units_completed, LEAST(units_requested, $2))
+WHERE id = $1 AND status = 'EXECUTING' RETURNING units_completed`;
+
+/**
+ * Records that the client is about to be shown outputs worth `units` of an executing run (a
+ * progress report), before it is shown them: a cancel then charges them. False when the run is no
+ * longer executing, and the report must not be shown (its outputs would be free).
+ */
+export async function recordUnitsDelivered(pool: pg.Pool, runId: string, units: number): Promise<boolean> {
+  const result = await pool.query({ name: "runs_deliver_units", text: DELIVER_UNITS, values: [runId, units] });
+  return result.rowCount === 1;
+}
+
+/** What a progress report's outputs are counted against: the run's model runner and units asked for. */
+export async function runOutputBasis(
+  pool: pg.Pool,
+  runId: string,
+): Promise<{ runner: unknown; unitsRequested: number } | null> {
+  const result = await pool.query<{ runner: unknown; units_requested: number }>({
+    name: "runs_output_basis",
+    text: "SELECT m.runner, r.units_requested FROM runs r JOIN models m ON m.id = r.model_id WHERE r.id = $1",
+    values: [runId],
+  });
+  const row = result.rows[0];
+  return row ? { runner: row.runner, unitsRequested: row.units_requested } : null;
 }

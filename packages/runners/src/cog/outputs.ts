@@ -1,17 +1,15 @@
 import { isIP } from "node:net";
 import { pipeline, Transform, type Readable } from "node:stream";
 import { Agent, request, type Dispatcher } from "undici";
-import { extensionForMediaType, guardedLookup, isInternalAddress, REFUSED_ADDRESS } from "@svc/core";
+import {
+  extensionForMediaType,
+  fileReferences,
+  guardedLookup,
+  isInternalAddress,
+  REFUSED_ADDRESS,
+} from "@svc/core";
 import { RunnerError } from "../runner.js";
 import type { RunOutputs } from "@svc/storage";
-
-/** Every file a Cog output refers to: data: URLs and http(s) URLs, in order, at any depth. */
-export function fileReferences(output: unknown): string[] {
-  if (typeof output === "string") return /^(data:|https?:\/\/)/.test(output) ? [output] : [];
-  if (Array.isArray(output)) return output.flatMap(fileReferences);
-  if (output && typeof output === "object") return Object.values(output).flatMap(fileReferences);
-  return [];
-}
 
 function decodeDataUrl(url: string): { body: Buffer; ext: string } {
   const match = /^data:([^;,]+)?(;base64)?,(.*)$/s.exec(url);

@@ -26,6 +26,7 @@ import {
   type CreateRunCommand,
   type RunLifecycle,
 } from "./lifecycle.js";
+import { createProgressRecorder, type ProgressRecorder } from "./progress.js";
 
 // Batching must change nothing a client can see: every answer and every ledger entry is what
 // applying the same runs one by one would give. Real Postgres and Redis; a wide group-commit
@@ -34,6 +35,8 @@ describe("run lifecycle (group commit)", () => {
   let database: TestDatabase;
   let redis: Redis;
   let runs: RunLifecycle;
+  let progress: ProgressRecorder;
+  let transport: ReturnType<typeof runTransport>;
   const prefix = testQueuePrefix();
   const priceOf = { "acme/pixel-hq": 5, "acme/pixel/fast": 2 } as const;
 
@@ -45,17 +48,20 @@ describe("run lifecycle (group commit)", () => {
     const runsQueue = createRunsQueue(redis, prefix);
     const deliveriesQueue = createDeliveriesQueue(redis, prefix);
     const deadlinesQueue = createDeadlinesQueue(redis, prefix);
+    const logger = createLogger({ service: "test", level: "warn", stream: new PassThrough() });
+    transport = runTransport(
+      redis,
+      prefix,
+      { runs: () => runsQueue, deliveries: () => deliveriesQueue, deadlines: () => deadlinesQueue },
+      runEventSettings({ RUN_EVENTS_RETENTION_SECONDS: 60 }),
+    );
     runs = createRunLifecycle({
       db: database.db,
-      logger: createLogger({ service: "test", level: "warn", stream: new PassThrough() }),
-      queues: runTransport(
-        redis,
-        prefix,
-        { runs: () => runsQueue, deliveries: () => deliveriesQueue, deadlines: () => deadlinesQueue },
-        runEventSettings({ RUN_EVENTS_RETENTION_SECONDS: 60 }),
-      ),
+      logger,
+      queues: transport,
       groupCommit: { windowMs: 20, maxBatch: 500, maxInFlight: 2 },
     });
+    progress = createProgressRecorder({ db: database.db, recordEvents: transport.recordEvents, logger });
   });
   afterAll(async () => {
     await runs.drain();
@@ -220,5 +226,104 @@ describe("run lifecycle (group commit)", () => {
     expect((await ledgerTotals(database.db, account.id)).cached.reserved).toBe(
       reservations._sum.reservedTokens ?? 0,
     );
+  });
+
+  describe("outputs delivered before a cancel", () => {
+    const images = (n: number) => ({
+      images: Array.from({ length: n }, (_, i) => `https://svc/files/out_x/${i}.png`),
+    });
+    const basis = { kind: "image" as const, unitsRequested: 4 };
+    const progressEvents = async (runId: string) => {
+      // Only history is read: the subscription that closes at once may fail, unheard.
+      const hub = createRunEventHub(redis, prefix, () => {});
+      try {
+        return (await hub.history(runId)).filter((e) => e.event.type === "progress");
+      } finally {
+        await hub.close();
+      }
+    };
+
+    it("when 3 of 4 images were shown and the run is canceled, then it is charged for 3 and refunded 1", async () => {
+      const { account, command } = await liveAccount(100);
+      const created = await runs.create(
+        command("acme/pixel-hq", { input: { prompt: "p", num_images: 4 }, unitsRequested: 4 }),
+      );
+      const id = created.kind === "created" ? created.run.id : "";
+      await runs.start(id);
+      for (const n of [1, 2, 3]) progress.record(id, { completed: n, total: 4, output: images(n) }, basis);
+      await progress.drain();
+      expect((await runs.cancel({ accountId: account.id, mode: "live" }, id)).kind).toBe("canceled");
+      const run = await database.db.run.findUniqueOrThrow({ where: { id } });
+      expect([run.status, run.tokensCharged, run.unitsCompleted]).toEqual(["CANCELED", 15, 3]);
+      const ledger = await database.db.ledgerEntry.findMany({
+        where: { runId: id },
+        orderBy: { kind: "asc" },
+      });
+      expect(ledger.map((e) => [e.kind, e.amount]).sort()).toEqual([
+        ["CHARGE", 15],
+        ["RELEASE", 5],
+        ["RESERVE", 20],
+      ]);
+      expect(await expectLedgerExact(account.id)).toEqual({ balance: 85, reserved: 0 });
+      expect(await progressEvents(id)).toHaveLength(3);
+    });
+
+    it("when a report with outputs comes after the cancel, then it is never shown and nothing more is charged", async () => {
+      const { account, command } = await liveAccount(100);
+      const created = await runs.create(
+        command("acme/pixel-hq", { input: { prompt: "p", num_images: 4 }, unitsRequested: 4 }),
+      );
+      const id = created.kind === "created" ? created.run.id : "";
+      await runs.start(id);
+      progress.record(id, { completed: 1, total: 4, output: images(1) }, basis);
+      await progress.drain();
+      await runs.cancel({ accountId: account.id, mode: "live" }, id);
+      progress.record(id, { completed: 2, total: 4, output: images(2) }, basis);
+      // A report without outputs (logs) is still shown.
+      progress.record(id, { logs: "step 7" }, basis);
+      await progress.drain();
+      const shown = await progressEvents(id);
+      expect(shown.map((e) => e.event.type === "progress" && e.event.data)).toEqual([
+        { completed: 1, total: 4, output: images(1) },
+        { logs: "step 7" },
+      ]);
+      const run = await database.db.run.findUniqueOrThrow({ where: { id } });
+      expect([run.tokensCharged, run.unitsCompleted]).toEqual([5, 1]);
+    });
+
+    it("when cancels race reports that deliver more, then each cancel charges exactly what was shown before it settled", async () => {
+      const { account, command } = await liveAccount(1000);
+      const owner = { accountId: account.id, mode: "live" as const };
+      const created = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          runs.create(command("acme/pixel-hq", { input: { prompt: "p", num_images: 4 }, unitsRequested: 4 })),
+        ),
+      );
+      const ids = created.map((r) => (r.kind === "created" ? r.run.id : ""));
+      await Promise.all(ids.map((id) => runs.start(id)));
+      await Promise.all(
+        ids.map(async (id, i) => {
+          for (const n of [1, 2, 3, 4])
+            progress.record(id, { completed: n, total: 4, output: images(n) }, basis);
+          // Without its basis, as Cog's callbacks arrive: the recorder reads the run's model.
+          if (i % 2) progress.record(id, { output: images(4) });
+          await runs.cancel(owner, id);
+        }),
+      );
+      await progress.drain();
+      for (const id of ids) {
+        const run = await database.db.run.findUniqueOrThrow({ where: { id } });
+        const shown = await progressEvents(id);
+        const delivered = Math.max(
+          0,
+          ...shown.map((e) =>
+            e.event.type === "progress" ? (e.event.data.output as { images: string[] }).images.length : 0,
+          ),
+        );
+        expect(run.unitsCompleted).toBe(delivered);
+        expect(run.tokensCharged).toBe(5 * delivered);
+      }
+      await expectLedgerExact(account.id);
+    });
   });
 });

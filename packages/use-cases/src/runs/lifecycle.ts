@@ -133,6 +133,8 @@ export interface RunLifecycle {
   cancel(owner: { accountId: string; mode: Mode }, runId: string): Promise<CancelResult>;
   /** Cancel-After: cancels and refunds the run if it has not ended, with the reason in its record. */
   cancelAtDeadline(runId: string): Promise<CancelResult>;
+  /** The model server canceled the prediction itself; false when another settlement won. */
+  canceledByModel(runId: string): Promise<boolean>;
   /** FAILED/TIMEOUT for an EXECUTING run past its deadline; null when it had ended already. */
   timeOut(run: { id: string; modelId: string; reservedTokens: number }): Promise<SettledRun | null>;
   /** Resolves when every transition submitted so far is committed. */
@@ -332,13 +334,22 @@ export function createRunLifecycle({
     return { kind: "replayed", run: existing };
   }
 
-  /** Cancels (and refunds) a queued or executing run; the stored state answers for the others. */
+  /**
+   * Cancels a queued or executing run, charged for the units it delivered before (their files stay
+   * reachable: runs.units_completed, written before a progress report shows them) and refunded the
+   * rest; the stored state answers for the others. A report that delivers more between the read
+   * and the settlement makes the settlement miss, and the cancel is decided again.
+   */
   async function cancelRun(
     read: () => Promise<Awaited<ReturnType<typeof findRun>>>,
     runId: string,
-    reason?: (run: NonNullable<Awaited<ReturnType<typeof findRun>>>) => { code: string; message: string },
+    how: {
+      reason?: (run: NonNullable<Awaited<ReturnType<typeof findRun>>>) => { code: string; message: string };
+      /** Drop the waiting job and abort the executing worker (not when the model ended the run). */
+      stop: boolean;
+    },
   ): Promise<CancelResult> {
-    for (let attempt = 0; attempt < 3; attempt++) {
+    for (let attempt = 0; attempt < 5; attempt++) {
       const run = await read();
       if (!run) return { kind: "not_found" };
       switch (cancelDecision(run.status)) {
@@ -350,17 +361,23 @@ export function createRunLifecycle({
           break;
       }
       const model = await findModel(db, run.modelId);
-      const charge = settlementCharge(model!.pricing as Pricing, run.unitsCompleted, run.reservedTokens);
+      const delivered = run.unitsCompleted;
+      const decision = {
+        to: "CANCELED" as const,
+        unitsDelivered: delivered,
+        charge: settlementCharge(model!.pricing as Pricing, delivered, run.reservedTokens),
+        ...(how.reason && { reason: how.reason(run) }),
+      };
       const at = new Date();
-      const decision = { to: "CANCELED" as const, charge, ...(reason && { reason: reason(run) }) };
       const settled = await settle(run, ["QUEUED", "EXECUTING"], decision, at);
       if (settled) {
-        await queues.stopRun(runId).catch(warn("stopping the canceled run", { run_id: runId }));
+        if (how.stop)
+          await queues.stopRun(runId).catch(warn("stopping the canceled run", { run_id: runId }));
         return { kind: "canceled", run: { id: runId, canceledAt: at } };
       }
-      // Lost a race (the run finished, or another cancel won): the stored state answers.
+      // Lost a race (the run finished, another cancel won, an output was delivered): read again.
     }
-    throw new Error(`run ${runId} changed under three cancel attempts`);
+    throw new Error(`run ${runId} changed under five cancel attempts`);
   }
 
   return {
@@ -431,18 +448,24 @@ export function createRunLifecycle({
     },
 
     cancel(owner, runId) {
-      return cancelRun(() => findRunForAccount(db, runId, owner.accountId, owner.mode), runId);
+      return cancelRun(() => findRunForAccount(db, runId, owner.accountId, owner.mode), runId, {
+        stop: true,
+      });
     },
 
     cancelAtDeadline(runId) {
-      return cancelRun(
-        () => findRun(db, runId),
-        runId,
-        (run) => ({
+      return cancelRun(() => findRun(db, runId), runId, {
+        stop: true,
+        reason: (run) => ({
           code: DEADLINE_CANCEL_CODE,
           message: `The run was canceled at its Cancel-After deadline (${run.cancelAt?.toISOString()}).`,
         }),
-      );
+      });
+    },
+
+    async canceledByModel(runId) {
+      const result = await cancelRun(() => findRun(db, runId), runId, { stop: false });
+      return result.kind === "canceled";
     },
 
     timeOut(run) {

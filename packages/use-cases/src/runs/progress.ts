@@ -1,0 +1,77 @@
+// A runner's progress reports on their way to the run's event stream. A report that carries
+// outputs hands the client files it keeps whatever happens next, so those units are recorded on
+// the run first (a cancel charges them) and the report is shown only if the run was still
+// executing then: a run canceled meanwhile never shows outputs it was not charged for.
+import {
+  outputKindOf,
+  runnerSchema,
+  unitsDelivered,
+  type OutputKind,
+  type RecordedEvent,
+  type RunProgress,
+} from "@svc/core";
+import { recordUnitsDelivered, runOutputBasis, sqlPool, type Db } from "@svc/db";
+import type { Logger } from "@svc/logger";
+
+/** How a run's outputs are counted, when the caller knows it (the executing worker does). */
+export interface OutputBasis {
+  kind: OutputKind;
+  unitsRequested: number;
+}
+
+export interface ProgressRecorder {
+  /** Never throws, never waits: reports of one run are recorded in the order they were made. */
+  record(runId: string, report: RunProgress, basis?: OutputBasis): void;
+  /** Resolves when every report made so far is recorded or dropped. */
+  drain(): Promise<void>;
+}
+
+export function createProgressRecorder(deps: {
+  db: Db;
+  recordEvents(events: readonly RecordedEvent[]): Promise<void>;
+  logger: Logger;
+}): ProgressRecorder {
+  const pool = sqlPool(deps.db);
+  const chains = new Map<string, Promise<void>>();
+
+  async function basisOf(runId: string): Promise<OutputBasis | null> {
+    const found = await runOutputBasis(pool, runId);
+    if (!found) return null;
+    return { kind: outputKindOf(runnerSchema.parse(found.runner)), unitsRequested: found.unitsRequested };
+  }
+
+  /** False when the report must not be shown: its outputs could not be recorded as delivered. */
+  async function deliverable(runId: string, report: RunProgress, given?: OutputBasis): Promise<boolean> {
+    if (report.output === undefined) return true;
+    const basis = given ?? (await basisOf(runId));
+    if (!basis) return false;
+    const units = unitsDelivered(basis.kind, report.output, basis.unitsRequested);
+    return units === 0 || recordUnitsDelivered(pool, runId, units);
+  }
+
+  async function recordOne(runId: string, report: RunProgress, basis?: OutputBasis) {
+    try {
+      if (!(await deliverable(runId, report, basis))) {
+        deps.logger.info("progress with outputs dropped: the run is no longer executing", { run_id: runId });
+        return;
+      }
+      await deps.recordEvents([{ runId, event: { type: "progress", at: new Date().toISOString(), data: report } }]);
+    } catch (error) {
+      deps.logger.warn("recording progress failed", { run_id: runId, error });
+    }
+  }
+
+  return {
+    record(runId, report, basis) {
+      const previous = chains.get(runId) ?? Promise.resolve();
+      const next = previous.then(() => recordOne(runId, report, basis));
+      chains.set(runId, next);
+      void next.then(() => {
+        if (chains.get(runId) === next) chains.delete(runId);
+      });
+    },
+    async drain() {
+      await Promise.all([...chains.values()]);
+    },
+  };
+}
