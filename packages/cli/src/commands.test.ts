@@ -8,7 +8,7 @@ describe("svc admin commands", () => {
   let database: TestDatabase;
   const run = async (...argv: string[]) => {
     const lines: string[] = [];
-    await runCommand(database.db, argv, (l) => lines.push(l));
+    await runCommand(database.db, argv, (l) => lines.push(l), { API_KEYS_PER_MODE_MAX: 3 });
     return lines;
   };
   const json = async (...argv: string[]) => (await run(...argv, "--json")).map((l) => JSON.parse(l));
@@ -55,15 +55,35 @@ describe("svc admin commands", () => {
     expect((await run("keys", "list", "--account", accountId))[0]).toMatch(/revoked/);
   });
 
-  it("when demo runs twice, then one demo account exists and each run prints new working keys", async () => {
+  it("when an account holds API_KEYS_PER_MODE_MAX active keys of a mode, then one more is refused until one is revoked", async () => {
+    const [{ id: accountId }] = await json("accounts", "create", "--name", "capped");
+    const create = (mode: string) => json("keys", "create", "--account", accountId, "--mode", mode);
+    const made = [await create("test"), await create("test"), await create("test")];
+    await expect(create("test")).rejects.toThrow(/already has 3 active test keys/);
+    // The other mode has its own room.
+    await create("live");
+    await run("keys", "revoke", made[0]![0].id);
+    await create("test");
+    expect(await database.db.apiKey.count({ where: { accountId, mode: "test", revokedAt: null } })).toBe(3);
+  });
+
+  it("when demo runs again and again, then one demo account exists, each run prints new keys and the previous ones are revoked", async () => {
     const [first] = await json("demo");
-    const [second] = await json("demo");
+    let second = first;
+    // More runs than the key cap (3 here): the demo never runs out of room.
+    for (let i = 0; i < 4; i++) [second] = await json("demo");
     expect(second.account).toBe(first.account);
     expect(second.balance).toBe(10000);
     expect(second.live_key).not.toBe(first.live_key);
     expect(second.live_key).toMatch(/^svc_live_/);
     expect(second.test_key).toMatch(/^svc_test_/);
     expect(await database.db.account.count({ where: { name: "demo" } })).toBe(1);
+    const active = await database.db.apiKey.findMany({
+      where: { accountId: first.account, revokedAt: null },
+    });
+    expect(active.map((k) => k.hash).sort()).toEqual(
+      [hashApiKey(second.live_key), hashApiKey(second.test_key)].sort(),
+    );
   });
 
   it("when demo runs, then its owner user can sign in with the password printed, and the previous one stops working", async () => {

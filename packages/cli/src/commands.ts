@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { randomBytes } from "node:crypto";
+import type { BaseConfig } from "@svc/config";
 import { USER_ROLES, type Mode, type ModelCategory, type UserRole } from "@svc/core";
 import {
   createAccount,
@@ -9,6 +10,7 @@ import {
   listApiKeys,
   listUsers,
   revokeApiKey,
+  revokeKeysNamed,
   setUserPassword,
   type Db,
 } from "@svc/db";
@@ -29,7 +31,8 @@ export const USAGE = `usage: svc <command> [options]
   users list [--account <acct_…>]                 list console users (never their password hashes)
   users disable <email>                           disable a user and end their sessions
   demo [--tokens <n>]                             ensure the demo account and its console user (new password
-                                                  each time) and print a new live and test key
+                                                  each time) and print a new live and test key (the
+                                                  previous demo keys are revoked)
   models list                                     every model with status, runner and price
   models set-status <model id> <status>           e.g. active, deprecated (only active models run)
   models import --cog <base-url> --id <vendor/model> [--category image|video|audio] [--price <tokens>]
@@ -67,6 +70,7 @@ async function ensureAccount(db: Db, id: string) {
 
 export const DEMO_ACCOUNT_NAME = "demo";
 export const DEMO_EMAIL = "demo@example.com";
+const DEMO_KEY_NAMES = { live: "demo live", test: "demo test" } as const;
 
 function role(value: string | undefined): UserRole {
   if (value === undefined) return "member";
@@ -108,8 +112,19 @@ function parseOptions(argv: string[]) {
   }
 }
 
+/** What the commands read from the configuration. */
+export type CommandSettings = Pick<BaseConfig, "API_KEYS_PER_MODE_MAX">;
+
 /** Runs one admin command against the database; prints with out(). */
-export async function runCommand(db: Db, argv: string[], out: Out): Promise<void> {
+export async function runCommand(db: Db, argv: string[], out: Out, settings: CommandSettings): Promise<void> {
+  const newKey = async (accountId: string, keyMode: Mode, name: string) => {
+    const made = await createApiKey(db, accountId, keyMode, name, settings.API_KEYS_PER_MODE_MAX);
+    if (!made)
+      throw new UsageError(
+        `account ${accountId} already has ${settings.API_KEYS_PER_MODE_MAX} active ${keyMode} keys (API_KEYS_PER_MODE_MAX); revoke one first`,
+      );
+    return made;
+  };
   const { positionals, values } = parseOptions(argv);
   const [group, action, arg] = positionals;
   const print = (human: string, data: unknown) => out(values.json ? JSON.stringify(data) : human);
@@ -143,7 +158,7 @@ export async function runCommand(db: Db, argv: string[], out: Out): Promise<void
       const accountId = required(values.account, "account");
       const keyMode = mode(values.mode);
       await ensureAccount(db, accountId);
-      const { record, key } = await createApiKey(db, accountId, keyMode, values.name ?? "");
+      const { record, key } = await newKey(accountId, keyMode, values.name ?? "");
       print(`created ${record.mode} key ${record.id}\n${key}\nStore it now: it is not shown again.`, {
         id: record.id,
         key,
@@ -211,8 +226,10 @@ export async function runCommand(db: Db, argv: string[], out: Out): Promise<void
         account = await createAccount(db, DEMO_ACCOUNT_NAME);
         await grantTokens(db, account.id, tokens, "demo grant");
       }
-      const live = await createApiKey(db, account.id, "live", "demo live");
-      const test = await createApiKey(db, account.id, "test", "demo test");
+      // The keys printed last time stop working: a demo never piles up keys (API_KEYS_PER_MODE_MAX).
+      await revokeKeysNamed(db, account.id, [DEMO_KEY_NAMES.live, DEMO_KEY_NAMES.test]);
+      const live = await newKey(account.id, "live", DEMO_KEY_NAMES.live);
+      const test = await newKey(account.id, "test", DEMO_KEY_NAMES.test);
       const balance = (await db.account.findUniqueOrThrow({ where: { id: account.id } })).balance;
       // A new password on every run: nothing fixed and public ever signs in to a running service.
       const password = randomBytes(12).toString("base64url");

@@ -11,9 +11,10 @@ if (argv.length === 0 || argv.includes("--help") || argv.includes("-h")) {
 
 let exitCode = 0;
 try {
-  const db = createDb({ url: loadBaseConfig().DATABASE_URL, poolSize: 2 });
+  const config = loadBaseConfig();
+  const db = createDb({ url: config.DATABASE_URL, poolSize: 2 });
   try {
-    await runCommand(db, argv, (line) => console.log(line));
+    await runCommand(db, argv, (line) => console.log(line), config);
   } finally {
     await db.$disconnect();
   }

@@ -30,6 +30,10 @@ export const baseEnvSchema = z.object({
     "postgresql://postgres@127.0.0.1:5432/svc",
   ),
   DATABASE_POOL_SIZE: doc(int(1, 200).default(10), "Connections per process in the Postgres pool."),
+  API_KEYS_PER_MODE_MAX: doc(
+    int(1, 10_000).default(20),
+    "Active API keys an account may hold per mode (live, test), created in the console or with the CLI; past it, a key must be revoked first (409 KEY_LIMIT_REACHED).",
+  ),
   REDIS_URL: doc(
     url(["redis", "rediss"]).default("redis://127.0.0.1:6379"),
     "Redis for the job queues (BullMQ). Use maxmemory-policy noeviction.",
@@ -187,6 +191,10 @@ export const apiEnvSchema = serviceEnvSchema.extend({
   RATE_LIMIT_WINDOW_SECONDS: doc(
     int(1, 3_600).default(60),
     "Length of a rate-limit window in seconds (60: the limits above are per minute).",
+  ),
+  TEST_RUNS_PER_DAY: doc(
+    int(0, 10_000_000).default(200),
+    "Test-mode runs of models that cost compute (every model but acme/echo) an account may start per 24 hours, across all of its test keys; past it, 429 TEST_RUN_QUOTA_EXCEEDED with Retry-After. Test runs are free, so this bounds what test keys can take. Counted in Redis for all API replicas; not switched off by RATE_LIMIT_ENABLED.",
   ),
   AUTH_FAILURES_PER_MINUTE: doc(
     int(1, 1_000_000).default(30),

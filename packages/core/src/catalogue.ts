@@ -21,6 +21,13 @@ export const runnerSchema = z.discriminatedUnion("kind", [
 
 export type RunnerSettings = z.infer<typeof runnerSchema>;
 
+/**
+ * Whether a run of this runner costs real compute (a render, a model server). Test runs of such
+ * models are free but bounded per account (TEST_RUNS_PER_DAY); the echo generator costs nothing.
+ */
+export const costsCompute = (settings: RunnerSettings): boolean =>
+  !(settings.kind === "builtin" && settings.generator === "echo");
+
 /** What a runner's outputs are counted in (see unitsDelivered). */
 export const outputKindOf = (settings: RunnerSettings): OutputKind =>
   settings.kind === "builtin" ? settings.generator : settings.output;

@@ -16,9 +16,13 @@ export const ERROR_STATUS = {
   OUTPUT_EXPIRED: 410,
   MODEL_NOT_ACTIVE: 409,
   IDEMPOTENCY_KEY_REUSED: 409,
+  // Ours: an account holds API_KEYS_PER_MODE_MAX active keys of the mode already.
+  KEY_LIMIT_REACHED: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
+  // Ours: the account's test runs of compute-costing models for the day are used up (TEST_RUNS_PER_DAY).
+  TEST_RUN_QUOTA_EXCEEDED: 429,
   INTERNAL_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
 } as const;

@@ -60,7 +60,12 @@ describe("planSettlement", () => {
   });
 
   it("when a run is canceled, then endpoints get run.canceled (its own webhook_url only if its filter asks)", () => {
-    const plan = planSettlement(run, ["QUEUED", "EXECUTING"], { to: "CANCELED", unitsDelivered: 0, charge: 0 }, at);
+    const plan = planSettlement(
+      run,
+      ["QUEUED", "EXECUTING"],
+      { to: "CANCELED", unitsDelivered: 0, charge: 0 },
+      at,
+    );
     expect(JSON.parse(plan.runBody).event).toBe("run.canceled");
     expect(plan.errorCode).toBeUndefined();
     const body = JSON.parse(plan.endpointHead + '"wh_1"' + plan.endpointTail);
@@ -73,7 +78,12 @@ describe("planSettlement", () => {
 
   it("when a deadline cancels a run, then the reason is recorded with it", () => {
     const reason = { code: "CANCEL_AFTER", message: "Canceled by its Cancel-After deadline (30s)." };
-    const plan = planSettlement(run, ["QUEUED", "EXECUTING"], { to: "CANCELED", unitsDelivered: 0, charge: 0, reason }, at);
+    const plan = planSettlement(
+      run,
+      ["QUEUED", "EXECUTING"],
+      { to: "CANCELED", unitsDelivered: 0, charge: 0, reason },
+      at,
+    );
     expect([plan.errorCode, plan.errorMessage]).toEqual([reason.code, reason.message]);
   });
 });

@@ -32,7 +32,7 @@ export interface ClientOptions {
   baseUrl: string;
   /** Retries of idempotent calls on 429, 503 and network errors. Default 3. */
   maxRetries?: number;
-  /** Longest single wait before a retry, in ms. Default 60 000. */
+  /** Longest single wait before a retry, in ms (a longer Retry-After, a daily quota, is thrown at once). Default 60 000. */
   maxRetryDelayMs?: number;
   fetch?: typeof fetch;
 }

@@ -6,6 +6,8 @@ export class ModelRunError extends Error {
     message: string,
     readonly requestId: string | undefined,
     readonly details?: { path: string; message: string }[],
+    /** From Retry-After (429, 503): how long to wait before trying again, in ms. */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
     this.name = "ModelRunError";

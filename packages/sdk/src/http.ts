@@ -5,7 +5,7 @@ export interface HttpOptions {
   apiKey: string;
   fetch: typeof fetch;
   maxRetries: number;
-  /** Upper bound of a single wait before retrying (Retry-After is honoured up to this). */
+  /** Longest single wait before retrying; an answer asking for a longer Retry-After is thrown at once. */
   maxRetryDelayMs: number;
 }
 
@@ -74,12 +74,16 @@ export async function call<T>(http: HttpOptions, o: RequestOptions): Promise<T> 
       await sleep(backoff, o.signal);
       continue;
     }
-    if (RETRYABLE.has(res.status) && o.idempotent && attempt < http.maxRetries) {
+    const retryAfter = retryAfterMs(res.headers.get("retry-after"));
+    // A wait longer than the longest one allowed (a daily quota) is not waited out: the caller hears.
+    if (
+      RETRYABLE.has(res.status) &&
+      o.idempotent &&
+      attempt < http.maxRetries &&
+      (retryAfter ?? 0) <= http.maxRetryDelayMs
+    ) {
       await res.body?.cancel();
-      await sleep(
-        Math.min(http.maxRetryDelayMs, retryAfterMs(res.headers.get("retry-after")) ?? backoff),
-        o.signal,
-      );
+      await sleep(retryAfter ?? backoff, o.signal);
       continue;
     }
     const text = await res.text();
@@ -97,6 +101,7 @@ export async function call<T>(http: HttpOptions, o: RequestOptions): Promise<T> 
         e?.message ?? `HTTP ${res.status}`,
         e?.request_id ?? res.headers.get("x-request-id") ?? undefined,
         e?.details,
+        retryAfter,
       );
     }
     return body as T;

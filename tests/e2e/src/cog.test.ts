@@ -456,6 +456,7 @@ describe("Cog runner end to end", () => {
       service.database.db,
       ["models", "import", "--cog", cog.url, "--id", "cog/imported", "--price", "3"],
       (l) => lines.push(l),
+      { API_KEYS_PER_MODE_MAX: 20 },
     );
     expect(lines[0]).toBe("imported cog/imported");
     const model = await client.models.get("cog/imported");

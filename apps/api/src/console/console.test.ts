@@ -15,6 +15,7 @@ describe("web console API", () => {
       PUBLIC_BASE_URL: "https://console.example.com",
       SIGN_IN_ATTEMPTS_PER_EMAIL: "5",
       SIGN_IN_ATTEMPTS_PER_ADDRESS: "1000",
+      API_KEYS_PER_MODE_MAX: "3",
     });
     await seedTestModels(api.database.db);
     ours = await createAccountWithKeys(api.database.db, 1000, "ours");
@@ -120,6 +121,29 @@ describe("web console API", () => {
       .set({ Cookie: cookie, "X-CSRF-Token": csrf })
       .expect(200);
     await request(api.app).get("/api/v1/account").set("Authorization", `Bearer ${key}`).expect(401);
+  });
+
+  it("when an owner mints keys fast, then API_KEYS_PER_MODE_MAX active keys per mode is the most, even for concurrent requests", async () => {
+    const { account } = await createAccountWithKeys(api.database.db, 0, "minter");
+    await addUser(api.database.db, {
+      accountId: account.id,
+      email: "minter@example.com",
+      password: PASSWORD,
+      role: "owner",
+    });
+    const { cookie, csrf } = await signIn("minter@example.com");
+    const auth = { Cookie: cookie, "X-CSRF-Token": csrf };
+    const mint = (mode: string) =>
+      request(api.app).post("/console/api/keys").set(auth).send({ name: "k", mode });
+    // The fixture's test key is one of the 3.
+    const answers = await Promise.all(Array.from({ length: 10 }, () => mint("test")));
+    expect(answers.filter((r) => r.status === 201)).toHaveLength(2);
+    const refused = answers.find((r) => r.status !== 201)!;
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe("KEY_LIMIT_REACHED");
+    expect(refused.body.error.message).toMatch(/3 active test keys/);
+    expect(await api.database.db.apiKey.count({ where: { accountId: account.id, mode: "test" } })).toBe(3);
+    await mint("live").expect(201);
   });
 
   it("when another account's key, run or endpoint id is used, then 404 and nothing changes", async () => {

@@ -148,10 +148,18 @@ const createKey = route({
   summary: "Create an API key (owners); the full key is in this answer only",
   body: { schema: createKeyBody, example: { name: "production server", mode: "live" } },
   guards: ["owners"],
+  errors: [409],
   reply: { status: 201, schema: R.KeyCreated, description: "The key" },
   async handler({ body }, { res, deps }) {
     const accountId = sessionOf(res).user.account.id;
-    const { record, key } = await createApiKey(deps.db, accountId, body.mode, body.name);
+    const max = deps.config.API_KEYS_PER_MODE_MAX;
+    const made = await createApiKey(deps.db, accountId, body.mode, body.name, max);
+    if (!made)
+      throw new ApiError(
+        "KEY_LIMIT_REACHED",
+        `This account already has ${max} active ${body.mode} keys, the most allowed; revoke one first.`,
+      );
+    const { record, key } = made;
     return {
       data: { ...presentKey(record), key },
       message: "Copy the key now: it is shown only once and cannot be retrieved again.",

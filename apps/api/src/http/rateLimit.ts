@@ -52,7 +52,8 @@ export function rateLimits({
   };
 }
 
-function redisLimiter(redis: Redis, prefix: string, name: string, points: number, duration: number) {
+/** A limiter counted in Redis, with an in-process one of the same budget while Redis fails. */
+export function redisLimiter(redis: Redis, prefix: string, name: string, points: number, duration: number) {
   return new RateLimiterRedis({
     storeClient: redis,
     keyPrefix: `${prefix}:rl:${name}`,
@@ -70,9 +71,14 @@ function headers(res: Response, limit: number, state: RateLimiterRes) {
   });
 }
 
-function limited(state: RateLimiterRes, message: string): ApiError {
+/** The 429 for a spent budget, with Retry-After when it comes back. */
+export function limited(
+  state: Pick<RateLimiterRes, "msBeforeNext">,
+  message: string,
+  code: "RATE_LIMITED" | "TEST_RUN_QUOTA_EXCEEDED" = "RATE_LIMITED",
+): ApiError {
   const retryAfter = String(Math.max(1, Math.ceil(state.msBeforeNext / 1000)));
-  return new ApiError("RATE_LIMITED", `${message} Retry in ${retryAfter} s.`, undefined, {
+  return new ApiError(code, `${message} Retry in ${retryAfter} s.`, undefined, {
     "Retry-After": retryAfter,
   });
 }

@@ -142,10 +142,29 @@ export const AccountResponse = z.object({
     .object({
       id: z.string().meta({ example: "acct_1bq0HXsL3kQ8cRYyyzqZ1W" }),
       name: z.string(),
-      balance: tokens.meta({ description: "Tokens granted minus tokens charged" }),
-      reserved: tokens.meta({ description: "Tokens held for queued and executing live runs" }),
-      available: tokens.meta({ description: "balance - reserved: what new live runs can reserve" }),
+      balance: tokens.meta({
+        description:
+          "Tokens granted minus tokens charged (live mode; 0 for a test key: test mode has no tokens)",
+      }),
+      reserved: tokens.meta({
+        description: "Tokens held for queued and executing live runs (0 for a test key)",
+      }),
+      available: tokens.meta({
+        description: "balance - reserved: what new live runs can reserve (0 for a test key)",
+      }),
       mode: z.enum(["live", "test"]).meta({ description: "The mode of the key that asked" }),
+      test_runs: z
+        .object({
+          limit: tokens.meta({ description: "TEST_RUNS_PER_DAY" }),
+          remaining: tokens,
+          resets_at: timestamp
+            .nullable()
+            .meta({ description: "When the 24-hour window that began with the first counted test run ends" }),
+        })
+        .meta({
+          description:
+            "Test runs of compute-costing models (all but acme/echo) the account may still start, across all of its test keys",
+        }),
     })
     .meta({ id: "Account" }),
 });

@@ -3,6 +3,7 @@ import { ApiError } from "@svc/core";
 import { chargedPerDay, findAccount, listLedger } from "@svc/db";
 import { authOf } from "../auth/authenticate.js";
 import { route, type Route } from "../http/route.js";
+import { testRuns } from "./runs.js";
 import * as R from "../openapi/responses.js";
 import { cursorSchema, paginate } from "../http/cursor.js";
 import { pageLimit, queryInt } from "../http/validate.js";
@@ -23,7 +24,8 @@ const usageQuery = z.object({
 const DAY_MS = 86_400_000;
 
 // The caller's account: balance, reserved and available tokens; its ledger; tokens charged per
-// day. Tokens are one pot per account (test runs never touch it), so both modes see the same.
+// day. Tokens are live mode's alone (test runs never touch them): a test key sees a world without
+// tokens (zeros, an empty ledger) and no live run id, as Stripe's test mode has its own balance.
 const tags = ["Account"];
 
 const readAccount = route({
@@ -32,18 +34,27 @@ const readAccount = route({
   tags,
   summary: "The account's tokens: balance, reserved and available",
   reply: { status: 200, schema: R.AccountResponse, description: "The caller's account" },
-  async handler(_input, { res, deps: { db } }) {
+  async handler(_input, { res, deps }) {
     const auth = authOf(res);
-    const account = await findAccount(db, auth.accountId);
+    const [account, allowance] = await Promise.all([
+      findAccount(deps.db, auth.accountId),
+      testRuns(deps).allowance(auth.accountId),
+    ]);
     if (!account) throw new ApiError("UNAUTHORIZED", "This key's account no longer exists.");
+    const live = auth.mode === "live";
     return {
       data: {
         id: account.id,
         name: account.name,
-        balance: account.balance,
-        reserved: account.reserved,
-        available: account.balance - account.reserved,
+        balance: live ? account.balance : 0,
+        reserved: live ? account.reserved : 0,
+        available: live ? account.balance - account.reserved : 0,
         mode: auth.mode,
+        test_runs: {
+          limit: allowance.limit,
+          remaining: allowance.limit - allowance.used,
+          resets_at: allowance.resetsAt?.toISOString() ?? null,
+        },
       },
     };
   },
@@ -54,9 +65,11 @@ const readLedger = route({
   path: "/account/ledger",
   tags,
   summary: "The account's ledger, newest first (grants, reservations, charges, releases)",
+  description: "Live mode's tokens only: a test key gets an empty ledger (test runs never touch tokens).",
   query: ledgerQuery,
   reply: { status: 200, schema: R.LedgerPage, description: "A page of ledger entries" },
   async handler({ query }, { res, deps: { db } }) {
+    if (authOf(res).mode === "test") return { data: { entries: [], next_cursor: null } };
     const entries = await listLedger(db, {
       accountId: authOf(res).accountId,
       runId: query.run_id,
@@ -93,7 +106,10 @@ const readUsage = route({
     // Whole UTC days, today included: the first is days - 1 days before today.
     const today = Math.floor(Date.now() / DAY_MS) * DAY_MS;
     const since = new Date(today - (days - 1) * DAY_MS);
-    const charged = new Map((await chargedPerDay(db, authOf(res).accountId, since)).map((d) => [d.day, d]));
+    const auth = authOf(res);
+    const charged = new Map(
+      auth.mode === "live" ? (await chargedPerDay(db, auth.accountId, since)).map((d) => [d.day, d]) : [],
+    );
     const series = Array.from({ length: days }, (_, i) => {
       const day = new Date(since.getTime() + i * DAY_MS).toISOString().slice(0, 10);
       const found = charged.get(day);

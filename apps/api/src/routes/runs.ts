@@ -10,6 +10,7 @@ import {
   WAIT_MAX_SECONDS,
   WEBHOOK_FILTER_VALUES,
   canonicalJson,
+  costsCompute,
   parseCancelAfter,
   parsePreferWait,
   presentCanceledRun,
@@ -17,6 +18,7 @@ import {
   presentRun,
   presentWaitedRun,
   runIdView,
+  runnerSchema,
   unitsRequested,
   webhookFilterEvents,
   type Pricing,
@@ -32,6 +34,7 @@ import { header } from "../openapi/register.js";
 import { validateRunInput } from "../runs/inputValidator.js";
 import { checkWebhookUrl } from "../webhooks/checkUrl.js";
 import { modelCache } from "../catalogue/modelCache.js";
+import { testRunQuota } from "../runs/testRunQuota.js";
 import { modelId } from "./models.js";
 
 const createRunBody = z.strictObject({
@@ -106,6 +109,9 @@ const PREFERENCE_APPLIED = {
   "Preference-Applied": header("Sent when Prefer: wait was honoured: the seconds waited at most", "wait=60"),
 };
 const cachedModel = perApp(({ db, config }) => modelCache(db, config.CATALOGUE_CACHE_TTL_MS));
+export const testRuns = perApp(({ redis, config }) =>
+  testRunQuota(redis, config.QUEUE_PREFIX, config.TEST_RUNS_PER_DAY),
+);
 
 const readRun = (db: Db, auth: { accountId: string; mode: "live" | "test" }, id: string) =>
   findRunForAccount(db, id, auth.accountId, auth.mode);
@@ -116,7 +122,7 @@ const createRun = route({
   tags: ["Runs"],
   summary: "Start a run",
   description:
-    "Validates input against the model's input schema (defaults applied), reserves estimated_tokens for live keys and queues the run. With an Idempotency-Key, the same key and body within 24 h return the original run. With `Prefer: wait` (or `wait=N`, 1 to 60 s; 60 by default) the answer waits until the run has ended or the time is up: an ended run answers with its terminal fields (status COMPLETED, FAILED or CANCELED), otherwise the answer is the usual `queued` one, and clients poll or stream. `Cancel-After` (`30s`, `5m`, `1h30m`, or seconds; 1 s to 24 h) cancels and refunds the run if it has not ended by then; its view then carries `error.code` CANCEL_AFTER. `webhook_events_filter` chooses what the run's own webhook_url receives (default completed and failed).",
+    "Validates input against the model's input schema (defaults applied), reserves estimated_tokens for live keys and queues the run. With an Idempotency-Key, the same key and body within 24 h return the original run. With `Prefer: wait` (or `wait=N`, 1 to 60 s; 60 by default) the answer waits until the run has ended or the time is up: an ended run answers with its terminal fields (status COMPLETED, FAILED or CANCELED), otherwise the answer is the usual `queued` one, and clients poll or stream. `Cancel-After` (`30s`, `5m`, `1h30m`, or seconds; 1 s to 24 h) cancels and refunds the run if it has not ended by then; its view then carries `error.code` CANCEL_AFTER. `webhook_events_filter` chooses what the run's own webhook_url receives (default completed and failed). Test keys run for free, but an account may start at most TEST_RUNS_PER_DAY test runs of compute-costing models (all but acme/echo) per 24 hours across its test keys: past it, 429 TEST_RUN_QUOTA_EXCEEDED with Retry-After (GET /account shows what is left).",
   params: z.object({ modelId }),
   headers: runHeaders,
   body: {
@@ -156,6 +162,10 @@ const createRun = route({
         { path: "X-Api-Key-Id", message: "expected the id of an active API key of this mode" },
       ]);
     const pricing = model.pricing as Pricing;
+    // Test runs are free: those that cost compute are counted against the account's daily quota.
+    const quota =
+      auth.mode === "test" && costsCompute(runnerSchema.parse(model.runner)) ? testRuns(deps) : null;
+    await quota?.take(auth.accountId);
     const result = await runs.create({
       accountId: auth.accountId,
       apiKeyId: auth.keyId,
@@ -175,6 +185,7 @@ const createRun = route({
             .digest("hex")
         : null,
     });
+    if (quota && result.kind !== "created") await quota.giveBack(auth.accountId);
     switch (result.kind) {
       case "insufficient":
         throw new ApiError(

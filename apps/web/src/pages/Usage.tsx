@@ -40,20 +40,38 @@ export function UsagePage() {
     <>
       <PageHeader title="Usage & balance" />
       <ErrorMessage error={account.error} />
-      <section className="stats" aria-label="Tokens">
-        <Stat
-          label="Available"
-          value={account.data?.available}
-          hint="balance − reserved: what new runs can use"
-        />
-        <Stat
-          label="Reserved"
-          value={account.data?.reserved}
-          hint="held for runs that are queued or executing"
-        />
-        <Stat label="Balance" value={account.data?.balance} hint="granted − charged" />
-      </section>
-      <p className="muted small">One token balance per account; test runs never touch it.</p>
+      {mode === "test" ? (
+        <>
+          <section className="stats" aria-label="Test runs">
+            <Stat
+              label="Test runs left"
+              value={account.data?.test_runs.remaining}
+              hint={`of ${account.data?.test_runs.limit ?? "…"} per 24 hours, across all test keys`}
+            />
+          </section>
+          <p className="muted small">
+            Test mode has no tokens: test runs are free, and acme/echo is unlimited. Switch to Live for the
+            balance and the ledger.
+          </p>
+        </>
+      ) : (
+        <>
+          <section className="stats" aria-label="Tokens">
+            <Stat
+              label="Available"
+              value={account.data?.available}
+              hint="balance − reserved: what new runs can use"
+            />
+            <Stat
+              label="Reserved"
+              value={account.data?.reserved}
+              hint="held for runs that are queued or executing"
+            />
+            <Stat label="Balance" value={account.data?.balance} hint="granted − charged" />
+          </section>
+          <p className="muted small">One token balance per account; test runs never touch it.</p>
+        </>
+      )}
 
       <section aria-labelledby="chart-title" className="card">
         <h2 id="chart-title">Tokens charged per day, last 30 days</h2>

@@ -2,13 +2,21 @@ import { generateApiKey, newId, type Mode } from "@svc/core";
 import { findOne, sqlPool, type Db } from "../client.js";
 import type { ApiKey } from "../generated/prisma/client.js";
 
-/** Creates a key and returns its full value, which is never stored and cannot be shown again. */
-export async function createApiKey(db: Db, accountId: string, mode: Mode, name = "") {
+/**
+ * Creates a key and returns its full value, which is never stored and cannot be shown again; null
+ * when the account already holds `max` active keys of the mode (counted under a lock per account
+ * and mode, so concurrent creations never pass the cap).
+ */
+export async function createApiKey(db: Db, accountId: string, mode: Mode, name: string, max: number) {
   const generated = generateApiKey(mode);
-  const record = await db.apiKey.create({
-    data: { id: newId("key"), accountId, mode, name, prefix: generated.prefix, hash: generated.hash },
+  return db.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`api_keys:${accountId}:${mode}`}, 0))`;
+    if ((await tx.apiKey.count({ where: { accountId, mode, revokedAt: null } })) >= max) return null;
+    const record = await tx.apiKey.create({
+      data: { id: newId("key"), accountId, mode, name, prefix: generated.prefix, hash: generated.hash },
+    });
+    return { record, key: generated.key };
   });
-  return { record, key: generated.key };
 }
 
 /** Every authenticated request asks this (behind a short cache), so it skips Prisma. */
@@ -49,6 +57,14 @@ export async function touchApiKey(db: Db, keyId: string, at: Date): Promise<void
     name: "api_keys_touch",
     text: "UPDATE api_keys SET last_used_at = $2 WHERE id = $1",
     values: [keyId, at],
+  });
+}
+
+/** Revokes the account's active keys with these names. */
+export async function revokeKeysNamed(db: Db, accountId: string, names: readonly string[]) {
+  await db.apiKey.updateMany({
+    where: { accountId, name: { in: [...names] }, revokedAt: null },
+    data: { revokedAt: new Date() },
   });
 }
 

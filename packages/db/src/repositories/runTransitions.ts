@@ -335,7 +335,11 @@ WHERE id = $1 AND status = 'EXECUTING' RETURNING units_completed`;
  * longer executing, and the report must not be shown (its outputs would be free).
  */
 export async function recordUnitsDelivered(pool: pg.Pool, runId: string, units: number): Promise<boolean> {
-  const result = await pool.query({ name: "runs_deliver_units", text: DELIVER_UNITS, values: [runId, units] });
+  const result = await pool.query({
+    name: "runs_deliver_units",
+    text: DELIVER_UNITS,
+    values: [runId, units],
+  });
   return result.rowCount === 1;
 }
 

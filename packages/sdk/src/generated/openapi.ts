@@ -292,7 +292,7 @@ export type paths = {
         put?: never;
         /**
          * Start a run
-         * @description Validates input against the model's input schema (defaults applied), reserves estimated_tokens for live keys and queues the run. With an Idempotency-Key, the same key and body within 24 h return the original run. With `Prefer: wait` (or `wait=N`, 1 to 60 s; 60 by default) the answer waits until the run has ended or the time is up: an ended run answers with its terminal fields (status COMPLETED, FAILED or CANCELED), otherwise the answer is the usual `queued` one, and clients poll or stream. `Cancel-After` (`30s`, `5m`, `1h30m`, or seconds; 1 s to 24 h) cancels and refunds the run if it has not ended by then; its view then carries `error.code` CANCEL_AFTER. `webhook_events_filter` chooses what the run's own webhook_url receives (default completed and failed).
+         * @description Validates input against the model's input schema (defaults applied), reserves estimated_tokens for live keys and queues the run. With an Idempotency-Key, the same key and body within 24 h return the original run. With `Prefer: wait` (or `wait=N`, 1 to 60 s; 60 by default) the answer waits until the run has ended or the time is up: an ended run answers with its terminal fields (status COMPLETED, FAILED or CANCELED), otherwise the answer is the usual `queued` one, and clients poll or stream. `Cancel-After` (`30s`, `5m`, `1h30m`, or seconds; 1 s to 24 h) cancels and refunds the run if it has not ended by then; its view then carries `error.code` CANCEL_AFTER. `webhook_events_filter` chooses what the run's own webhook_url receives (default completed and failed). Test keys run for free, but an account may start at most TEST_RUNS_PER_DAY test runs of compute-costing models (all but acme/echo) per 24 hours across its test keys: past it, 429 TEST_RUN_QUOTA_EXCEEDED with Retry-After (GET /account shows what is left).
          */
         post: {
             parameters: {
@@ -2814,7 +2814,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** The account's ledger, newest first (grants, reservations, charges, releases) */
+        /**
+         * The account's ledger, newest first (grants, reservations, charges, releases)
+         * @description Live mode's tokens only: a test key gets an empty ledger (test runs never touch tokens).
+         */
         get: {
             parameters: {
                 query?: {
@@ -3715,6 +3718,17 @@ export type paths = {
                 };
                 /** @description Console only: missing or wrong X-CSRF-Token, a cross-site request, or an action the user's role does not allow (FORBIDDEN) */
                 403: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflict with the resource's state */
+                409: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
                         "X-Request-Id"?: string;
@@ -4865,7 +4879,7 @@ export type components = {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "INVALID_JSON" | "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "INSUFFICIENT_TOKENS" | "MODEL_NOT_FOUND" | "RUN_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "NOT_FOUND" | "RUN_NOT_CANCELABLE" | "OUTPUT_EXPIRED" | "MODEL_NOT_ACTIVE" | "IDEMPOTENCY_KEY_REUSED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                code: "INVALID_JSON" | "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "INSUFFICIENT_TOKENS" | "MODEL_NOT_FOUND" | "RUN_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "NOT_FOUND" | "RUN_NOT_CANCELABLE" | "OUTPUT_EXPIRED" | "MODEL_NOT_ACTIVE" | "IDEMPOTENCY_KEY_REUSED" | "KEY_LIMIT_REACHED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "TEST_RUN_QUOTA_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                 message: string;
                 details?: {
                     path: string;
@@ -5105,17 +5119,29 @@ export type components = {
             /** @example acct_1bq0HXsL3kQ8cRYyyzqZ1W */
             id: string;
             name: string;
-            /** @description Tokens granted minus tokens charged */
+            /** @description Tokens granted minus tokens charged (live mode; 0 for a test key: test mode has no tokens) */
             balance: number;
-            /** @description Tokens held for queued and executing live runs */
+            /** @description Tokens held for queued and executing live runs (0 for a test key) */
             reserved: number;
-            /** @description balance - reserved: what new live runs can reserve */
+            /** @description balance - reserved: what new live runs can reserve (0 for a test key) */
             available: number;
             /**
              * @description The mode of the key that asked
              * @enum {string}
              */
             mode: "live" | "test";
+            /** @description Test runs of compute-costing models (all but acme/echo) the account may still start, across all of its test keys */
+            test_runs: {
+                /** @description TEST_RUNS_PER_DAY */
+                limit: number;
+                remaining: number;
+                /**
+                 * Format: date-time
+                 * @description When the 24-hour window that began with the first counted test run ends
+                 * @example 2026-11-21T06:49:03.120Z
+                 */
+                resets_at: string | null;
+            };
         };
         LedgerEntry: {
             /** @example led_5nmW1ZxbJ2pH2QbqNs1QfT */

@@ -371,8 +371,7 @@ export function createRunLifecycle({
       const at = new Date();
       const settled = await settle(run, ["QUEUED", "EXECUTING"], decision, at);
       if (settled) {
-        if (how.stop)
-          await queues.stopRun(runId).catch(warn("stopping the canceled run", { run_id: runId }));
+        if (how.stop) await queues.stopRun(runId).catch(warn("stopping the canceled run", { run_id: runId }));
         return { kind: "canceled", run: { id: runId, canceledAt: at } };
       }
       // Lost a race (the run finished, another cancel won, an output was delivered): read again.

@@ -55,7 +55,9 @@ export function createProgressRecorder(deps: {
         deps.logger.info("progress with outputs dropped: the run is no longer executing", { run_id: runId });
         return;
       }
-      await deps.recordEvents([{ runId, event: { type: "progress", at: new Date().toISOString(), data: report } }]);
+      await deps.recordEvents([
+        { runId, event: { type: "progress", at: new Date().toISOString(), data: report } },
+      ]);
     } catch (error) {
       deps.logger.warn("recording progress failed", { run_id: runId, error });
     }
