@@ -7,6 +7,7 @@ import type { OutputStore, OutputUrls } from "@svc/storage";
 import type { RunLifecycle } from "@svc/use-cases";
 import type { QueueDashboard } from "./admin/queueDashboard.js";
 import type { ApiMetrics } from "./metrics.js";
+import type { HeldConnections } from "./runs/heldConnections.js";
 import type { Realtime } from "./runs/realtime.js";
 
 /** Everything a request handler may touch, built once in main.ts (or by a test). */
@@ -21,6 +22,8 @@ export interface AppDeps {
   metrics: ApiMetrics;
   /** Runs' events for waiting requests and streams, and the queue's index. */
   realtime: Realtime;
+  /** What streams and waiting requests hold, capped per key or session, account and process. */
+  held: HeldConnections;
   /** Where outputs are (served at /files), how their URLs are shown, and, when signed URLs point
    * elsewhere, the origin the console must allow its media from. */
   outputs: { store: OutputStore; urls: OutputUrls; mediaOrigin?: string };

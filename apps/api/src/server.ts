@@ -9,6 +9,7 @@ import { createApp } from "./app.js";
 import type { AppDeps } from "./deps.js";
 import { createApiMetrics } from "./metrics.js";
 import { apiRunLifecycle } from "./runs/lifecycle.js";
+import { heldConnections } from "./runs/heldConnections.js";
 
 export interface AssembledApi {
   app: ReturnType<typeof createApp>;
@@ -59,6 +60,19 @@ export async function assembleApi(
   );
   const store = createOutputStore(config);
   const urls = configuredOutputUrls(store, config);
+  const held = heldConnections({
+    redis,
+    db,
+    prefix: config.QUEUE_PREFIX,
+    logger,
+    limits: {
+      perPrincipal: config.HELD_PER_KEY,
+      perAccount: config.HELD_PER_ACCOUNT,
+      perProcess: config.HELD_PER_PROCESS,
+      // Revocation reaches open streams as soon as it reaches new requests (the key cache's TTL).
+      checkEveryMs: Math.max(1_000, config.AUTH_CACHE_TTL_MS),
+    },
+  });
   const deps: AppDeps = {
     config,
     db,
@@ -75,6 +89,7 @@ export async function assembleApi(
       urls,
       logger,
     },
+    held,
     outputs: {
       store,
       urls,
@@ -92,6 +107,7 @@ export async function assembleApi(
     },
     async close() {
       closing.abort();
+      held.close();
       await Promise.allSettled([queues.close(), db.$disconnect(), dashboard?.close(), hub.close()]);
       store.close();
       if (redis.status === "ready") await redis.quit().catch(() => {});

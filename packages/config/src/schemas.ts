@@ -196,6 +196,18 @@ export const apiEnvSchema = serviceEnvSchema.extend({
     int(0, 10_000_000).default(200),
     "Test-mode runs of models that cost compute (every model but acme/echo) an account may start per 24 hours, across all of its test keys; past it, 429 TEST_RUN_QUOTA_EXCEEDED with Retry-After. Test runs are free, so this bounds what test keys can take. Counted in Redis for all API replicas; not switched off by RATE_LIMIT_ENABLED.",
   ),
+  HELD_PER_KEY: doc(
+    int(1, 1_000_000).default(100),
+    "Event streams and waiting requests (Prefer: wait) one API key, or one console session, may hold at once across all API replicas; past it, 429 RATE_LIMITED with Retry-After (a creation's Prefer: wait is then not honoured: it answers at once).",
+  ),
+  HELD_PER_ACCOUNT: doc(
+    int(1, 1_000_000).default(300),
+    "Event streams and waiting requests one account may hold at once, all keys and sessions together, across all API replicas.",
+  ),
+  HELD_PER_PROCESS: doc(
+    int(1, 1_000_000).default(1_000),
+    "Event streams and waiting requests one API process holds at most, so that it keeps answering everything else (health checks included).",
+  ),
   AUTH_FAILURES_PER_MINUTE: doc(
     int(1, 1_000_000).default(30),
     "Failed authentications per client address per minute; past it the address gets 429 before its keys are looked up.",

@@ -9,8 +9,9 @@ export interface AuthContext {
   /** The API key of the request; from the console, the key a person chose for a run, if any. */
   keyId: string | null;
   mode: Mode;
-  /** The console user of a session-authenticated request. */
+  /** The console user and session of a session-authenticated request. */
   userId?: string;
+  sessionId?: string;
 }
 
 /** Who is counted by the rate limits: the API key, or the signed-in person. */

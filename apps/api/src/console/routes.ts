@@ -260,7 +260,7 @@ function scopedApi(deps: AppDeps, guards: Guards, limitAll: RequestHandler | und
     if (mode !== "live" && mode !== "test")
       throw new ApiError("NOT_FOUND", "Console data lives under /console/api/live or /console/api/test.");
     res.locals.mount = CONSOLE_SCOPED;
-    const { user } = sessionOf(res);
+    const { user, id: sessionId } = sessionOf(res);
     const chosen = req.get(KEY_CHOICE_HEADER);
     const key = chosen ? await findActiveKey(deps.db, user.account.id, mode as Mode, chosen) : null;
     if (chosen && !key)
@@ -272,6 +272,7 @@ function scopedApi(deps: AppDeps, guards: Guards, limitAll: RequestHandler | und
       mode: mode as Mode,
       keyId: key?.id ?? null,
       userId: user.id,
+      sessionId,
     };
     res.locals.auth = auth;
     next();

@@ -22,6 +22,7 @@ import {
   unitsRequested,
   webhookFilterEvents,
   type Pricing,
+  type RunRecord,
 } from "@svc/core";
 import { findRunForAccount, listRuns, type Db } from "@svc/db";
 import { runView, streamRunEvents, waitForEnd } from "../runs/realtime.js";
@@ -34,6 +35,8 @@ import { header } from "../openapi/register.js";
 import { validateRunInput } from "../runs/inputValidator.js";
 import { checkWebhookUrl } from "../webhooks/checkUrl.js";
 import { modelCache } from "../catalogue/modelCache.js";
+import type { AppDeps } from "../deps.js";
+import type { HeldConnections, HeldPlace } from "../runs/heldConnections.js";
 import { testRunQuota } from "../runs/testRunQuota.js";
 import { modelId } from "./models.js";
 
@@ -100,6 +103,39 @@ function gone(res: Response): AbortSignal {
   const controller = new AbortController();
   res.on("close", () => controller.abort());
   return controller.signal;
+}
+
+/** A place for a stream or a wait (429 past the caps), given back when the response closes. */
+async function hold(held: HeldConnections, res: Response) {
+  const auth = authOf(res);
+  const place = await held.hold({
+    accountId: auth.accountId,
+    keyId: auth.sessionId ? null : auth.keyId,
+    sessionId: auth.sessionId ?? null,
+  });
+  res.on("close", place.release);
+  return place;
+}
+
+/** Waits for the run's end while its credential lasts; a revoked key or ended session is a 401. */
+async function waitHolding<R extends RunRecord>(
+  deps: AppDeps,
+  res: Response,
+  place: HeldPlace,
+  runId: string,
+  read: () => Promise<R | null>,
+  seconds: number,
+): Promise<R | null> {
+  const run = await waitForEnd(
+    deps.realtime,
+    runId,
+    read,
+    seconds,
+    AbortSignal.any([gone(res), place.signal]),
+  );
+  if (place.signal.aborted)
+    throw new ApiError("UNAUTHORIZED", "The API key was revoked, or the session ended, while waiting.");
+  return run;
 }
 
 const runNotFound = (id: string) => new ApiError("RUN_NOT_FOUND", `No run with id ${JSON.stringify(id)}.`);
@@ -208,12 +244,20 @@ const createRun = route({
     const created = presentCreatedRun(result.run, model.name);
     const wait = headers.prefer;
     if (wait === null) return { data: created };
-    const run = await waitForEnd(
-      realtime,
+    // The run exists now: past the caps on held requests, the preference is not honoured (RFC 7240
+    // lets a server ignore it) rather than the creation answered 429 and retried into a twin.
+    const place = await hold(deps.held, res).catch((error: unknown) => {
+      if (error instanceof ApiError && error.code === "RATE_LIMITED") return null;
+      throw error;
+    });
+    if (!place) return { data: created };
+    const run = await waitHolding(
+      deps,
+      res,
+      place,
       result.run.id,
       () => readRun(db, auth, result.run.id),
       wait,
-      gone(res),
     );
     res.set("Preference-Applied", `wait=${wait}`);
     return { data: await realtime.urls.resolve(presentWaitedRun(created, run)) };
@@ -261,12 +305,13 @@ const readRunRoute = route({
     description: "The run, with the fields of its status",
     headers: PREFERENCE_APPLIED,
   },
-  async handler({ params: { runId: id }, headers: { prefer: wait } }, { res, deps: { db, realtime } }) {
+  async handler({ params: { runId: id }, headers: { prefer: wait } }, { res, deps }) {
+    const { db, realtime } = deps;
     const auth = authOf(res);
     const run =
       wait === null
         ? await readRun(db, auth, id)
-        : await waitForEnd(realtime, id, () => readRun(db, auth, id), wait, gone(res));
+        : await waitHolding(deps, res, await hold(deps.held, res), id, () => readRun(db, auth, id), wait);
     if (!run) throw runNotFound(id);
     if (wait !== null) res.set("Preference-Applied", `wait=${wait}`);
     return { data: await runView(realtime, run) };
@@ -303,11 +348,12 @@ const runEvents = rawRoute({
       },
     },
   },
-  async handler({ params: { runId: id } }, { req, res, deps: { db, realtime } }) {
+  async handler({ params: { runId: id } }, { req, res, deps: { db, realtime, held } }) {
     const auth = authOf(res);
     const run = await readRun(db, auth, id);
     if (!run) throw runNotFound(id);
-    streamRunEvents(realtime, req, res, run, () => readRun(db, auth, id));
+    const place = await hold(held, res);
+    streamRunEvents(realtime, req, res, run, () => readRun(db, auth, id), place.signal);
   },
 });
 

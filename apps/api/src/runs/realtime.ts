@@ -84,7 +84,8 @@ export async function waitForEnd<R extends RunRecord>(
  * GET /runs/{id}/events: the run's recorded events after Last-Event-ID (all of them without it),
  * then live ones, each status event carrying the run's view (a queued run's place, an ended run's
  * full view), until the run has ended. The stored state is re-read at the start and at every
- * heartbeat, so an event lost on the way (or expired) is made up from it.
+ * heartbeat, so an event lost on the way (or expired) is made up from it. The stream also ends
+ * when `stop` aborts (its key revoked, its session ended).
  */
 export function streamRunEvents(
   rt: Realtime,
@@ -92,6 +93,7 @@ export function streamRunEvents(
   res: Response,
   run: RunRecord,
   read: () => Promise<RunRecord | null>,
+  stop: AbortSignal,
 ) {
   const lastEventId = req.get("last-event-id");
   let last = lastEventId && isStreamId(lastEventId) ? lastEventId : undefined;
@@ -117,9 +119,10 @@ export function streamRunEvents(
   const finish = () => {
     if (ended) return;
     ended = true;
-    stop();
+    unlisten();
     clearInterval(heartbeat);
     rt.closing.removeEventListener("abort", finish);
+    stop.removeEventListener("abort", finish);
     res.end();
   };
 
@@ -210,12 +213,13 @@ export function streamRunEvents(
       finish();
     });
   };
-  const stop = rt.hub.listen(run.id, (m) => enqueue(() => (m === "resync" ? catchUp(true) : handle(m))));
+  const unlisten = rt.hub.listen(run.id, (m) => enqueue(() => (m === "resync" ? catchUp(true) : handle(m))));
   const heartbeat = setInterval(() => {
     write(": heartbeat\n\n");
     enqueue(() => catchUp(true));
   }, rt.heartbeatMs);
   rt.closing.addEventListener("abort", finish, { once: true });
+  stop.addEventListener("abort", finish, { once: true });
   res.on("close", finish);
   res.on("error", finish);
   enqueue(() => catchUp(false));

@@ -1,5 +1,5 @@
 import { generateApiKey, newId, type Mode } from "@svc/core";
-import { findOne, sqlPool, type Db } from "../client.js";
+import { findMany, findOne, sqlPool, type Db } from "../client.js";
 import type { ApiKey } from "../generated/prisma/client.js";
 
 /**
@@ -83,4 +83,15 @@ export function findActiveKey(db: Db, accountId: string, mode: Mode, keyId: stri
     where: { id: keyId, accountId, mode, revokedAt: null },
     select: { id: true },
   });
+}
+
+/** Which of these keys are still active (not revoked): one statement for a whole set. */
+export async function activeKeyIds(db: Db, ids: readonly string[]): Promise<Set<string>> {
+  const rows = await findMany<{ id: string }>(
+    db,
+    "api_keys_active",
+    "SELECT id FROM api_keys WHERE id = ANY($1) AND revoked_at IS NULL",
+    [ids],
+  );
+  return new Set(rows.map((r) => r.id));
 }

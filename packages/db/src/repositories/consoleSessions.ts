@@ -1,5 +1,5 @@
 import { newId } from "@svc/core";
-import type { Db } from "../client.js";
+import { findMany, type Db } from "../client.js";
 
 export function createSession(
   db: Db,
@@ -52,4 +52,19 @@ export async function deleteExpiredSessions(
     where: { userId, OR: [{ expiresAt: { lte: now } }, { lastSeenAt: { lte: idleBefore } }] },
   });
   return count;
+}
+
+/**
+ * Which of these sessions still stand: not signed out, not past their absolute expiry, their user
+ * not disabled (idleness is judged at each request; a held stream is activity).
+ */
+export async function standingSessionIds(db: Db, ids: readonly string[]): Promise<Set<string>> {
+  const rows = await findMany<{ id: string }>(
+    db,
+    "console_sessions_standing",
+    `SELECT s.id FROM console_sessions s JOIN users u ON u.id = s.user_id
+     WHERE s.id = ANY($1) AND s.expires_at > now() AND u.disabled_at IS NULL`,
+    [ids],
+  );
+  return new Set(rows.map((r) => r.id));
 }
