@@ -48,7 +48,19 @@ describe("API configuration", () => {
     expect(problems).toMatch(/PORT: expected an integer from 0 to 65535 \(got "http"\)/);
     expect(problems).toMatch(/REDIS_URL: expected a redis or rediss URL/);
     expect(problems).toMatch(/LOG_LEVEL: expected one of/);
-    expect(problems).toMatch(/TRUST_PROXY: expected true or false/);
+    expect(problems).toMatch(/TRUST_PROXY: expected false, the number of proxies/);
+  });
+
+  it("when TRUST_PROXY names hops or proxies, then Express gets them; true is refused", () => {
+    expect(loadApiConfig({ ...minimal, TRUST_PROXY: "1" }).TRUST_PROXY).toBe(1);
+    expect(loadApiConfig({ ...minimal, TRUST_PROXY: "false" }).TRUST_PROXY).toBe(false);
+    expect(loadApiConfig({ ...minimal, TRUST_PROXY: "loopback, 10.0.0.0/8,fd00::1" }).TRUST_PROXY).toEqual([
+      "loopback",
+      "10.0.0.0/8",
+      "fd00::1",
+    ]);
+    for (const bad of ["true", "10.0.0.0/33", "proxy.internal", "1.2.3.4/8/8"])
+      expect(() => loadApiConfig({ ...minimal, TRUST_PROXY: bad })).toThrow(/TRUST_PROXY/);
   });
 
   it("when a variable is set but empty, then its default applies", () => {

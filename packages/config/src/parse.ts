@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { z } from "zod";
 
 export class ConfigError extends Error {
@@ -50,3 +51,38 @@ export const url = (protocols: string[]) =>
     protocol: new RegExp(`^(${protocols.join("|")})$`),
     error: `expected a ${protocols.join(" or ")} URL`,
   });
+
+const PROXY_PRESETS = new Set(["loopback", "linklocal", "uniquelocal"]);
+const TRUST_PROXY_HELP =
+  "expected false, the number of proxies in front (1 for one load balancer), or their addresses: IPs, CIDRs, loopback, linklocal, uniquelocal, comma-separated";
+
+/**
+ * Which X-Forwarded-For hops to believe, as Express's "trust proxy" takes them: none (false), the
+ * last N hops (a number), or hops from these addresses. Never "true": trusting every hop lets any
+ * client pick its own address with the header and pass every per-address limit.
+ */
+export const trustProxy = z.string().transform((value, ctx): false | number | string[] => {
+  const text = value.trim().toLowerCase();
+  if (text === "false" || text === "0") return false;
+  if (/^\d{1,2}$/.test(text)) return Number(text);
+  if (text === "true") {
+    ctx.addIssue({
+      code: "custom",
+      message: `true would believe any client's X-Forwarded-For; ${TRUST_PROXY_HELP}`,
+    });
+    return z.NEVER;
+  }
+  const entries = text.split(",").map((e) => e.trim());
+  const valid = (e: string) => {
+    if (PROXY_PRESETS.has(e)) return true;
+    const [address, bits, ...rest] = e.split("/");
+    const family = isIP(address ?? "");
+    if (!family || rest.length) return false;
+    if (bits === undefined) return true;
+    const n = Number(bits);
+    return /^\d{1,3}$/.test(bits) && n <= (family === 4 ? 32 : 128);
+  };
+  if (entries.every(valid)) return entries;
+  ctx.addIssue({ code: "custom", message: TRUST_PROXY_HELP });
+  return z.NEVER;
+});

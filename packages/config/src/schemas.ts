@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { bool, int, url } from "./parse.js";
+import { bool, int, trustProxy, url } from "./parse.js";
 
 const LOG_LEVELS = ["error", "warn", "info", "http", "debug", "silent"] as const;
 
@@ -159,7 +159,10 @@ export const apiEnvSchema = serviceEnvSchema.extend({
     int(0, 600_000).default(5_000),
     "How long run creation caches a model per process; catalogue edits reach every replica within this.",
   ),
-  TRUST_PROXY: doc(bool.default(false), "Trust X-Forwarded-* from a reverse proxy in front of the API."),
+  TRUST_PROXY: doc(
+    trustProxy.default(false),
+    "Which reverse proxies' X-Forwarded-For to believe for the client's address (per-address limits, logs): false (none: the peer is the client), the number of proxies in front (1 for one load balancer: its hop alone), or their addresses (IPs, CIDRs, loopback, linklocal, uniquelocal, comma-separated). true is refused: it would let any client choose its own address.",
+  ),
   READY_TIMEOUT_MS: doc(int(50, 60_000).default(2_000), "Deadline of each dependency check of /readyz."),
   SHUTDOWN_GRACE_MS: doc(
     int(0, 600_000).default(10_000),
@@ -231,7 +234,7 @@ export const apiEnvSchema = serviceEnvSchema.extend({
   ),
   SIGN_IN_ATTEMPTS_PER_EMAIL: doc(
     int(1, 1_000_000).default(10),
-    "Console sign-in attempts per 15 minutes for one email; past it sign-in answers 429.",
+    "Console sign-in attempts per 15 minutes for one email from anywhere; past it the email is not locked, but each address may try it once a minute (429 with Retry-After otherwise), so its owner waits a minute at most.",
   ),
   SIGN_IN_ATTEMPTS_PER_ADDRESS: doc(
     int(1, 1_000_000).default(50),

@@ -40,19 +40,21 @@ const CACHE_MAX = 10_000;
 /**
  * Bearer API keys, looked up by hash. A short per-process cache (AUTH_CACHE_TTL_MS) saves a query
  * per request; a revoked key therefore stops working within that TTL on every replica. Unknown
- * and revoked keys are remembered longer (a new key is random, so an unknown hash stays unknown),
- * and an address that keeps failing is refused before its guesses reach the database.
- * last_used_at is written at most once a minute per key, off the request path.
+ * and revoked keys are remembered longer (a new key is random, so an unknown hash stays unknown).
+ * Every key is looked up whatever its address did: a valid key is never refused for others'
+ * failures (30 bad keys from a shared NAT or proxy address must not lock its users out); an
+ * address that keeps failing gets 429 instead of 401 for its failures. Guessing a 256-bit key is
+ * hopeless, and a failure costs one indexed lookup. last_used_at is written at most once a
+ * minute per key, off the request path.
  */
 export function authenticate({ db, config, logger }: AppDeps, failures?: AuthFailureLimit): RequestHandler {
   const cache = new Map<string, CachedKey>();
   const lastTouched = new Map<string, number>();
 
-  async function lookup(hash: string, ip: string): Promise<KeyAuth | null> {
+  async function lookup(hash: string): Promise<KeyAuth | null> {
     const now = Date.now();
     const hit = cache.get(hash);
     if (hit && hit.expiresAt > now) return hit.auth;
-    await failures?.check(ip);
     const key = await findApiKeyByHash(db, hash);
     const auth = key && !key.revokedAt ? { accountId: key.accountId, keyId: key.id, mode: key.mode } : null;
     const ttl = auth ? config.AUTH_CACHE_TTL_MS : NEGATIVE_TTL_MS;
@@ -85,7 +87,7 @@ export function authenticate({ db, config, logger }: AppDeps, failures?: AuthFai
     if (!token) return refuse(ip, "Malformed Authorization header; expected `Bearer <API key>`.");
     if (!parseApiKeyMode(token))
       return refuse(ip, "Malformed API key; keys start with svc_live_ or svc_test_.");
-    const auth = await lookup(hashApiKey(token), ip);
+    const auth = await lookup(hashApiKey(token));
     if (!auth) return refuse(ip, "Invalid or revoked API key.");
     res.locals.auth = auth;
     touch(auth.keyId);

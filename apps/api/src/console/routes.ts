@@ -95,7 +95,7 @@ const signInRoute = route({
       : null;
     // One answer for an unknown email, a wrong password and a disabled user.
     if (!session || !email.success) throw new ApiError("UNAUTHORIZED", "Wrong email or password.");
-    await limit?.succeeded(email.data);
+    await limit?.succeeded(email.data, req.ip ?? "unknown");
     setSessionCookie(res, secureCookie(deps), session.token, session.expiresAt);
     return { data: { csrf_token: session.csrfToken, expires_at: session.expiresAt.toISOString() } };
   },

@@ -84,12 +84,11 @@ export function limited(
 }
 
 /**
- * Failed authentications per client address, shared by the replicas: guessing keys costs a
- * database query each, so an address that keeps failing is refused before the query.
+ * Failed authentications per client address, shared by the replicas: an address that keeps
+ * failing is told 429 for its failures. It never stands between a valid key and its lookup.
  */
 export interface AuthFailureLimit {
-  /** Throws RATE_LIMITED when the address has used up its failures for the window. */
-  check(ip: string): Promise<void>;
+  /** Counts a failure; throws RATE_LIMITED when the address is past its failures for the window. */
   failed(ip: string): Promise<void>;
 }
 
@@ -101,13 +100,13 @@ export function authFailureLimit(
 ): AuthFailureLimit {
   const limiter = redisLimiter(redis, prefix, "authfail", perWindow, windowSeconds);
   return {
-    async check(ip) {
-      const state = await limiter.get(ip);
-      if (state && state.consumedPoints >= perWindow)
-        throw limited(state, "Too many failed authentications from this address.");
-    },
     async failed(ip) {
-      await limiter.penalty(ip);
+      try {
+        await limiter.consume(ip);
+      } catch (rejection) {
+        if (!(rejection instanceof RateLimiterRes)) throw rejection;
+        throw limited(rejection, "Too many failed authentications from this address.");
+      }
     },
   };
 }
