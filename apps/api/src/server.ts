@@ -50,7 +50,7 @@ export async function assembleApi(
   const redis = createRedis(config.REDIS_URL, "producer");
   const queues = createProducer(redis, config.QUEUE_PREFIX);
   const dashboard = config.ADMIN_PASSWORD
-    ? await queueDashboard(config.REDIS_URL, config.QUEUE_PREFIX, config.ADMIN_PASSWORD)
+    ? await queueDashboard(config.REDIS_URL, config.QUEUE_PREFIX, config.ADMIN_PASSWORD, redis)
     : undefined;
   const closing = new AbortController();
   // Every waiting request and open stream listens to it.

@@ -124,6 +124,14 @@ describe("svc admin commands", () => {
     await expect(
       run("users", "create", "--account", accountId, "--email", "b@example.com", "--password", "short"),
     ).rejects.toThrow(/at least 10 characters/);
+    for (const [weak, why] of [
+      ["aaaaaaaaaa", /more than one character/],
+      ["Password123", /most common/],
+      ["qwertyuiop", /most common/],
+    ] as const)
+      await expect(
+        run("users", "create", "--account", accountId, "--email", "w@example.com", "--password", weak),
+      ).rejects.toThrow(why);
     await expect(
       run(
         "users",

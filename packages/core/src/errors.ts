@@ -20,6 +20,8 @@ export const ERROR_STATUS = {
   KEY_LIMIT_REACHED: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  // Ours: an output file asked for with a Range outside it (Content-Range: bytes */<size>).
+  RANGE_NOT_SATISFIABLE: 416,
   RATE_LIMITED: 429,
   // Ours: the account's test runs of compute-costing models for the day are used up (TEST_RUNS_PER_DAY).
   TEST_RUN_QUOTA_EXCEEDED: 429,

@@ -2,11 +2,12 @@ import winston from "winston";
 
 export type Logger = winston.Logger;
 
-// API keys and signing secrets must never reach a log line, whatever field they hide in.
-const SECRET_PATTERN = /\b(svc_(?:live|test)_|whsec_)[A-Za-z0-9_+/=-]+/g;
+// API keys, signing secrets and output tokens (an output URL is its own credential: whoever has
+// /files/out_<token>/… can fetch it) must never reach a log line, whatever field they hide in.
+const SECRET_PATTERN = /\b(svc_(?:live|test)_|whsec_)[A-Za-z0-9_+/=-]+|\b(out_)[A-Za-z0-9]{22}\b/g;
 
 export function redactSecrets(text: string): string {
-  return text.replace(SECRET_PATTERN, "$1[redacted]");
+  return text.replace(SECRET_PATTERN, (_match, secret?: string, output?: string) => `${secret ?? output}[redacted]`);
 }
 
 /**

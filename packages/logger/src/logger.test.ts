@@ -108,4 +108,9 @@ describe("logger", () => {
   it("when redacting plain text, then the key prefix stays for debugging", () => {
     expect(redactSecrets("svc_test_abc")).toBe("svc_test_[redacted]");
   });
+
+  it("when an output URL's token is in a line, then it is redacted (the URL is a credential)", () => {
+    expect(redactSecrets("/files/out_4ReEbWIXuDXbjwlguHgMmo/0.png")).toBe("/files/out_[redacted]/0.png");
+    expect(redactSecrets("out_short stays")).toBe("out_short stays");
+  });
 });

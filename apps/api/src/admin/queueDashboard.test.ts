@@ -8,6 +8,7 @@ import {
   testQueuePrefix,
 } from "@svc/testkit";
 import { startApi, type ApiHarness } from "../test/harness.js";
+import { DASHBOARD_FAILURES_PER_WINDOW } from "./queueDashboard.js";
 
 describe("queue dashboard", () => {
   it("when no admin password is configured, then there is no dashboard", async () => {
@@ -23,7 +24,7 @@ describe("queue dashboard", () => {
     let api: ApiHarness;
     const password = "correct horse battery staple";
     beforeAll(async () => {
-      api = await startApi({ ADMIN_PASSWORD: password });
+      api = await startApi({ ADMIN_PASSWORD: password, TRUST_PROXY: "loopback" });
     });
     afterAll(() => api.close());
 
@@ -42,6 +43,39 @@ describe("queue dashboard", () => {
         .auth("admin", password)
         .expect(200);
       expect(queues.body.queues.map((q: { name: string }) => q.name).sort()).toEqual(["deliveries", "runs"]);
+      expect(page.headers["content-security-policy"]).toMatch(/frame-ancestors 'none'/);
+      expect(page.headers["content-security-policy"]).toMatch(/script-src 'self'/);
+      expect(page.headers["x-frame-options"]).toBe("DENY");
+      expect(page.headers["x-content-type-options"]).toBe("nosniff");
+    });
+
+    it("when another site's page posts to the dashboard with the operator's credentials, then it is refused and no job is added", async () => {
+      const jobs = async () => (await api.queues.runs().getJobCounts()).waiting ?? 0;
+      const before = await jobs();
+      // A form or fetch in no-cors mode can send text/plain; the browser attaches Basic credentials.
+      const plain = await request(api.app)
+        .post("/admin/queues/api/queues/runs/add")
+        .auth("admin", password)
+        .set("Content-Type", "text/plain")
+        .send('{"name":"evil","data":{"runId":"run_x"}}');
+      expect(plain.status).toBe(403);
+      const foreign = await request(api.app)
+        .post("/admin/queues/api/queues/runs/add")
+        .auth("admin", password)
+        .set("Origin", "https://evil.example")
+        .send({ name: "evil", data: {} });
+      expect(foreign.status).toBe(403);
+      expect(await jobs()).toBe(before);
+    });
+
+    it("when an address keeps sending wrong passwords, then it must wait, even with the right one, while others still sign in", async () => {
+      const from = (ip: string) => request(api.app).get("/admin/queues").set("X-Forwarded-For", ip);
+      for (let i = 0; i < DASHBOARD_FAILURES_PER_WINDOW; i++)
+        expect((await from("203.0.113.20").auth("admin", `guess ${i}`)).status).toBe(401);
+      const blocked = await from("203.0.113.20").auth("admin", password);
+      expect(blocked.status).toBe(429);
+      expect(Number(blocked.headers["retry-after"])).toBeGreaterThan(0);
+      expect((await from("198.51.100.20").auth("admin", password)).status).toBe(200);
     });
   });
 

@@ -28,6 +28,9 @@ export function errorHandler(logger: Logger, bodyLimitBytes: number): ErrorReque
     if (apiError.code === "UNAUTHORIZED") res.set("WWW-Authenticate", 'Bearer realm="api"');
     if (apiError.code === "SERVICE_UNAVAILABLE") res.set("Retry-After", "5");
     for (const [name, value] of Object.entries(apiError.headers ?? {})) res.set(name, value);
+    // A file route may have set its own type (an output's) before it failed: errors are JSON.
+    res.removeHeader("Content-Disposition");
+    res.type("application/json");
     res.status(apiError.status).json({
       error: {
         code: apiError.code,

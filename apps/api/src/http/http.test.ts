@@ -1,5 +1,9 @@
+import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { brotliCompressSync, gzipSync } from "node:zlib";
 import request from "supertest";
-import { createAccountWithKeys, DEAD_REDIS_URL } from "@svc/testkit";
+import { createAccountWithKeys, DEAD_REDIS_URL, seedTestModels } from "@svc/testkit";
 import { startApi, type ApiHarness } from "../test/harness.js";
 
 describe("HTTP behaviour common to every endpoint", () => {
@@ -7,7 +11,11 @@ describe("HTTP behaviour common to every endpoint", () => {
   let auth: { Authorization: string };
 
   beforeAll(async () => {
-    api = await startApi({ BODY_LIMIT_BYTES: "2048" });
+    api = await startApi({
+      BODY_LIMIT_BYTES: "2048",
+      OUTPUT_DIR: await mkdtemp(join(tmpdir(), "svc-http-")),
+    });
+    await seedTestModels(api.database.db);
     auth = { Authorization: `Bearer ${(await createAccountWithKeys(api.database.db)).liveKey}` };
   });
   afterAll(() => api.close());
@@ -39,6 +47,50 @@ describe("HTTP behaviour common to every endpoint", () => {
       .type("form")
       .send({ a: 1 })
       .expect(415);
+  });
+
+  it("when the body comes brotli- or zstd-encoded, then it is a 415 naming the coding; gzip is read", async () => {
+    const body = JSON.stringify({ input: { prompt: "squeezed" } });
+    for (const [coding, bytes] of [
+      ["br", brotliCompressSync(body)],
+      ["zstd", Buffer.from(body)],
+      ["gzip, br", gzipSync(body)],
+    ] as const) {
+      const res = await request(api.app)
+        .post("/api/v1/models/acme/echo/run")
+        .set(auth)
+        .set({ "Content-Type": "application/json", "Content-Encoding": coding })
+        .send(bytes)
+        .expect(415);
+      expect(res.body.error).toMatchObject({
+        code: "UNSUPPORTED_MEDIA_TYPE",
+        message: expect.stringContaining("Content-Encoding"),
+      });
+    }
+    await request(api.app)
+      .post("/api/v1/models/acme/echo/run")
+      .set(auth)
+      .set({ "Content-Type": "application/json", "Content-Encoding": "gzip" })
+      // As bytes: superagent would serialize a Buffer as JSON for this content type.
+      .serialize((bytes: unknown) => bytes as string)
+      .send(gzipSync(body))
+      .expect(201);
+  });
+
+  it("when an output file is asked for with a Range outside it, however large, then it is a 416 with Content-Range", async () => {
+    const token = "out_4ReEbWIXuDXbjwlguHgMmo";
+    await mkdir(join(api.config.OUTPUT_DIR, token), { recursive: true });
+    await writeFile(join(api.config.OUTPUT_DIR, token, "0.png"), Buffer.alloc(1000, 1));
+    for (const range of ["bytes=99999999999999999999-", "bytes=5000-6000", "bytes=-0"]) {
+      const res = await request(api.app).get(`/files/${token}/0.png`).set("Range", range).expect(416);
+      expect(res.headers["content-type"]).toMatch(/^application\/json/);
+      expect(res.headers["content-range"]).toBe("bytes */1000");
+      expect(res.body.error.code).toBe("RANGE_NOT_SATISFIABLE");
+    }
+    await request(api.app).get(`/files/${token}/0.png`).set("Range", "bytes=0-99").expect(206);
+    // The token is a credential: the request line is logged without it.
+    expect(api.logLines.some((l) => l.includes("/files/out_[redacted]/0.png"))).toBe(true);
+    expect(api.logLines.join("\n")).not.toContain(token);
   });
 
   it("when the JSON is malformed, then it is a 400 INVALID_JSON", async () => {

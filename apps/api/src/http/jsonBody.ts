@@ -1,18 +1,32 @@
 import express, { type RequestHandler } from "express";
 import { ApiError } from "@svc/core";
 
-/** 415 for a body that is not JSON; requests without a body (GET, a bare POST) pass. */
+/** Content codings a JSON body may come in; the body limit applies to the decoded size. */
+const BODY_CODINGS = new Set(["identity", "gzip", "deflate"]);
+
+/**
+ * 415 for a body that is not JSON, or that comes in a coding other than gzip or deflate (brotli
+ * and the rest are refused up front, with a clear answer, rather than failing in the parser);
+ * requests without a body (GET, a bare POST) pass.
+ */
 export const requireJsonBody: RequestHandler = (req, _res, next) => {
   const hasBody = Number(req.get("content-length") ?? 0) > 0 || req.get("transfer-encoding") !== undefined;
-  if (hasBody && !req.is("application/json")) {
-    next(
+  if (!hasBody) return next();
+  if (!req.is("application/json"))
+    return next(
       new ApiError(
         "UNSUPPORTED_MEDIA_TYPE",
         "Request bodies must be JSON, sent with Content-Type: application/json.",
       ),
     );
-    return;
-  }
+  const codings = (req.get("content-encoding") ?? "identity").split(",").map((c) => c.trim().toLowerCase());
+  if (!codings.every((c) => BODY_CODINGS.has(c)))
+    return next(
+      new ApiError(
+        "UNSUPPORTED_MEDIA_TYPE",
+        `Unsupported Content-Encoding ${JSON.stringify(req.get("content-encoding"))}; send the body as is, or gzip or deflate.`,
+      ),
+    );
   next();
 };
 
@@ -57,6 +71,8 @@ export function clientError(error: unknown): ApiError | null {
       return new ApiError("PAYLOAD_TOO_LARGE", "Request is too large.");
     case 415:
       return new ApiError("UNSUPPORTED_MEDIA_TYPE", "Unsupported media type.");
+    case 416:
+      return new ApiError("RANGE_NOT_SATISFIABLE", "The Range asked for is not within the file.");
     default:
       return new ApiError("VALIDATION_ERROR", "Malformed request.");
   }

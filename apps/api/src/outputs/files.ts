@@ -51,7 +51,14 @@ function fromBucket(store: S3OutputStore, logger: Logger): RequestHandler {
       );
     } catch (error) {
       if (error instanceof RangeNotSatisfiable)
-        return void res.status(416).set("Content-Range", "bytes */*").end();
+        throw new ApiError(
+          "RANGE_NOT_SATISFIABLE",
+          "The Range asked for is not within the file.",
+          undefined,
+          {
+            "Content-Range": "bytes */*",
+          },
+        );
       throw storeAway(logger, res.locals.requestId, error);
     }
     if (!object) return next();
@@ -118,7 +125,7 @@ export const fileRoutes: Route[] = [
       name: z.string().meta({ example: "0.png" }),
     }),
     security: [],
-    errors: [400, 404, 410, 503],
+    errors: [400, 404, 410, 416, 503],
     responses: {
       200: {
         description:
@@ -135,7 +142,6 @@ export const fileRoutes: Route[] = [
         content: { "application/octet-stream": binary },
       },
       304: { description: "Not modified (If-None-Match or If-Modified-Since)." },
-      416: { description: "The Range cannot be satisfied." },
     },
     handler: (_input, { req, res, next, deps }) => {
       served(deps)(req, res, next);

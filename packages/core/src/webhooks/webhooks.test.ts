@@ -233,6 +233,22 @@ describe("internal addresses", () => {
     ["93.184.216.34", false],
     ["2606:4700:4700::1111", false],
     ["::ffff:8.8.8.8", false],
+    // IPv6 forms that embed an IPv4 address are judged by it.
+    ["::127.0.0.1", true],
+    ["::7f00:1", true],
+    ["::a00:1", true],
+    ["::8.8.8.8", false],
+    ["::ffff:0:127.0.0.1", true],
+    ["64:ff9b::7f00:1", true],
+    ["64:ff9b::a9fe:a9fe", true],
+    ["64:ff9b::808:808", false],
+    ["64:ff9b:1::808:808", true],
+    ["2002:7f00:1::1", true],
+    ["2002:c0a8:101::1", true],
+    ["2002:808:808::1", false],
+    ["2001:0:7f00:1::1", true],
+    ["2001:0:808:808:0:0:f5ff:fffe", true], // Teredo client 10.0.0.1 (XOR 0xff)
+    ["2001:0:808:808:0:0:f7f7:f7f7", false], // Teredo client 8.8.8.8
   ])("when the address is %s, then internal is %p", (address, internal) => {
     expect(isInternalAddress(address)).toBe(internal);
   });

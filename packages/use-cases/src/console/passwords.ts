@@ -24,3 +24,22 @@ export async function checkPassword(stored: string | null, password: string): Pr
   const ok = await verify(target, password).catch(() => false);
   return stored !== null && ok;
 }
+
+// The ranked list of common passwords zxcvbn-ts ships (about 49,000; 1,557 of 10+ characters),
+// loaded once, the first time a password is set.
+let common: Promise<ReadonlySet<string>> | undefined;
+const commonPasswords = () =>
+  (common ??= import("@zxcvbn-ts/language-common").then(
+    ({ dictionary }) => new Set(dictionary["passwords-common"]),
+  ));
+
+/**
+ * Why a new password is too easy to guess (one character repeated, or among the most common
+ * passwords, in any case), or null. Length is passwordSchema's rule.
+ */
+export async function weakPassword(password: string): Promise<string | null> {
+  if (/^(.)\1*$/su.test(password)) return "expected more than one character, repeated";
+  if ((await commonPasswords()).has(password.toLowerCase()))
+    return "this password is one of the most common ones; choose another";
+  return null;
+}

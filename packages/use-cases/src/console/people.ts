@@ -13,7 +13,7 @@ import {
   type Db,
   type SessionRecord,
 } from "@svc/db";
-import { checkPassword, hashPassword } from "./passwords.js";
+import { checkPassword, hashPassword, weakPassword } from "./passwords.js";
 
 export type CreateUserResult =
   | { kind: "created"; user: { id: string; email: string; role: UserRole; accountId: string } }
@@ -30,6 +30,8 @@ export async function addUser(
   if (!email.success) return { kind: "invalid", message: email.error.issues[0]!.message };
   const password = passwordSchema.safeParse(input.password);
   if (!password.success) return { kind: "invalid", message: password.error.issues[0]!.message };
+  const weak = await weakPassword(password.data);
+  if (weak) return { kind: "invalid", message: weak };
   if (!(await findAccount(db, input.accountId))) return { kind: "no_account" };
   const user = await createUser(db, {
     accountId: input.accountId,
