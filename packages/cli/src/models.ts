@@ -55,6 +55,7 @@ export async function importCogModel(
     outputs: [o.category],
     status: o.status ?? "active",
     highlighted: false,
+    listed: true,
     pricing: {
       unit: o.unit ?? (o.category === "image" ? "image" : "run"),
       tokens_per_unit: o.price,

@@ -48,6 +48,8 @@ export const catalogueEntrySchema = z.strictObject({
   outputs: z.array(z.enum(MODEL_CATEGORIES)),
   status: z.string().min(1).default("active"),
   highlighted: z.boolean().default(false),
+  // false: runnable by id, never listed (a model that does not honour its category's contract).
+  listed: z.boolean().default(true),
   pricing: pricingSchema,
   runner: runnerSchema,
   execution_timeout_ms: z.int().positive().default(600_000),

@@ -23,6 +23,7 @@ function columns(entry: CatalogueEntry) {
     outputsAudio: entry.outputs.includes("audio"),
     status: entry.status,
     highlighted: entry.highlighted,
+    listed: entry.listed,
     inputSchema: entry.input_schema as Prisma.InputJsonObject,
     pricing: entry.pricing as Prisma.InputJsonObject,
     runner: entry.runner as Prisma.InputJsonObject,

@@ -25,6 +25,8 @@ export async function seedTestModels(db: Db): Promise<void> {
     {
       ...variant("test/wait", 250),
       runner: { kind: "builtin" as const, generator: "echo" as const, delay_ms: 250 },
+      // Like acme/echo, it does not make the images its category promises.
+      listed: false,
     },
     variant("test/timeout", 5_000, 300),
   ]);

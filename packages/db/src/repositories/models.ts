@@ -12,10 +12,11 @@ export interface ModelFilter {
 
 const OUTPUT_COLUMN = { image: "outputsImage", video: "outputsVideo", audio: "outputsAudio" } as const;
 
-/** Active models only, ordered by id so that pages are stable. */
+/** Active, listed models only, ordered by id so that pages are stable. */
 export async function listModels(db: Db, filter: ModelFilter) {
   const where: Prisma.ModelWhereInput = {
     status: "active",
+    listed: true,
     ...(filter.category && { category: filter.category }),
     ...(filter.outputType && { [OUTPUT_COLUMN[filter.outputType]]: true }),
     ...(filter.highlighted !== undefined && { highlighted: filter.highlighted }),

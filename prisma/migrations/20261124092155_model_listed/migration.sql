@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "models" ADD COLUMN     "listed" BOOLEAN NOT NULL DEFAULT true;
