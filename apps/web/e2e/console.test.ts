@@ -25,9 +25,10 @@ describe("web console in Chromium", () => {
       data: { id: "acct_browsertest0000000000", name: "Browser Co" },
     });
     await grantTokens(db, account.id, 500);
-    expect(
-      (await addUser(db, { accountId: account.id, email: EMAIL, password: PASSWORD, role: "owner" })).kind,
-    ).toBe("created");
+    // No role given: the account's first person becomes its owner (the keys test below needs one).
+    expect((await addUser(db, { accountId: account.id, email: EMAIL, password: PASSWORD })).kind).toBe(
+      "created",
+    );
     ({ base } = await service.startApi());
     await service.startWorker();
     await mkdir(SCREENSHOTS, { recursive: true });
@@ -181,8 +182,13 @@ describe("web console in Chromium", () => {
     await shot("09-webhook-redelivered");
   });
 
-  it("when usage is opened, then balance and ledger show, and signing out ends the session", async () => {
+  it("when usage is opened, then Test shows the test-run allowance and no live number, Live the balance and ledger, and signing out ends the session", async () => {
     await page.getByRole("link", { name: "Usage & balance" }).click();
+    // The console opens in Test: a world without tokens.
+    await page.getByTestId("stat-test runs left").waitFor();
+    expect(await page.getByTestId("stat-balance").count()).toBe(0);
+    expect(await page.getByRole("cell", { name: "grant" }).count()).toBe(0);
+    await page.getByRole("radio", { name: "Live" }).check();
     await page.getByTestId("stat-balance").filter({ hasText: "500" }).waitFor();
     await page.getByRole("cell", { name: "grant" }).first().waitFor();
     await shot("10-usage");
@@ -196,5 +202,33 @@ describe("web console in Chromium", () => {
     await page.goto(`${base}/console/keys`);
     await page.waitForURL(/\/console\/login$/);
     expect(await page.context().cookies()).toEqual([]);
+  });
+
+  it("when a member signs in, then the keys and webhooks pages say why creating and managing are missing", async () => {
+    const added = await addUser(service.database.db, {
+      accountId: "acct_browsertest0000000000",
+      email: "member@example.com",
+      password: PASSWORD,
+    });
+    expect(added.kind === "created" && added.user.role).toBe("member");
+    await page.goto(`${base}/console/login`);
+    await page.getByLabel("Email").fill("member@example.com");
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    // Signed in (onto whichever page the sign-in came from).
+    await page.getByRole("button", { name: "Sign out" }).waitFor();
+    await page.getByRole("link", { name: "API keys" }).click();
+    await page.getByRole("heading", { name: "API keys", level: 1 }).waitFor();
+    await page
+      .getByRole("note")
+      .filter({ hasText: "Only an owner of this account can create and revoke API keys" })
+      .waitFor();
+    expect(await page.getByRole("button", { name: "Create key" }).count()).toBe(0);
+    await shot("12-member-keys");
+    await page.getByRole("link", { name: "Webhooks" }).click();
+    await page.getByRole("note").filter({ hasText: "You are a member" }).waitFor();
+    expect(await page.getByRole("button", { name: "Add endpoint" }).count()).toBe(0);
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.waitForURL(/\/console\/login$/);
   });
 });

@@ -90,6 +90,19 @@ export function PageHeader({ title, children }: { title: string; children?: Reac
   );
 }
 
+/**
+ * Why an owner's action is not on the page: a member sees what is missing and who can do it,
+ * rather than wondering where the button went.
+ */
+export function OwnersOnly({ what }: { what: string }) {
+  return (
+    <p className="notice" role="note">
+      Only an owner of this account can {what}. You are a member: ask an owner to do it, or to make you an
+      owner.
+    </p>
+  );
+}
+
 export function Loading({ what = "Loading" }: { what?: string }) {
   return (
     <p className="muted" role="status">

@@ -97,6 +97,23 @@ describe("svc admin commands", () => {
     expect(user).toMatchObject({ role: "owner", accountId: second.account });
   });
 
+  it("when an account's first person is created without a role, then they are its owner, and the next one a member", async () => {
+    const [{ id: accountId }] = await json("accounts", "create", "--name", "fresh");
+    const create = (email: string) =>
+      json(
+        "users",
+        "create",
+        "--account",
+        accountId,
+        "--email",
+        email,
+        "--password",
+        "a password for the cli",
+      );
+    expect((await create("first@example.com"))[0]).toMatchObject({ role: "owner" });
+    expect((await create("second@example.com"))[0]).toMatchObject({ role: "member" });
+  });
+
   it("when users are created, listed and disabled, then the hash is Argon2id, never printed, and a disabled user cannot sign in", async () => {
     const [{ id: accountId }] = await json("accounts", "create", "--name", "people");
     const password = "a password for the cli";

@@ -27,7 +27,8 @@ export const USAGE = `usage: svc <command> [options]
   keys list [--account <acct_…>]                  list keys (prefix only, never the key)
   keys revoke <key_…>                             revoke a key; it stops working at once
   users create --account <acct_…> --email <email> --password <password> [--role owner|member]
-                                                  a person who signs in to the web console (default role: member)
+                                                  a person who signs in to the web console (default role: owner
+                                                  for the account's first person, member after)
   users list [--account <acct_…>]                 list console users (never their password hashes)
   users disable <email>                           disable a user and end their sessions
   demo [--tokens <n>]                             ensure the demo account and its console user (new password
@@ -72,8 +73,9 @@ export const DEMO_ACCOUNT_NAME = "demo";
 export const DEMO_EMAIL = "demo@example.com";
 const DEMO_KEY_NAMES = { live: "demo live", test: "demo test" } as const;
 
-function role(value: string | undefined): UserRole {
-  if (value === undefined) return "member";
+/** The role asked for; none: the use-case's default (the account's first person is its owner). */
+function role(value: string | undefined): UserRole | undefined {
+  if (value === undefined) return undefined;
   if (!(USER_ROLES as readonly string[]).includes(value))
     throw new UsageError("--role must be owner or member");
   return value as UserRole;

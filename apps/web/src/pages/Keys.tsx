@@ -2,7 +2,17 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { call, type ApiKey, type Mode } from "../api";
 import { useConsole } from "../session";
-import { Confirm, Dialog, Empty, ErrorMessage, Loading, PageHeader, ShownOnce, Time } from "../ui";
+import {
+  Confirm,
+  Dialog,
+  Empty,
+  ErrorMessage,
+  Loading,
+  OwnersOnly,
+  PageHeader,
+  ShownOnce,
+  Time,
+} from "../ui";
 
 export function Keys() {
   const { isOwner, mode } = useConsole();
@@ -49,6 +59,7 @@ export function Keys() {
         Keys authenticate calls to the HTTP API. <code>svc_live_…</code> keys are charged;{" "}
         <code>svc_test_…</code> keys never are. A key's full value is shown once, when it is created.
       </p>
+      {isOwner ? null : <OwnersOnly what="create and revoke API keys" />}
       {keys.isPending ? <Loading /> : null}
       <ErrorMessage error={keys.error} />
       {keys.data && keys.data.keys.length === 0 ? <Empty>No keys yet.</Empty> : null}

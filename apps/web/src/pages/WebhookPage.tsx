@@ -3,7 +3,17 @@ import { useState } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 import { call, query, scoped, type Delivery, type Endpoint } from "../api";
 import { useConsole } from "../session";
-import { Confirm, Empty, ErrorMessage, LoadFailed, Loading, PageHeader, ShownOnce, Time } from "../ui";
+import {
+  Confirm,
+  Empty,
+  ErrorMessage,
+  LoadFailed,
+  Loading,
+  OwnersOnly,
+  PageHeader,
+  ShownOnce,
+  Time,
+} from "../ui";
 import { EventChoices } from "./Webhooks";
 
 export function WebhookPage() {
@@ -83,6 +93,9 @@ export function WebhookPage() {
           </>
         ) : null}
       </PageHeader>
+      {isOwner ? null : (
+        <OwnersOnly what="send test events, enable, rotate the secret of, delete or redeliver to an endpoint" />
+      )}
       <ErrorMessage error={action.error} />
       <dl className="facts">
         <div>

@@ -3,7 +3,17 @@ import { useState, type FormEvent } from "react";
 import { Link } from "react-router";
 import { call, scoped, type Endpoint } from "../api";
 import { useConsole } from "../session";
-import { CopyButton, Dialog, Empty, ErrorMessage, Loading, PageHeader, ShownOnce, Time } from "../ui";
+import {
+  CopyButton,
+  Dialog,
+  Empty,
+  ErrorMessage,
+  Loading,
+  OwnersOnly,
+  PageHeader,
+  ShownOnce,
+  Time,
+} from "../ui";
 
 // The API's EVENT_TYPES (packages/core/src/webhooks/events.ts); the API refuses any other.
 export const EVENTS = ["run.started", "run.completed", "run.failed", "run.canceled"];
@@ -72,6 +82,7 @@ export function Webhooks() {
         Signed <code>POST</code>s (Standard Webhooks) to your HTTPS endpoints when {mode} runs end. Failed
         deliveries are retried with backoff; every attempt is recorded.
       </p>
+      {isOwner ? null : <OwnersOnly what="add, change or delete webhook endpoints and see their secrets" />}
       <ErrorMessage error={endpoints.error} />
       {endpoints.isPending ? <Loading /> : null}
       {endpoints.data?.webhooks.length === 0 ? <Empty>No {mode} endpoints yet.</Empty> : null}

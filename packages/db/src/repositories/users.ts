@@ -29,6 +29,11 @@ export async function createUser(
   }
 }
 
+/** People of an account, disabled ones included. */
+export function countUsers(db: Db, accountId: string) {
+  return db.user.count({ where: { accountId } });
+}
+
 export function listUsers(db: Db, accountId?: string) {
   return db.user.findMany({
     where: accountId ? { accountId } : {},

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { emailSchema, passwordSchema, type UserRole } from "@svc/core";
 import {
   createSession,
+  countUsers,
   createUser,
   deleteExpiredSessions,
   deleteSession,
@@ -21,10 +22,14 @@ export type CreateUserResult =
   | { kind: "no_account" }
   | { kind: "email_taken" };
 
-/** A console user of an account, with the password hashed (Argon2id) before it is stored. */
+/**
+ * A console user of an account, with the password hashed (Argon2id) before it is stored. Without a
+ * role, the account's first person becomes its owner (someone must be able to create its keys)
+ * and later ones members.
+ */
 export async function addUser(
   db: Db,
-  input: { accountId: string; email: string; password: string; role: UserRole },
+  input: { accountId: string; email: string; password: string; role?: UserRole },
 ): Promise<CreateUserResult> {
   const email = emailSchema.safeParse(input.email);
   if (!email.success) return { kind: "invalid", message: email.error.issues[0]!.message };
@@ -37,7 +42,7 @@ export async function addUser(
     accountId: input.accountId,
     email: email.data,
     passwordHash: await hashPassword(password.data),
-    role: input.role,
+    role: input.role ?? ((await countUsers(db, input.accountId)) === 0 ? "owner" : "member"),
   });
   return user ? { kind: "created", user } : { kind: "email_taken" };
 }
