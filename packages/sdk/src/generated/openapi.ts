@@ -82,7 +82,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body that is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+                /** @description Body that is not application/json, or in a Content-Encoding other than gzip or deflate (UNSUPPORTED_MEDIA_TYPE) */
                 415: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -93,7 +93,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over the per-key rate limit (RATE_LIMITED); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -223,7 +223,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body that is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+                /** @description Body that is not application/json, or in a Content-Encoding other than gzip or deflate (UNSUPPORTED_MEDIA_TYPE) */
                 415: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -234,7 +234,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over the per-key rate limit (RATE_LIMITED); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -396,7 +396,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Conflict with the resource's state */
+                /** @description Conflict with the resource's state (MODEL_NOT_ACTIVE, RUN_NOT_CANCELABLE, IDEMPOTENCY_KEY_REUSED; console: KEY_LIMIT_REACHED) */
                 409: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -418,7 +418,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body that is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+                /** @description Body that is not application/json, or in a Content-Encoding other than gzip or deflate (UNSUPPORTED_MEDIA_TYPE) */
                 415: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -429,7 +429,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over the per-key rate limit (RATE_LIMITED); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -553,7 +553,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body that is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+                /** @description Body that is not application/json, or in a Content-Encoding other than gzip or deflate (UNSUPPORTED_MEDIA_TYPE) */
                 415: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -564,7 +564,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over the per-key rate limit (RATE_LIMITED); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -701,7 +701,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body that is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+                /** @description Body that is not application/json, or in a Content-Encoding other than gzip or deflate (UNSUPPORTED_MEDIA_TYPE) */
                 415: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -712,7 +712,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over the per-key rate limit (RATE_LIMITED); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -849,7 +849,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body that is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+                /** @description Body that is not application/json, or in a Content-Encoding other than gzip or deflate (UNSUPPORTED_MEDIA_TYPE) */
                 415: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -860,7 +860,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over the per-key rate limit (RATE_LIMITED); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -990,7 +990,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Conflict with the resource's state */
+                /** @description Conflict with the resource's state (MODEL_NOT_ACTIVE, RUN_NOT_CANCELABLE, IDEMPOTENCY_KEY_REUSED; console: KEY_LIMIT_REACHED) */
                 409: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -1012,7 +1012,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body that is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+                /** @description Body that is not application/json, or in a Content-Encoding other than gzip or deflate (UNSUPPORTED_MEDIA_TYPE) */
                 415: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -1023,7 +1023,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over the per-key rate limit (RATE_LIMITED); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -1140,7 +1140,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body that is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+                /** @description Body that is not application/json, or in a Content-Encoding other than gzip or deflate (UNSUPPORTED_MEDIA_TYPE) */
                 415: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -1151,7 +1151,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over the per-key rate limit (RATE_LIMITED); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -1288,7 +1288,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body that is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+                /** @description Body that is not application/json, or in a Content-Encoding other than gzip or deflate (UNSUPPORTED_MEDIA_TYPE) */
                 415: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -1299,7 +1299,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over the per-key rate limit (RATE_LIMITED); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -1427,7 +1427,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body that is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+                /** @description Body that is not application/json, or in a Content-Encoding other than gzip or deflate (UNSUPPORTED_MEDIA_TYPE) */
                 415: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -1438,7 +1438,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over the per-key rate limit (RATE_LIMITED); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -1567,7 +1567,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body that is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+                /** @description Body that is not application/json, or in a Content-Encoding other than gzip or deflate (UNSUPPORTED_MEDIA_TYPE) */
                 415: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -1578,7 +1578,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over the per-key rate limit (RATE_LIMITED); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -1709,7 +1709,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body that is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+                /** @description Body that is not application/json, or in a Content-Encoding other than gzip or deflate (UNSUPPORTED_MEDIA_TYPE) */
                 415: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -1720,7 +1720,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over the per-key rate limit (RATE_LIMITED); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -1860,7 +1860,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body that is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+                /** @description Body that is not application/json, or in a Content-Encoding other than gzip or deflate (UNSUPPORTED_MEDIA_TYPE) */
                 415: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -1871,7 +1871,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over the per-key rate limit (RATE_LIMITED); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -2007,7 +2007,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body that is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+                /** @description Body that is not application/json, or in a Content-Encoding other than gzip or deflate (UNSUPPORTED_MEDIA_TYPE) */
                 415: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -2018,7 +2018,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over the per-key rate limit (RATE_LIMITED); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -2168,7 +2168,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body that is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+                /** @description Body that is not application/json, or in a Content-Encoding other than gzip or deflate (UNSUPPORTED_MEDIA_TYPE) */
                 415: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -2179,7 +2179,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over the per-key rate limit (RATE_LIMITED); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -2312,7 +2312,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body that is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+                /** @description Body that is not application/json, or in a Content-Encoding other than gzip or deflate (UNSUPPORTED_MEDIA_TYPE) */
                 415: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -2323,7 +2323,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over the per-key rate limit (RATE_LIMITED); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -2469,7 +2469,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body that is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+                /** @description Body that is not application/json, or in a Content-Encoding other than gzip or deflate (UNSUPPORTED_MEDIA_TYPE) */
                 415: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -2480,7 +2480,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over the per-key rate limit (RATE_LIMITED); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -2624,7 +2624,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body that is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+                /** @description Body that is not application/json, or in a Content-Encoding other than gzip or deflate (UNSUPPORTED_MEDIA_TYPE) */
                 415: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -2635,7 +2635,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over the per-key rate limit (RATE_LIMITED); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -2749,7 +2749,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body that is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+                /** @description Body that is not application/json, or in a Content-Encoding other than gzip or deflate (UNSUPPORTED_MEDIA_TYPE) */
                 415: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -2760,7 +2760,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over the per-key rate limit (RATE_LIMITED); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -2886,7 +2886,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body that is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+                /** @description Body that is not application/json, or in a Content-Encoding other than gzip or deflate (UNSUPPORTED_MEDIA_TYPE) */
                 415: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -2897,7 +2897,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over the per-key rate limit (RATE_LIMITED); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -3026,7 +3026,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body that is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+                /** @description Body that is not application/json, or in a Content-Encoding other than gzip or deflate (UNSUPPORTED_MEDIA_TYPE) */
                 415: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -3037,7 +3037,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over the per-key rate limit (RATE_LIMITED); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -3175,7 +3175,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body that is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+                /** @description Body that is not application/json, or in a Content-Encoding other than gzip or deflate (UNSUPPORTED_MEDIA_TYPE) */
                 415: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -3186,7 +3186,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over the per-key rate limit (RATE_LIMITED); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -3313,7 +3313,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body that is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+                /** @description Body that is not application/json, or in a Content-Encoding other than gzip or deflate (UNSUPPORTED_MEDIA_TYPE) */
                 415: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -3324,7 +3324,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over the per-key rate limit (RATE_LIMITED); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -3448,7 +3448,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body that is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+                /** @description Body that is not application/json, or in a Content-Encoding other than gzip or deflate (UNSUPPORTED_MEDIA_TYPE) */
                 415: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -3459,7 +3459,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over the per-key rate limit (RATE_LIMITED); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -3580,7 +3580,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body that is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+                /** @description Body that is not application/json, or in a Content-Encoding other than gzip or deflate (UNSUPPORTED_MEDIA_TYPE) */
                 415: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -3591,7 +3591,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over the per-key rate limit (RATE_LIMITED); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -3727,7 +3727,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Conflict with the resource's state */
+                /** @description Conflict with the resource's state (MODEL_NOT_ACTIVE, RUN_NOT_CANCELABLE, IDEMPOTENCY_KEY_REUSED; console: KEY_LIMIT_REACHED) */
                 409: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -3749,7 +3749,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body that is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+                /** @description Body that is not application/json, or in a Content-Encoding other than gzip or deflate (UNSUPPORTED_MEDIA_TYPE) */
                 415: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -3760,7 +3760,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over the per-key rate limit (RATE_LIMITED); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -3901,7 +3901,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body that is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+                /** @description Body that is not application/json, or in a Content-Encoding other than gzip or deflate (UNSUPPORTED_MEDIA_TYPE) */
                 415: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -3912,7 +3912,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over the per-key rate limit (RATE_LIMITED); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -4093,7 +4093,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Body that is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+                /** @description Body that is not application/json, or in a Content-Encoding other than gzip or deflate (UNSUPPORTED_MEDIA_TYPE) */
                 415: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -4104,7 +4104,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over the per-key rate limit (RATE_LIMITED); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -4476,12 +4476,16 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The Range cannot be satisfied. */
+                /** @description The Range is not within the file (RANGE_NOT_SATISFIABLE); Content-Range: bytes *\/<size> */
                 416: {
                     headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
                 };
                 /** @description Postgres or Redis unavailable (SERVICE_UNAVAILABLE); safe to retry after Retry-After */
                 503: {
@@ -4879,7 +4883,7 @@ export type components = {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "INVALID_JSON" | "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "INSUFFICIENT_TOKENS" | "MODEL_NOT_FOUND" | "RUN_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "NOT_FOUND" | "RUN_NOT_CANCELABLE" | "OUTPUT_EXPIRED" | "MODEL_NOT_ACTIVE" | "IDEMPOTENCY_KEY_REUSED" | "KEY_LIMIT_REACHED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "TEST_RUN_QUOTA_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                code: "INVALID_JSON" | "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "INSUFFICIENT_TOKENS" | "MODEL_NOT_FOUND" | "RUN_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "NOT_FOUND" | "RUN_NOT_CANCELABLE" | "OUTPUT_EXPIRED" | "MODEL_NOT_ACTIVE" | "IDEMPOTENCY_KEY_REUSED" | "KEY_LIMIT_REACHED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "RATE_LIMITED" | "TEST_RUN_QUOTA_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                 message: string;
                 details?: {
                     path: string;
