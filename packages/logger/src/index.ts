@@ -7,7 +7,10 @@ export type Logger = winston.Logger;
 const SECRET_PATTERN = /\b(svc_(?:live|test)_|whsec_)[A-Za-z0-9_+/=-]+|\b(out_)[A-Za-z0-9]{22}\b/g;
 
 export function redactSecrets(text: string): string {
-  return text.replace(SECRET_PATTERN, (_match, secret?: string, output?: string) => `${secret ?? output}[redacted]`);
+  return text.replace(
+    SECRET_PATTERN,
+    (_match, secret?: string, output?: string) => `${secret ?? output}[redacted]`,
+  );
 }
 
 /**
