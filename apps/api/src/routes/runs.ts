@@ -117,7 +117,10 @@ async function hold(held: HeldConnections, res: Response) {
   return place;
 }
 
-/** Waits for the run's end while its credential lasts; a revoked key or ended session is a 401. */
+/**
+ * Waits for the run's end while its credential lasts: `ended` says the key was revoked or the
+ * session ended meanwhile, and the wait stopped there.
+ */
 async function waitHolding<R extends RunRecord>(
   deps: AppDeps,
   res: Response,
@@ -125,18 +128,14 @@ async function waitHolding<R extends RunRecord>(
   runId: string,
   read: () => Promise<R | null>,
   seconds: number,
-): Promise<R | null> {
-  const run = await waitForEnd(
-    deps.realtime,
-    runId,
-    read,
-    seconds,
-    AbortSignal.any([gone(res), place.signal]),
-  );
-  if (place.signal.aborted)
-    throw new ApiError("UNAUTHORIZED", "The API key was revoked, or the session ended, while waiting.");
-  return run;
+): Promise<{ run: R | null; ended: boolean }> {
+  const stop = AbortSignal.any([gone(res), place.signal]);
+  const run = await waitForEnd(deps.realtime, runId, read, seconds, stop);
+  return { run, ended: place.signal.aborted };
 }
+
+const credentialEnded = () =>
+  new ApiError("UNAUTHORIZED", "The API key was revoked, or the session ended, while waiting.");
 
 const runNotFound = (id: string) => new ApiError("RUN_NOT_FOUND", `No run with id ${JSON.stringify(id)}.`);
 
@@ -202,7 +201,7 @@ const createRun = route({
     const quota =
       auth.mode === "test" && costsCompute(runnerSchema.parse(model.runner)) ? testRuns(deps) : null;
     await quota?.take(auth.accountId);
-    const result = await runs.create({
+    const creating = runs.create({
       accountId: auth.accountId,
       apiKeyId: auth.keyId,
       mode: auth.mode,
@@ -220,6 +219,10 @@ const createRun = route({
             .update(canonicalJson({ modelId: id, body: req.body }))
             .digest("hex")
         : null,
+    });
+    const result = await creating.catch(async (error: unknown) => {
+      await quota?.giveBack(auth.accountId).catch(() => {});
+      throw error;
     });
     if (quota && result.kind !== "created") await quota.giveBack(auth.accountId);
     switch (result.kind) {
@@ -251,7 +254,7 @@ const createRun = route({
       throw error;
     });
     if (!place) return { data: created };
-    const run = await waitHolding(
+    const { run, ended } = await waitHolding(
       deps,
       res,
       place,
@@ -259,6 +262,8 @@ const createRun = route({
       () => readRun(db, auth, result.run.id),
       wait,
     );
+    // A credential that ended meanwhile stops the wait; the run exists, so it is answered as made.
+    if (ended) return { data: created };
     res.set("Preference-Applied", `wait=${wait}`);
     return { data: await realtime.urls.resolve(presentWaitedRun(created, run)) };
   },
@@ -308,10 +313,20 @@ const readRunRoute = route({
   async handler({ params: { runId: id }, headers: { prefer: wait } }, { res, deps }) {
     const { db, realtime } = deps;
     const auth = authOf(res);
-    const run =
-      wait === null
-        ? await readRun(db, auth, id)
-        : await waitHolding(deps, res, await hold(deps.held, res), id, () => readRun(db, auth, id), wait);
+    let run: Awaited<ReturnType<typeof readRun>>;
+    if (wait === null) run = await readRun(db, auth, id);
+    else {
+      const waited = await waitHolding(
+        deps,
+        res,
+        await hold(deps.held, res),
+        id,
+        () => readRun(db, auth, id),
+        wait,
+      );
+      if (waited.ended) throw credentialEnded();
+      run = waited.run;
+    }
     if (!run) throw runNotFound(id);
     if (wait !== null) res.set("Preference-Applied", `wait=${wait}`);
     return { data: await runView(realtime, run) };

@@ -18,7 +18,7 @@ import type { OutputStorage } from "@svc/storage";
 export interface ExecuteDeps {
   runs: RunLifecycle;
   /** Records a runner's progress reports in the run's event stream (outputs first on the run). */
-  progress: Pick<ProgressRecorder, "record">;
+  progress: Pick<ProgressRecorder, "record" | "flush">;
   /** How long start and settlement are retried while Postgres or Redis is unreachable. */
   outageHorizonMs: number;
   logger: Logger;
@@ -164,6 +164,8 @@ export async function executeRun(
   } finally {
     clearTimeout(deadline);
     cancelSignal?.removeEventListener("abort", onCancel);
+    // The runner's last reports reach the stream while the run is still EXECUTING, before its end.
+    await deps.progress.flush(runId);
   }
   if (decision === "canceled_by_model") {
     // Charged like any cancel: for the outputs it had delivered.

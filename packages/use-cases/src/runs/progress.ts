@@ -22,6 +22,12 @@ export interface OutputBasis {
 export interface ProgressRecorder {
   /** Never throws, never waits: reports of one run are recorded in the order they were made. */
   record(runId: string, report: RunProgress, basis?: OutputBasis): void;
+  /**
+   * Resolves when the run's reports made so far are recorded or dropped: its worker waits for this
+   * before settling, so that the last report is shown (it needs the run still EXECUTING) and
+   * comes before the end.
+   */
+  flush(runId: string): Promise<void>;
   /** Resolves when every report made so far is recorded or dropped. */
   drain(): Promise<void>;
 }
@@ -71,6 +77,9 @@ export function createProgressRecorder(deps: {
       void next.then(() => {
         if (chains.get(runId) === next) chains.delete(runId);
       });
+    },
+    async flush(runId) {
+      await chains.get(runId);
     },
     async drain() {
       await Promise.all([...chains.values()]);
