@@ -23,12 +23,12 @@ export interface ProgressRecorder {
   /** Never throws, never waits: reports of one run are recorded in the order they were made. */
   record(runId: string, report: RunProgress, basis?: OutputBasis): void;
   /**
-   * Resolves when the run's reports made so far are recorded or dropped: its worker waits for this
-   * before settling, so that the last report is shown (it needs the run still EXECUTING) and
-   * comes before the end.
+   * Resolves when the run's reports made so far are decided and their events handed to Redis (or
+   * dropped): its worker waits for this before settling, so that the last report is shown (it
+   * needs the run still EXECUTING) and comes before the end.
    */
   flush(runId: string): Promise<void>;
-  /** Resolves when every report made so far is recorded or dropped. */
+  /** Resolves when every report made so far is decided (see flush). */
   drain(): Promise<void>;
 }
 
@@ -55,17 +55,25 @@ export function createProgressRecorder(deps: {
     return units === 0 || recordUnitsDelivered(pool, runId, units);
   }
 
+  const failed = (runId: string) => (error: unknown) =>
+    deps.logger.warn("recording progress failed", { run_id: runId, error });
+
+  /**
+   * Decides the report (a database statement when it shows outputs) and hands its event to Redis
+   * without waiting for it: the event is queued on the connection that later carries the run's end,
+   * so it comes first, and a Redis outage holds neither the chain nor the run's settlement.
+   */
   async function recordOne(runId: string, report: RunProgress, basis?: OutputBasis) {
     try {
       if (!(await deliverable(runId, report, basis))) {
         deps.logger.info("progress with outputs dropped: the run is no longer executing", { run_id: runId });
         return;
       }
-      await deps.recordEvents([
-        { runId, event: { type: "progress", at: new Date().toISOString(), data: report } },
-      ]);
+      deps
+        .recordEvents([{ runId, event: { type: "progress", at: new Date().toISOString(), data: report } }])
+        .catch(failed(runId));
     } catch (error) {
-      deps.logger.warn("recording progress failed", { run_id: runId, error });
+      failed(runId)(error);
     }
   }
 
