@@ -1,9 +1,12 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 
 export type ApiMetrics = ReturnType<typeof createApiMetrics>;
 
-/** The API's Prometheus series, on a registry of its own (tests create several apps per process). */
-export function createApiMetrics() {
+/**
+ * The API's Prometheus series, on a registry of its own (tests create several apps per process).
+ * `held` counts this process's event streams and waiting requests (HELD_PER_PROCESS caps them).
+ */
+export function createApiMetrics(held: { count(): number }) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   return {
@@ -20,6 +23,14 @@ export function createApiMetrics() {
       help: "Runs created, by model and mode",
       labelNames: ["model", "mode"] as const,
       registers: [registry],
+    }),
+    heldConnections: new Gauge({
+      name: "svc_held_connections",
+      help: "Event streams and waiting requests (Prefer: wait) this API process holds now",
+      registers: [registry],
+      collect() {
+        this.set(held.count());
+      },
     }),
     tokensReserved: new Counter({
       name: "svc_tokens_reserved_total",

@@ -80,7 +80,7 @@ export async function assembleApi(
     logger,
     queues,
     runs: apiRunLifecycle(config, db, redis, queues, logger),
-    metrics: createApiMetrics(),
+    metrics: createApiMetrics(held),
     realtime: {
       hub,
       queue: queueIndex(redis, config.QUEUE_PREFIX, () => queues.runs().getActiveCount()),

@@ -115,6 +115,8 @@ describe("held connections", () => {
     expect((await errorOf(overProcess.res)).message).toMatch(/API process/);
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
     expect((await fetch(`${base}/readyz`)).status).toBe(200);
+    // Operators see the process's count against HELD_PER_PROCESS.
+    expect(await (await fetch(`${base}/metrics`)).text()).toMatch(/^svc_held_connections 8$/m);
 
     // A stream that closes gives its place back.
     streamsA[0]!.close();

@@ -159,6 +159,17 @@ describe("readiness and errors with a dependency down", () => {
         code: "SERVICE_UNAVAILABLE",
         details: [{ path: "redis", message: expect.any(String) }],
       });
+      // The account still answers; the test-run allowance comes from this process's own count.
+      const { testKey } = await createAccountWithKeys(api.database.db);
+      const account = await request(api.app)
+        .get("/api/v1/account")
+        .set("Authorization", `Bearer ${testKey}`)
+        .expect(200);
+      expect(account.body.data).toMatchObject({
+        mode: "test",
+        balance: 0,
+        test_runs: { limit: 200, remaining: 200 },
+      });
     } finally {
       await api.close();
     }

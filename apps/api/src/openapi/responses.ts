@@ -163,7 +163,7 @@ export const AccountResponse = z.object({
         })
         .meta({
           description:
-            "Test runs of compute-costing models (all but acme/echo) the account may still start, across all of its test keys",
+            "Test runs of compute-costing models (all but acme/echo) the account may still start, across all of its test keys (while Redis cannot be reached, as this API process counts them)",
         }),
     })
     .meta({ id: "Account" }),

@@ -36,6 +36,7 @@ const readAccount = route({
   reply: { status: 200, schema: R.AccountResponse, description: "The caller's account" },
   async handler(_input, { res, deps }) {
     const auth = authOf(res);
+    // While Redis is away the allowance comes from this process's own count (the insurance limiter).
     const [account, allowance] = await Promise.all([
       findAccount(deps.db, auth.accountId),
       testRuns(deps).allowance(auth.accountId),

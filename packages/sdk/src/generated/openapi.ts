@@ -5134,7 +5134,7 @@ export type components = {
              * @enum {string}
              */
             mode: "live" | "test";
-            /** @description Test runs of compute-costing models (all but acme/echo) the account may still start, across all of its test keys */
+            /** @description Test runs of compute-costing models (all but acme/echo) the account may still start, across all of its test keys (while Redis cannot be reached, as this API process counts them) */
             test_runs: {
                 /** @description TEST_RUNS_PER_DAY */
                 limit: number;
