@@ -2,10 +2,11 @@ import type { Redis } from "ioredis";
 import type { ApiConfig } from "@svc/config";
 import type { Db } from "@svc/db";
 import type { Logger } from "@svc/logger";
-import type { Producer } from "@svc/queue";
+import type { Producer, Scheduler } from "@svc/queue";
 import type { OutputStore, OutputUrls } from "@svc/storage";
 import type { RunLifecycle } from "@svc/use-cases";
 import type { QueueDashboard } from "./admin/queueDashboard.js";
+import type { Model } from "./cache/ttlCache.js";
 import type { ApiMetrics } from "./metrics.js";
 import type { HeldConnections } from "./runs/heldConnections.js";
 import type { Realtime } from "./runs/realtime.js";
@@ -19,6 +20,12 @@ export interface AppDeps {
   queues: Producer;
   /** Run creation and cancel: the use-cases the worker shares (group-committed). */
   runs: RunLifecycle;
+  /** Runs waiting for models' capacity (their queue caps, places and figures). */
+  scheduler: Scheduler;
+  /** Models by id, cached for CATALOGUE_CACHE_TTL_MS. */
+  models: (id: string) => Promise<Model | null>;
+  /** An account's weight and concurrency limit for new runs, cached for AUTH_CACHE_TTL_MS. */
+  accountScheduling: (accountId: string) => Promise<{ weight: number; maxConcurrentRuns: number | null }>;
   metrics: ApiMetrics;
   /** Runs' events for waiting requests and streams, and the queue's index. */
   realtime: Realtime;

@@ -3,12 +3,13 @@ import type { ApiConfig } from "@svc/config";
 import { createDb } from "@svc/db";
 import type { Logger } from "@svc/logger";
 import { createProducer, createRedis, createRunEventHub, queueIndex } from "@svc/queue";
+import { wireRuns } from "@svc/use-cases";
 import { configuredOutputUrls, createOutputStore, type OutputStore } from "@svc/storage";
 import { queueDashboard } from "./admin/queueDashboard.js";
 import { createApp } from "./app.js";
 import type { AppDeps } from "./deps.js";
 import { createApiMetrics } from "./metrics.js";
-import { apiRunLifecycle } from "./runs/lifecycle.js";
+import { accountSchedulingCache, modelCache } from "./cache/ttlCache.js";
 import { heldConnections } from "./runs/heldConnections.js";
 
 export interface AssembledApi {
@@ -73,17 +74,23 @@ export async function assembleApi(
       checkEveryMs: Math.max(1_000, config.AUTH_CACHE_TTL_MS),
     },
   });
+  const wired = wireRuns(config, { db, redis, logger, queues });
+  const models = modelCache(db, config.CATALOGUE_CACHE_TTL_MS);
   const deps: AppDeps = {
     config,
     db,
     redis,
     logger,
     queues,
-    runs: apiRunLifecycle(config, db, redis, queues, logger),
+    runs: wired.lifecycle,
+    scheduler: wired.scheduler,
+    models,
+    accountScheduling: accountSchedulingCache(db, config.AUTH_CACHE_TTL_MS),
     metrics: createApiMetrics(held),
     realtime: {
       hub,
-      queue: queueIndex(redis, config.QUEUE_PREFIX, () => queues.runs().getActiveCount()),
+      queue: queueIndex(redis, config.QUEUE_PREFIX, wired.scheduler, () => queues.runs().getActiveCount()),
+      models,
       closing: closing.signal,
       heartbeatMs: config.EVENTS_HEARTBEAT_MS,
       urls,

@@ -2,13 +2,52 @@ import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import type { Queue } from "bullmq";
+import type { PoolStats, Scheduler } from "@svc/queue";
 
 export type WorkerMetrics = ReturnType<typeof createWorkerMetrics>;
 
-/** The worker's Prometheus series. Queue depth is read from Redis at each scrape. */
-export function createWorkerMetrics(queues: Record<string, Queue>) {
+/**
+ * Every pool's figures, read from Redis once per scrape for all of the pool gauges (they are
+ * cluster-wide: any worker's scrape shows the same, so dashboards take max() across workers).
+ */
+function poolFigures(scheduler: Scheduler) {
+  let last:
+    | { at: number; value: Promise<{ pool: string; stats: PoolStats; health: Record<string, string> }[]> }
+    | undefined;
+  return () => {
+    if (!last || Date.now() - last.at > 500) {
+      const value = scheduler.pools().then((pools) =>
+        Promise.all(
+          pools.map(async (pool) => ({
+            pool,
+            stats: await scheduler.stats(pool),
+            health: await scheduler.health(pool),
+          })),
+        ),
+      );
+      last = { at: Date.now(), value };
+      value.catch(() => (last = undefined));
+    }
+    return last.value.catch(() => []);
+  };
+}
+
+/** The worker's Prometheus series. Queue depths and pools are read from Redis at each scrape. */
+export function createWorkerMetrics(queues: Record<string, Queue>, scheduler: Scheduler) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  const figures = poolFigures(scheduler);
+  const poolGauge = (name: string, help: string, value: (stats: PoolStats) => number) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ["model"] as const,
+      registers: [registry],
+      async collect() {
+        this.reset();
+        for (const { pool, stats } of await figures()) this.set({ model: pool }, value(stats));
+      },
+    });
   return {
     registry,
     runsFinished: new Counter({
@@ -39,6 +78,37 @@ export function createWorkerMetrics(queues: Record<string, Queue>) {
       name: "svc_webhook_attempt_duration_seconds",
       help: "Duration of one webhook delivery attempt",
       buckets: [0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10],
+      registers: [registry],
+    }),
+    poolCapacity: poolGauge(
+      "svc_pool_capacity",
+      "Runs a model can execute at once now (healthy servers x concurrency, or render threads)",
+      (s) => s.capacity,
+    ),
+    poolLeased: poolGauge("svc_pool_leased", "Slots of a model's pool leased to runs now", (s) => s.leased),
+    poolQueued: poolGauge("svc_pool_queued", "Runs waiting for a model's capacity", (s) => s.queued),
+    poolOldest: poolGauge(
+      "svc_pool_oldest_queued_seconds",
+      "Age of the run that has waited longest for a model's capacity (0 when none waits)",
+      (s) => (s.oldestQueuedAt ? Math.max(0, (Date.now() - s.oldestQueuedAt.getTime()) / 1000) : 0),
+    ),
+    serverUp: new Gauge({
+      name: "svc_model_server_up",
+      help: "1 while a model server passes its health check (its slots count), 0 while it does not",
+      labelNames: ["model", "server"] as const,
+      registers: [registry],
+      async collect() {
+        this.reset();
+        for (const { pool, health } of await figures())
+          for (const [server, state] of Object.entries(health))
+            this.set({ model: pool, server }, state === "up" ? 1 : 0);
+      },
+    }),
+    dispatchLatency: new Histogram({
+      name: "svc_dispatch_latency_seconds",
+      help: "Time from a slot leased to a run to its execution starting on this worker",
+      labelNames: ["model"] as const,
+      buckets: [0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1],
       registers: [registry],
     }),
     queueDepth: new Gauge({

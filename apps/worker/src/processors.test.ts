@@ -7,14 +7,7 @@ import type { Redis } from "ioredis";
 import { loadWorkerConfig, type WorkerConfig } from "@svc/config";
 import { createDb, ledgerTotals, type Db } from "@svc/db";
 import { createLogger } from "@svc/logger";
-import {
-  createProducer,
-  createRedis,
-  createRunsQueue,
-  runTransport,
-  whenRedisReady,
-  type Producer,
-} from "@svc/queue";
+import { createProducer, createRedis, createRunsQueue, whenRedisReady, type Producer } from "@svc/queue";
 import {
   createAccountWithKeys,
   createTestDatabase,
@@ -30,7 +23,7 @@ import {
   type HttpsReceiver,
   type TestDatabase,
 } from "@svc/testkit";
-import { createRunLifecycle, groupCommitSettings, runEventSettings, type RunLifecycle } from "@svc/use-cases";
+import { wireRuns, type RunLifecycle } from "@svc/use-cases";
 import { startWorker, type RunningWorker } from "./worker.js";
 
 // The worker's processors (runs, deliveries, deadlines, sweepers) in this process, wired by
@@ -55,11 +48,11 @@ describe("the worker's processors, in-process", () => {
     const producerRedis = createRedis(redisUrl, "producer");
     if (redisUrl === TEST_REDIS_URL) await whenRedisReady(producerRedis, 2_000);
     const producer = createProducer(producerRedis, prefix);
-    const lifecycle = createRunLifecycle({
+    const { lifecycle } = wireRuns(config, {
       db,
+      redis: producerRedis,
       logger: createLogger({ service: "api", level: "silent" }),
-      queues: runTransport(producerRedis, prefix, producer, runEventSettings(config)),
-      groupCommit: groupCommitSettings(config),
+      queues: producer,
     });
     made.push({ lifecycle, producer, redis: producerRedis });
     return lifecycle;
@@ -71,7 +64,13 @@ describe("the worker's processors, in-process", () => {
       accountId: account.id,
       apiKeyId: liveKeyId,
       mode: "live",
-      model: { id: "test/instant", pricing: { unit: "image", tokens_per_unit: 5, units_from: "num_images" } },
+      model: {
+        id: "test/instant",
+        pricing: { unit: "image", tokens_per_unit: 5, units_from: "num_images" },
+        runner: { kind: "builtin", generator: "image", delay_ms: 0 },
+      },
+      account: { weight: 1, maxConcurrentRuns: null },
+      priority: "normal",
       input: { prompt: "in process", num_images: 1, image_size: "square_hd" },
       unitsRequested: 1,
       webhookUrl: extra.webhookUrl ?? null,

@@ -20,7 +20,11 @@ import { importCogModel } from "./models.js";
 export const USAGE = `usage: svc <command> [options]
 
   accounts create --name <name> [--tokens <n>]   create an account (optionally with tokens)
-  accounts list                                   list accounts with balance and reserved tokens
+  accounts list                                   list accounts with balance, reserved tokens and scheduling
+  accounts set-limits <acct_…> [--weight <n>] [--max-concurrent-runs <n>|default]
+                                                  the account's share of busy models (weight, 1 by default)
+                                                  and its runs executing at once (default:
+                                                  ACCOUNT_MAX_CONCURRENT_RUNS); new runs use them within seconds
   tokens grant --account <acct_…> --amount <n>    add tokens to an account (ledger GRANT)
   keys create --account <acct_…> --mode live|test [--name <label>]
                                                   create an API key; the full key is printed once
@@ -36,6 +40,7 @@ export const USAGE = `usage: svc <command> [options]
                                                   previous demo keys are revoked)
   models list                                     every model with status, runner and price
   models set-status <model id> <status>           e.g. active, deprecated (only active models run)
+  models set-queue-cap <model id> <n>|none        runs that may wait for the model at once (past it: 429)
   models import --cog <base-url> --id <vendor/model> [--category image|video|audio] [--price <tokens>]
          [--unit <unit>] [--units-from <input field>] [--name <name>] [--description <text>]
          [--like <model id> --input-map <file.json>] [--status <status>] [--save]
@@ -107,6 +112,8 @@ function parseOptions(argv: string[]) {
         password: { type: "string" },
         role: { type: "string" },
         save: { type: "boolean", default: false },
+        weight: { type: "string" },
+        "max-concurrent-runs": { type: "string" },
       },
     });
   } catch (error) {
@@ -142,7 +149,11 @@ export async function runCommand(db: Db, argv: string[], out: Out, settings: Com
     }
     case "accounts list": {
       const accounts = await db.account.findMany({ orderBy: { createdAt: "asc" } });
-      for (const a of accounts) print(`${a.id}  ${a.name}  balance=${a.balance} reserved=${a.reserved}`, a);
+      for (const a of accounts)
+        print(
+          `${a.id}  ${a.name}  balance=${a.balance} reserved=${a.reserved} weight=${a.weight} max_concurrent_runs=${a.maxConcurrentRuns ?? "default"}`,
+          a,
+        );
       return;
     }
     case "tokens grant": {
@@ -289,6 +300,40 @@ export async function runCommand(db: Db, argv: string[], out: Out, settings: Com
           runner,
         });
       }
+      return;
+    }
+    case "accounts set-limits": {
+      if (!arg)
+        throw new UsageError(
+          "usage: accounts set-limits <acct_…> [--weight <n>] [--max-concurrent-runs <n>|default]",
+        );
+      const limit = values["max-concurrent-runs"];
+      if (values.weight === undefined && limit === undefined)
+        throw new UsageError("give --weight, --max-concurrent-runs, or both");
+      const weight = values.weight === undefined ? undefined : positiveInt(values.weight, "weight");
+      if (weight !== undefined && weight > 1_000) throw new UsageError("--weight must be at most 1000");
+      const data = {
+        ...(weight !== undefined && { weight }),
+        ...(limit !== undefined && {
+          maxConcurrentRuns: limit === "default" ? null : positiveInt(limit, "max-concurrent-runs"),
+        }),
+      };
+      const updated = await db.account.updateMany({ where: { id: arg }, data });
+      if (!updated.count) throw new UsageError(`no account ${arg}`);
+      const account = await db.account.findUniqueOrThrow({ where: { id: arg } });
+      print(
+        `${arg}: weight=${account.weight} max_concurrent_runs=${account.maxConcurrentRuns ?? "default"}`,
+        { id: arg, weight: account.weight, max_concurrent_runs: account.maxConcurrentRuns },
+      );
+      return;
+    }
+    case "models set-queue-cap": {
+      const cap = positionals[3];
+      if (!arg || !cap) throw new UsageError("usage: models set-queue-cap <model id> <n>|none");
+      const maxQueue = cap === "none" ? null : positiveInt(cap, "queue cap");
+      const updated = await db.model.updateMany({ where: { id: arg }, data: { maxQueue } });
+      if (!updated.count) throw new UsageError(`no model ${arg}`);
+      print(`${arg} queue cap: ${maxQueue ?? "none"}`, { id: arg, max_queue: maxQueue });
       return;
     }
     case "models set-status": {

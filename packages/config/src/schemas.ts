@@ -111,6 +111,18 @@ export function storageRules(config: z.infer<typeof baseEnvSchema>, ctx: z.Refin
 
 // What the API and the worker need beyond the base (the CLI and the migration runner do not).
 export const serviceEnvSchema = baseEnvSchema.extend({
+  ACCOUNT_MAX_CONCURRENT_RUNS: doc(
+    int(1, 1_000_000).default(50),
+    "Runs of one account executing at once on models with limited capacity (Cog servers, built-in renders; acme/echo is not counted); more stay QUEUED, never refused. Per account with `svc accounts set-limits --max-concurrent-runs`.",
+  ),
+  CATALOGUE_CACHE_TTL_MS: doc(
+    int(0, 600_000).default(5_000),
+    "How long a process caches the catalogue (run creation's models, the workers' model servers); catalogue edits, servers added or removed included, reach every replica within this.",
+  ),
+  SCHEDULER_LEASE_MS: doc(
+    int(1_000, 3_600_000).default(60_000),
+    "A slot leased for a run (a place on a model server) is given back this long after the worker holding it stopped renewing it (a crash). Keep it above RUN_LOCK_MS, so that the worker that takes the run over finds its lease.",
+  ),
   SECRETS_KEY: doc(
     z
       .string({ error: "required: 32 random bytes in base64 (e.g. `openssl rand -base64 32`)" })
@@ -154,10 +166,6 @@ export const apiEnvSchema = serviceEnvSchema.extend({
   AUTH_CACHE_TTL_MS: doc(
     int(0, 600_000).default(5_000),
     "How long a verified API key is cached per process; a revoked key stops working within this.",
-  ),
-  CATALOGUE_CACHE_TTL_MS: doc(
-    int(0, 600_000).default(5_000),
-    "How long run creation caches a model per process; catalogue edits reach every replica within this.",
   ),
   TRUST_PROXY: doc(
     trustProxy.default(false),
@@ -258,6 +266,10 @@ export const workerEnvSchema = serviceEnvSchema.extend({
   SHUTDOWN_GRACE_MS: doc(
     int(0, 3_600_000).default(30_000),
     "On SIGTERM, how long in-flight work may take: the API's requests, or the worker's runs (after which unfinished runs are left to another worker).",
+  ),
+  POOL_MONITOR_INTERVAL_MS: doc(
+    int(50, 60_000).default(500),
+    "How often a worker looks at the models' capacity pools (servers' health checks happen once per server per its health_interval_ms across all workers; render threads follow the live workers) and gives back leases whose worker died.",
   ),
   RUN_LOCK_MS: doc(
     int(500, 600_000).default(30_000),

@@ -53,6 +53,8 @@ export const catalogueEntrySchema = z.strictObject({
   pricing: pricingSchema,
   runner: runnerSchema,
   execution_timeout_ms: z.int().positive().default(600_000),
+  // Runs that may wait for the model at once; past it, creation answers 429 with Retry-After.
+  max_queue: z.int().positive().optional(),
   input_schema: jsonSchemaObject,
 });
 

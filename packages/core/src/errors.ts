@@ -25,6 +25,8 @@ export const ERROR_STATUS = {
   RATE_LIMITED: 429,
   // Ours: the account's test runs of compute-costing models for the day are used up (TEST_RUNS_PER_DAY).
   TEST_RUN_QUOTA_EXCEEDED: 429,
+  // Ours: as many runs wait for the model as its queue cap allows (models set-queue-cap).
+  MODEL_QUEUE_FULL: 429,
   INTERNAL_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
 } as const;

@@ -21,5 +21,7 @@ export * from "./dependencyDown.js";
 export * from "./media.js";
 export * from "./users.js";
 export * from "./realtime.js";
+export * from "./runHeaders.js";
+export * from "./scheduling.js";
 export * from "./views.js";
 export * from "./literals.js";

@@ -36,16 +36,20 @@ export function presentModel(model: ModelRecord): ModelView {
 export interface ModelQueue {
   queueLength: number | null;
   runTimeP50Ms: number | null;
+  capacity: number | null;
+  inFlight: number | null;
 }
 
 export function presentModelDetail(
   model: ModelRecord,
-  queue: ModelQueue = { queueLength: null, runTimeP50Ms: null },
+  queue: ModelQueue = { queueLength: null, runTimeP50Ms: null, capacity: null, inFlight: null },
 ): ModelDetailView {
   const pricing = model.pricing as Pricing;
   return {
     ...presentModel(model),
     queue_length: queue.queueLength,
+    capacity: queue.capacity,
+    in_flight: queue.inFlight,
     run_time_p50_ms: queue.runTimeP50Ms,
     input_schema: model.inputSchema as Record<string, unknown>,
     pricing: {

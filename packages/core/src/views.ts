@@ -31,6 +31,13 @@ export const ModelDetailView = ModelView.extend({
     .number()
     .nullable()
     .meta({ description: "Runs of this model waiting now (null while the queue cannot be read)" }),
+  capacity: z.number().nullable().meta({
+    description:
+      "Runs this model can execute at once now: its healthy model servers x their concurrency, or the workers' render threads for built-in generators; null for a model of unlimited capacity (acme/echo), or while the queue cannot be read",
+  }),
+  in_flight: z.number().nullable().meta({
+    description: "Runs holding one of those places now (null when capacity is)",
+  }),
   run_time_p50_ms: z
     .number()
     .nullable()

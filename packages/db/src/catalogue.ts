@@ -28,6 +28,7 @@ function columns(entry: CatalogueEntry) {
     pricing: entry.pricing as Prisma.InputJsonObject,
     runner: entry.runner as Prisma.InputJsonObject,
     executionTimeoutMs: entry.execution_timeout_ms,
+    maxQueue: entry.max_queue ?? null,
   };
 }
 

@@ -1,4 +1,7 @@
 export { createRedis, pingRedis, whenRedisReady, type RedisRole } from "./redis.js";
 export * from "./queues.js";
 export * from "./runEvents.js";
+export * from "./queueIndex.js";
+export * from "./heartbeat.js";
+export * from "./scheduler.js";
 export * from "./jobs.js";

@@ -48,16 +48,25 @@ export function register<T, R>(
 }
 
 const runPayload = z.strictObject({ runId: z.string().regex(idPattern("run")) });
-export type RunJob = z.infer<typeof runPayload>;
+export type RunIdJob = z.infer<typeof runPayload>;
+
+const executePayload = runPayload.extend({
+  /** The slot leased for it (scheduler.ts): absent for models of unlimited capacity. */
+  slot: z.string().min(1).max(4_096).optional(),
+  /** When the slot was leased (ms), for the dispatch latency. */
+  leasedAt: z.int().nonnegative().optional(),
+});
+export type RunJob = z.infer<typeof executePayload>;
 
 /**
- * A run to execute. Retries cover worker-side failures (crash, Postgres blip); the run itself
- * ends exactly once.
+ * A run to execute: a run of an unlimited model as soon as it is created, any other once the
+ * scheduler has leased it a slot. Retries cover worker-side failures (crash, Postgres blip); the
+ * run itself ends exactly once.
  */
 export const RUN_JOB = defineJob<RunJob>({
   queue: "runs",
   name: "execute",
-  schema: runPayload,
+  schema: executePayload,
   idOf: (d) => d.runId,
   options: {
     attempts: 3,
@@ -88,7 +97,7 @@ export const DELIVERY_JOB = defineJob<DeliveryJob>({
  * Cancel-After: a delayed job per run, due at its deadline. A deadline whose run has ended is a
  * no-op, so a short memory suffices.
  */
-export const DEADLINE_JOB = defineJob<RunJob>({
+export const DEADLINE_JOB = defineJob<RunIdJob>({
   queue: "deadlines",
   name: "cancel",
   schema: runPayload,

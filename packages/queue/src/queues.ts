@@ -8,13 +8,15 @@ import {
   RUN_JOB,
   type DeliveryJob,
   type JobDefinition,
+  type RunIdJob,
   type RunJob,
 } from "./jobs.js";
 import { runEventRecorder, type RunEventSettings } from "./runEvents.js";
+import type { Dispatched, Scheduler, WaitingRun } from "./scheduler.js";
 
 export type RunsQueue = Queue<RunJob>;
 export type DeliveriesQueue = Queue<DeliveryJob>;
-export type DeadlinesQueue = Queue<RunJob>;
+export type DeadlinesQueue = Queue<RunIdJob>;
 
 function queue<T>(job: JobDefinition<T>, connection: Redis, prefix: string): Queue<T> {
   const q = new Queue<T>(job.queue, { connection, prefix });
@@ -38,6 +40,32 @@ export async function enqueueRuns(q: RunsQueue, runIds: readonly string[]): Prom
       runIds.map((runId) => ({ data: { runId } })),
     ),
   );
+}
+
+/**
+ * The jobs of runs the scheduler leased a slot to. LIFO: they go ahead of any backlog of unlimited
+ * models' jobs, so a slot never waits behind runs that need none.
+ */
+export async function launchRuns(q: RunsQueue, dispatched: readonly Dispatched[]): Promise<void> {
+  if (!dispatched.length) return;
+  const at = Date.now();
+  await q.addBulk(
+    jobEntries(
+      RUN_JOB,
+      dispatched.map(({ runId, slot }) => ({ data: { runId, slot, leasedAt: at }, opts: { lifo: true } })),
+    ),
+  );
+}
+
+/** A run to admit: into its pool's queue, or (pool null: unlimited capacity) straight to the workers. */
+export type AdmittedRun = Omit<WaitingRun, "pool"> & { pool: string | null };
+
+/** Runs of unlimited models are enqueued, the others wait in the scheduler until a slot is theirs. */
+export async function admitRuns(q: RunsQueue, scheduler: Scheduler, runs: readonly AdmittedRun[]) {
+  const waiting = runs.filter((r): r is WaitingRun => r.pool !== null);
+  const direct = runs.filter((r) => r.pool === null).map((r) => r.runId);
+  const [dispatched] = await Promise.all([scheduler.enqueue(waiting), enqueueRuns(q, direct)]);
+  await launchRuns(q, dispatched);
 }
 
 export async function enqueueDeliveries(q: DeliveriesQueue, deliveryIds: readonly string[]): Promise<void> {
@@ -145,10 +173,11 @@ export function runTransport(
   prefix: string,
   queues: { runs(): RunsQueue; deliveries(): DeliveriesQueue; deadlines(): DeadlinesQueue },
   events: RunEventSettings,
+  scheduler: Scheduler,
 ) {
   const record = runEventRecorder(redis, prefix, events);
   return {
-    enqueueRuns: async (runIds: readonly string[]) => enqueueRuns(queues.runs(), runIds),
+    admitRuns: async (runs: readonly AdmittedRun[]) => admitRuns(queues.runs(), scheduler, runs),
     enqueueDeliveries: async (ids: readonly string[]) => enqueueDeliveries(queues.deliveries(), ids),
     recordEvents: record,
     async scheduleDeadlines(deadlines: readonly { runId: string; at: Date }[]) {
@@ -164,11 +193,16 @@ export function runTransport(
       );
     },
     async stopRun(runId: string) {
-      const [removed, published] = await Promise.allSettled([
+      const [removed, published, unqueued] = await Promise.allSettled([
         queues.runs().remove(runId),
         publishCancel(redis, prefix, runId),
+        scheduler.remove([runId]),
       ]);
-      for (const r of [removed, published]) if (r.status === "rejected") throw r.reason;
+      for (const r of [removed, published, unqueued]) if (r.status === "rejected") throw r.reason;
+      // A job removed before any worker took it leaves its slot to nobody: it is given back now.
+      // (An executing run's slot is given back by its worker once the model server has stopped.)
+      if (removed.status === "fulfilled" && removed.value === 1)
+        await launchRuns(queues.runs(), await scheduler.release([runId]));
     },
   };
 }

@@ -9,7 +9,7 @@ import { createCogRunner, type CogRunnerDeps } from "./cog/cogRunner.js";
 import { RunnerError, type Runner } from "./runner.js";
 
 export * from "./runner.js";
-export { createCogRunner, type CogResults, type CogRunnerDeps } from "./cog/cogRunner.js";
+export { createCogRunner, type CogResults, type CogRunnerDeps, type CogSlots } from "./cog/cogRunner.js";
 export { IMAGE_SIZES, renderImage } from "./generators/image.js";
 export { AUDIO_FORMATS, renderWav } from "./generators/audio.js";
 export { VIDEO_FORMATS, VIDEO_SIZES, drawFrames, renderGif, type ClipSpec } from "./generators/video.js";

@@ -13,6 +13,10 @@ export interface RunContext {
   outputs: RunOutputs;
   /** Tells the run's event stream how far the runner got; never throws, never waits. */
   progress(report: RunProgress): void;
+  /** The slot the scheduler leased for the run (a model server's, for Cog), when it has one. */
+  slot?: string;
+  /** The run's first start: no earlier attempt can have left work behind to re-attach to. */
+  fresh?: boolean;
 }
 
 export interface RunResult {

@@ -31,7 +31,7 @@ const ERROR_TEXT: Record<number, string> = {
   413: "Body larger than the limit (PAYLOAD_TOO_LARGE)",
   415: "Body that is not application/json, or in a Content-Encoding other than gzip or deflate (UNSUPPORTED_MEDIA_TYPE)",
   416: "The Range is not within the file (RANGE_NOT_SATISFIABLE); Content-Range: bytes */<size>",
-  429: "Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After",
+  429: "Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day; MODEL_QUEUE_FULL: the model's queue cap); see Retry-After",
   500: "Unexpected error (INTERNAL_ERROR)",
   503: "Postgres or Redis unavailable (SERVICE_UNAVAILABLE); safe to retry after Retry-After",
 };

@@ -153,6 +153,14 @@ export const AccountResponse = z.object({
         description: "balance - reserved: what new live runs can reserve (0 for a test key)",
       }),
       mode: z.enum(["live", "test"]).meta({ description: "The mode of the key that asked" }),
+      max_concurrent_runs: z.number().meta({
+        description:
+          "Runs of this account executing at once on models of limited capacity (ACCOUNT_MAX_CONCURRENT_RUNS unless set for the account); more wait QUEUED",
+      }),
+      weight: z.number().meta({
+        description:
+          "The account's share of a busy model against other waiting accounts (turns in proportion to weights; 1 by default)",
+      }),
       test_runs: z
         .object({
           limit: tokens.meta({ description: "TEST_RUNS_PER_DAY" }),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ApiError } from "@svc/core";
+import { ApiError, concurrencyLimit } from "@svc/core";
 import { chargedPerDay, findAccount, listLedger } from "@svc/db";
 import { authOf } from "../auth/authenticate.js";
 import { route, type Route } from "../http/route.js";
@@ -51,6 +51,8 @@ const readAccount = route({
         reserved: live ? account.reserved : 0,
         available: live ? account.balance - account.reserved : 0,
         mode: auth.mode,
+        max_concurrent_runs: concurrencyLimit(account, deps.config.ACCOUNT_MAX_CONCURRENT_RUNS),
+        weight: account.weight,
         test_runs: {
           limit: allowance.limit,
           remaining: allowance.limit - allowance.used,

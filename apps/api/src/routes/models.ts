@@ -1,5 +1,12 @@
 import { z } from "zod";
-import { ApiError, MODEL_CATEGORIES, presentModel, presentModelDetail } from "@svc/core";
+import {
+  ApiError,
+  MODEL_CATEGORIES,
+  poolOf,
+  presentModel,
+  presentModelDetail,
+  runnerSchema,
+} from "@svc/core";
 import { findModel, listModels } from "@svc/db";
 import { route, type Route } from "../http/route.js";
 import { queryInt } from "../http/validate.js";
@@ -50,6 +57,8 @@ const readModel = route({
   path: "/models/{modelId+}",
   tags: ["Models"],
   summary: "Read one model with its input schema and pricing",
+  description:
+    "Also its queue now: runs waiting (queue_length), runs it can execute at once (capacity: its healthy model servers x their concurrency, or the workers' render threads) and runs executing (in_flight), and the median run time of its recent runs.",
   params: z.object({ modelId }),
   errors: [404],
   reply: { status: 200, schema: R.ModelResponse, description: "The model" },
@@ -57,7 +66,8 @@ const readModel = route({
     const model = await findModel(db, id);
     if (!model) throw new ApiError("MODEL_NOT_FOUND", `No model with id ${JSON.stringify(id)}.`);
     // The queue's figures live in Redis: while it is away the model is still described.
-    const queue = await realtime.queue.model(id).catch((error: unknown) => {
+    const pooled = poolOf(runnerSchema.parse(model.runner)) !== null;
+    const queue = await realtime.queue.model(id, pooled).catch((error: unknown) => {
       realtime.logger.warn("model queue unavailable", { model_id: id, error: (error as Error).message });
       return undefined;
     });

@@ -6,6 +6,7 @@ import {
   CANCEL_AFTER_MAX_MS,
   CANCEL_AFTER_MIN_MS,
   PER_RUN_EVENTS,
+  RUN_PRIORITIES,
   RUN_STATUSES,
   WAIT_MAX_SECONDS,
   WEBHOOK_FILTER_VALUES,
@@ -18,6 +19,7 @@ import {
   presentRun,
   presentWaitedRun,
   runIdView,
+  poolOf,
   runnerSchema,
   unitsRequested,
   webhookFilterEvents,
@@ -34,7 +36,6 @@ import * as R from "../openapi/responses.js";
 import { header } from "../openapi/register.js";
 import { validateRunInput } from "../runs/inputValidator.js";
 import { checkWebhookUrl } from "../webhooks/checkUrl.js";
-import { modelCache } from "../catalogue/modelCache.js";
 import type { AppDeps } from "../deps.js";
 import type { HeldConnections, HeldPlace } from "../runs/heldConnections.js";
 import { testRunQuota } from "../runs/testRunQuota.js";
@@ -51,6 +52,10 @@ const createRunBody = z.strictObject({
     .min(1)
     .max(WEBHOOK_FILTER_VALUES.length)
     .optional(),
+  priority: z.enum(RUN_PRIORITIES, "expected normal or low").default("normal").meta({
+    description:
+      "Lane among the account's own runs waiting for a busy model: low runs start only when the account has no normal run waiting",
+  }),
 });
 
 const preferHeader = z
@@ -143,7 +148,6 @@ const byRunId = z.object({ runId: runIdView });
 const PREFERENCE_APPLIED = {
   "Preference-Applied": header("Sent when Prefer: wait was honoured: the seconds waited at most", "wait=60"),
 };
-const cachedModel = perApp(({ db, config }) => modelCache(db, config.CATALOGUE_CACHE_TTL_MS));
 export const testRuns = perApp(({ redis, config }) =>
   testRunQuota(redis, config.QUEUE_PREFIX, config.TEST_RUNS_PER_DAY),
 );
@@ -151,13 +155,29 @@ export const testRuns = perApp(({ redis, config }) =>
 const readRun = (db: Db, auth: { accountId: string; mode: "live" | "test" }, id: string) =>
   findRunForAccount(db, id, auth.accountId, auth.mode);
 
+/**
+ * A model's queue cap (fal's max queue length): past it, 429 with the time one place should take to
+ * free. Read before the run is made, so concurrent creations may pass it by the few in flight.
+ */
+async function refuseWhenQueueFull(deps: AppDeps, modelId: string, cap: number) {
+  const figures = await deps.realtime.queue.model(modelId, true);
+  if (figures.queueLength < cap) return;
+  const perStartMs = (figures.runTimeP50Ms ?? 1_000) / Math.max(1, figures.capacity ?? 1);
+  throw new ApiError(
+    "MODEL_QUEUE_FULL",
+    `${figures.queueLength} runs already wait for ${modelId}, its queue cap; try again later.`,
+    undefined,
+    { "Retry-After": String(Math.max(1, Math.ceil(perStartMs / 1_000))) },
+  );
+}
+
 const createRun = route({
   method: "post",
   path: "/models/{modelId+}/run",
   tags: ["Runs"],
   summary: "Start a run",
   description:
-    "Validates input against the model's input schema (defaults applied), reserves estimated_tokens for live keys and queues the run. With an Idempotency-Key, the same key and body within 24 h return the original run. With `Prefer: wait` (or `wait=N`, 1 to 60 s; 60 by default) the answer waits until the run has ended or the time is up: an ended run answers with its terminal fields (status COMPLETED, FAILED or CANCELED), otherwise the answer is the usual `queued` one, and clients poll or stream. `Cancel-After` (`30s`, `5m`, `1h30m`, or seconds; 1 s to 24 h) cancels and refunds the run if it has not ended by then; its view then carries `error.code` CANCEL_AFTER. `webhook_events_filter` chooses what the run's own webhook_url receives (default completed and failed). Test keys run for free, but an account may start at most TEST_RUNS_PER_DAY test runs of compute-costing models (all but acme/echo) per 24 hours across its test keys: past it, 429 TEST_RUN_QUOTA_EXCEEDED with Retry-After (GET /account shows what is left).",
+    "Validates input against the model's input schema (defaults applied), reserves estimated_tokens for live keys and queues the run. With an Idempotency-Key, the same key and body within 24 h return the original run. With `Prefer: wait` (or `wait=N`, 1 to 60 s; 60 by default) the answer waits until the run has ended or the time is up: an ended run answers with its terminal fields (status COMPLETED, FAILED or CANCELED), otherwise the answer is the usual `queued` one, and clients poll or stream. `Cancel-After` (`30s`, `5m`, `1h30m`, or seconds; 1 s to 24 h) cancels and refunds the run if it has not ended by then; its view then carries `error.code` CANCEL_AFTER. `webhook_events_filter` chooses what the run's own webhook_url receives (default completed and failed). Test keys run for free, but an account may start at most TEST_RUNS_PER_DAY test runs of compute-costing models (all but acme/echo) per 24 hours across its test keys: past it, 429 TEST_RUN_QUOTA_EXCEEDED with Retry-After (GET /account shows what is left). A run of a model with limited capacity (model servers, render threads) stays QUEUED until a place is free: accounts waiting for the same model take turns (in proportion to their weight), each account's own runs start oldest first, `priority: low` ones only when the account has no normal run waiting, and at most max_concurrent_runs of an account's runs execute at once (GET /account). A model with a queue cap answers 429 MODEL_QUEUE_FULL with Retry-After once that many runs wait.",
   params: z.object({ modelId }),
   headers: runHeaders,
   body: {
@@ -168,7 +188,7 @@ const createRun = route({
     },
   },
   guards: ["runCreation"],
-  errors: [402, 404, 409],
+  errors: [402, 404, 409, 429],
   reply: {
     status: 201,
     schema: R.RunCreated,
@@ -181,7 +201,7 @@ const createRun = route({
     const auth = authOf(res);
     const id = params.modelId;
     const key = headers["idempotency-key"];
-    const model = await cachedModel(deps)(id);
+    const model = await deps.models(id);
     if (!model) throw new ApiError("MODEL_NOT_FOUND", `No model with id ${JSON.stringify(id)}.`);
     if (model.status !== "active")
       throw new ApiError("MODEL_NOT_ACTIVE", `Model ${id} is ${model.status} and cannot run.`);
@@ -197,15 +217,19 @@ const createRun = route({
         { path: "X-Api-Key-Id", message: "expected the id of an active API key of this mode" },
       ]);
     const pricing = model.pricing as Pricing;
+    const runner = runnerSchema.parse(model.runner);
+    if (model.maxQueue !== null && poolOf(runner)) await refuseWhenQueueFull(deps, id, model.maxQueue);
     // Test runs are free: those that cost compute are counted against the account's daily quota.
-    const quota =
-      auth.mode === "test" && costsCompute(runnerSchema.parse(model.runner)) ? testRuns(deps) : null;
+    const quota = auth.mode === "test" && costsCompute(runner) ? testRuns(deps) : null;
     await quota?.take(auth.accountId);
+    const account = await deps.accountScheduling(auth.accountId);
     const creating = runs.create({
       accountId: auth.accountId,
       apiKeyId: auth.keyId,
       mode: auth.mode,
-      model: { id, pricing },
+      model: { id, pricing, runner },
+      account,
+      priority: body.priority,
       input,
       unitsRequested: unitsRequested(pricing, input),
       webhookUrl: body.webhook_url ?? null,

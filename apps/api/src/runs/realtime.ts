@@ -5,7 +5,9 @@
 import type { Request, Response } from "express";
 import {
   isTerminal,
+  poolOf,
   presentRun,
+  runnerSchema,
   statusRank,
   type QueuePlace,
   type RunEvent,
@@ -18,6 +20,8 @@ import type { OutputUrls } from "@svc/storage";
 export interface Realtime {
   hub: RunEventHub;
   queue: QueueIndex;
+  /** A run's model, to tell whether it waits for limited capacity. */
+  models: (id: string) => Promise<{ runner: unknown } | null>;
   /** Draining: waiting requests answer now and streams end (clients resume elsewhere). */
   closing: AbortSignal;
   heartbeatMs: number;
@@ -30,11 +34,13 @@ export interface Realtime {
 export async function placeOf(rt: Realtime, run: RunRecord): Promise<QueuePlace | null> {
   if (run.status !== "QUEUED") return null;
   try {
-    const ahead = await rt.queue.ahead(run);
-    const wait = await rt.queue.estimate(ahead.ofAll);
+    const model = await rt.models(run.modelId);
+    const pooled = model ? poolOf(runnerSchema.parse(model.runner)) !== null : false;
+    const place = await rt.queue.place(run, pooled);
+    if (!place) return null;
     return {
-      position: ahead.ofModel + 1,
-      estimatedStartAt: wait === null ? null : new Date(Date.now() + wait),
+      position: place.ahead + 1,
+      estimatedStartAt: place.waitMs === null ? null : new Date(Date.now() + place.waitMs),
     };
   } catch (error) {
     rt.logger.warn("queue position unavailable", { run_id: run.id, error: (error as Error).message });

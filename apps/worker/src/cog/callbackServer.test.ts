@@ -13,6 +13,7 @@ describe("Cog callback server", () => {
   let server: Server;
   let base: string;
   const progress: { runId: string; report: unknown }[] = [];
+  const released: string[] = [];
 
   beforeAll(async () => {
     server = await startCogCallbackServer({
@@ -21,6 +22,7 @@ describe("Cog callback server", () => {
       secretsKey: key,
       results,
       recordProgress: (runId, report) => progress.push({ runId, report }),
+      release: async (runId) => void released.push(runId),
       logger: createLogger({ service: "t", level: "silent" }),
     });
     base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
@@ -38,7 +40,7 @@ describe("Cog callback server", () => {
       body: JSON.stringify(body),
     });
 
-  it("when a completed prediction arrives with its token, then it is stored for the waiting run", async () => {
+  it("when a completed prediction arrives with its token, then it is stored for the waiting run and its slot given back", async () => {
     const res = await post(cogWebhookUrl(base, key, "run_a"), {
       id: "run_a",
       status: "succeeded",
@@ -46,6 +48,7 @@ describe("Cog callback server", () => {
     });
     expect(res.status).toBe(200);
     expect(await results.get("run_a")).toMatchObject({ status: "succeeded", output: ["data:,x"] });
+    expect(released).toEqual(["run_a"]);
   });
 
   it("when the token is missing, wrong, or for another prediction, then it is a 401 and nothing is stored", async () => {

@@ -56,6 +56,8 @@ export async function startCogCallbackServer(opts: {
   results: RedisCogResults;
   /** A prediction's logs and partial output, for its run's event stream (prediction id = run id). */
   recordProgress(runId: string, report: RunProgress): void;
+  /** The prediction ended: its server's slot is free (prediction id = run id). */
+  release(runId: string): Promise<void>;
   logger: Logger;
 }): Promise<Server> {
   const server = createServer((req, res) => {
@@ -92,8 +94,14 @@ export async function startCogCallbackServer(opts: {
         return reply(400, { error: "not a prediction object" });
       }
       try {
-        if (COG_TERMINAL.has(prediction.status)) await opts.results.store(id, prediction);
-        else if (prediction.status === "processing") {
+        if (COG_TERMINAL.has(prediction.status)) {
+          // The slot first: the next run is on its way to the server while the result is stored.
+          const released = opts
+            .release(id)
+            .catch((error: unknown) => opts.logger.warn("slot release failed", { run_id: id, error }));
+          await opts.results.store(id, prediction);
+          await released;
+        } else if (prediction.status === "processing") {
           const report = {
             ...(typeof prediction.logs === "string" &&
               prediction.logs && { logs: prediction.logs.slice(-8_192) }),

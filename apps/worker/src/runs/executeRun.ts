@@ -12,6 +12,7 @@ import type { Logger } from "@svc/logger";
 import type { RunJob } from "@svc/queue";
 import type { ProgressRecorder, RunLifecycle } from "@svc/use-cases";
 import type { WorkerMetrics } from "../metrics.js";
+import type { WorkerDispatcher } from "../scheduling/dispatcher.js";
 import { RunnerCanceled, RunnerError, type Runners } from "@svc/runners";
 import type { OutputStorage } from "@svc/storage";
 
@@ -25,7 +26,9 @@ export interface ExecuteDeps {
   storage: OutputStorage;
   runners: Runners;
   blocklist: readonly string[];
-  metrics?: Pick<WorkerMetrics, "runsFinished" | "runQueueWait" | "tokensCharged">;
+  /** Holds a leased run's slot while it executes and gives it back when the run has ended. */
+  slots: Pick<WorkerDispatcher, "hold" | "release" | "forget">;
+  metrics?: Pick<WorkerMetrics, "runsFinished" | "runQueueWait" | "tokensCharged" | "dispatchLatency">;
 }
 
 export type ExecuteOutcome = "completed" | "failed" | "canceled" | "skipped";
@@ -46,13 +49,42 @@ function runnerSettings(raw: unknown): RunnerSettings {
 type Decision = Parameters<RunLifecycle["finish"]>[1];
 
 /**
- * The run job. Safe to run twice: start only moves QUEUED/EXECUTING runs, and finish only settles
+ * The run job. A run of a limited model comes with the slot the scheduler leased it: the lease is
+ * renewed while the run executes here and given back once the run has ended (or needs no
+ * execution), so that the next waiting run takes the slot; an attempt that fails to be retried
+ * keeps it (the retry renews it again).
+ */
+export async function executeRun(
+  deps: ExecuteDeps,
+  job: Job<RunJob>,
+  cancelSignal?: AbortSignal,
+): Promise<ExecuteOutcome> {
+  const { runId, slot } = job.data;
+  if (slot === undefined) return execute(deps, job, cancelSignal);
+  deps.slots.hold(runId);
+  let outcome: ExecuteOutcome;
+  try {
+    outcome = await execute(deps, job, cancelSignal);
+  } catch (error) {
+    deps.slots.forget(runId);
+    throw error;
+  }
+  await deps.slots
+    .release(runId)
+    .catch((error: unknown) =>
+      deps.logger.warn("slot release failed; the lease lapses instead", { run_id: runId, error }),
+    );
+  return outcome;
+}
+
+/**
+ * Safe to run twice: start only moves QUEUED/EXECUTING runs, and finish only settles
  * an EXECUTING run, so a duplicate, retried or taken-over job never finishes a run twice.
  * Throws only for worker-side failures that a retry may fix; the last attempt fails the run.
  * A passing outage of Postgres or Redis neither burns attempts at start nor throws away a
  * finished run: both transitions are retried until OUTAGE_HORIZON_MS, the outputs kept meanwhile.
  */
-export async function executeRun(
+async function execute(
   deps: ExecuteDeps,
   job: Job<RunJob>,
   cancelSignal?: AbortSignal,
@@ -114,6 +146,11 @@ export async function executeRun(
   const timedOut = () => signal.aborted && !cancelSignal?.aborted;
   const settings = runnerSettings(run.runner);
   log.debug("run executing", { model_id: run.modelId });
+  if (job.data.leasedAt !== undefined && run.attempts === 1)
+    metrics?.dispatchLatency.observe(
+      { model: run.modelId },
+      Math.max(0, Date.now() - job.data.leasedAt) / 1000,
+    );
   // What the runner's outcome means for the run; settling it is outside, so that a settlement
   // failure is never mistaken for a runner failure (and the model run again).
   let decision: Decision | "canceled_by_model";
@@ -125,6 +162,8 @@ export async function executeRun(
       signal,
       outputs: deps.storage(),
       unitsRequested: run.unitsRequested,
+      slot: job.data.slot,
+      fresh: run.attempts === 1,
       progress: (report) =>
         deps.progress.record(runId, report, {
           kind: outputKindOf(settings),

@@ -1,6 +1,15 @@
+import { poolOf, runnerSchema } from "@svc/core";
 import { overdueRuns, queuedRunsBefore, runsPastCancelAt, runStatuses, type Db } from "@svc/db";
 import type { Logger } from "@svc/logger";
-import { enqueueRuns, publishCancel, reviveJobs, trimQueueIndex, type RunsQueue } from "@svc/queue";
+import {
+  enqueueRuns,
+  launchRuns,
+  publishCancel,
+  reviveJobs,
+  trimQueueIndex,
+  type RunsQueue,
+  type Scheduler,
+} from "@svc/queue";
 import type { RunLifecycle } from "@svc/use-cases";
 import type { Redis } from "ioredis";
 
@@ -8,6 +17,7 @@ export interface SweepDeps {
   db: Db;
   runs: RunLifecycle;
   queue: RunsQueue;
+  scheduler: Scheduler;
   redis: Redis;
   prefix: string;
   logger: Logger;
@@ -18,7 +28,9 @@ export interface SweepDeps {
  * Makes "Redis was down for a minute" and "a worker vanished" non-events. Idempotent, so every
  * worker replica may run it: the same job id cannot be added twice, and settlement is conditional.
  * 1. QUEUED runs with no job (enqueue failed after commit, Redis lost data) are enqueued again;
- *    a job that failed for good while its run is still QUEUED is retried.
+ *    a job that failed for good while its run is still QUEUED is retried. A run of a limited model
+ *    that is neither waiting in its pool nor leased a slot goes back in line (at its creation
+ *    time, so it keeps its place); one leased a slot whose job was lost gets its job.
  * 2. EXECUTING runs past their deadline end FAILED/TIMEOUT, and any worker still on them is told.
  * 3. Active runs past their Cancel-After deadline (their deadline job was lost) are canceled.
  * 4. Runs at the head of the queue's index that are no longer queued (their start was recorded
@@ -28,13 +40,32 @@ export async function sweepRuns(
   deps: SweepDeps,
 ): Promise<{ enqueued: number; timedOut: number; deadlines: number; unindexed: number }> {
   const queued = await queuedRunsBefore(deps.db, new Date(Date.now() - deps.queuedAfterMs));
+  const pooled = queued.filter((run) => {
+    const parsed = runnerSchema.safeParse(run.runner);
+    return parsed.success && poolOf(parsed.data) !== null;
+  });
   const revived = await reviveJobs(
     deps.queue,
-    queued.map(({ id }) => id),
+    queued.filter((run) => !pooled.includes(run)).map(({ id }) => id),
     (ids) => enqueueRuns(deps.queue, ids),
   );
   for (const { id, error } of revived.failed)
     deps.logger.warn("sweep could not re-enqueue a queued run", { run_id: id, error });
+  const states = await deps.scheduler.states(pooled.map((run) => run.id));
+  const lost = pooled.filter((run) => {
+    const state = states.get(run.id);
+    return !state?.waiting && !state?.slot;
+  });
+  const readmitted = await deps.scheduler.enqueue(
+    lost.map((run) => ({ ...run, runId: run.id, pool: run.modelId })),
+  );
+  const leased = pooled.flatMap((run) => {
+    const slot = states.get(run.id)?.slot;
+    return slot ? [{ runId: run.id, slot, pool: run.modelId }] : [];
+  });
+  const jobless = [];
+  for (const lease of leased) if (!(await deps.queue.getJob(lease.runId))) jobless.push(lease);
+  await launchRuns(deps.queue, [...readmitted, ...jobless]);
   // Time-outs go through the lifecycle together (one settlement statement for all of them); a run
   // that cannot be settled now is logged and met again by the next sweep.
   const overdue = await overdueRuns(deps.db, new Date());
@@ -60,7 +91,7 @@ export async function sweepRuns(
       [...statuses].map(([id, r]) => [id, { queued: r.status === "QUEUED", modelId: r.modelId }]),
     );
   });
-  const enqueued = revived.enqueued.length + revived.retried.length;
+  const enqueued = revived.enqueued.length + revived.retried.length + lost.length + jobless.length;
   if (enqueued || timedOut.length || deadlines || unindexed)
     deps.logger.info("sweep", {
       enqueued,

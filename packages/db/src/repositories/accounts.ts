@@ -1,5 +1,5 @@
 import { ledgerEffect, newId, type LedgerKind } from "@svc/core";
-import type { Db } from "../client.js";
+import { findOne, type Db } from "../client.js";
 import { Prisma } from "../generated/prisma/client.js";
 import { NEWEST_FIRST, pastPosition, type Position } from "./keyset.js";
 
@@ -61,7 +61,7 @@ export async function ledgerTotals(db: Db, accountId: string) {
 export function findAccount(db: Db, id: string) {
   return db.account.findUnique({
     where: { id },
-    select: { id: true, name: true, balance: true, reserved: true },
+    select: { id: true, name: true, balance: true, reserved: true, weight: true, maxConcurrentRuns: true },
   });
 }
 
@@ -86,4 +86,14 @@ export async function chargedPerDay(db: Db, accountId: string, since: Date) {
     WHERE account_id = ${accountId} AND kind = 'CHARGE' AND created_at >= ${since}
     GROUP BY 1 ORDER BY 1`;
   return rows.map((r) => ({ day: r.day, tokens: Number(r.tokens), runs: Number(r.runs) }));
+}
+
+/** What the scheduler needs of an account: its weight and its limit of runs executing at once. */
+export function findAccountScheduling(db: Db, id: string) {
+  return findOne<{ weight: number; maxConcurrentRuns: number | null }>(
+    db,
+    "accounts_scheduling",
+    "SELECT weight, max_concurrent_runs FROM accounts WHERE id = $1",
+    [id],
+  );
 }

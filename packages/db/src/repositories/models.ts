@@ -1,5 +1,5 @@
 import type { ModelCategory } from "@svc/core";
-import { findOne, type Db } from "../client.js";
+import { findMany, findOne, type Db } from "../client.js";
 import type { Model, Prisma } from "../generated/prisma/client.js";
 
 export interface ModelFilter {
@@ -31,4 +31,9 @@ export async function listModels(db: Db, filter: ModelFilter) {
 /** Run creation and cancel ask this (behind a short cache), so it skips Prisma. */
 export function findModel(db: Db, id: string) {
   return findOne<Model>(db, "models_by_id", "SELECT * FROM models WHERE id = $1", [id]);
+}
+
+/** Every model's runner, whatever its status (queued runs of a deprecated model still run). */
+export function modelRunners(db: Db) {
+  return findMany<{ id: string; runner: unknown }>(db, "models_runners", "SELECT id, runner FROM models", []);
 }

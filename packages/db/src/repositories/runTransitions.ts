@@ -4,7 +4,13 @@
 // caller needs. Rows are locked in id order (runs first, then accounts), so concurrent batches
 // cannot deadlock. Per-run rules (charges, payload bodies, fallbacks) are the caller's.
 import type pg from "pg";
-import { startedTemplates, type Mode, type RunStatus, type SettlementPlan } from "@svc/core";
+import {
+  startedTemplates,
+  type Mode,
+  type RunPriority,
+  type RunStatus,
+  type SettlementPlan,
+} from "@svc/core";
 
 export interface RunRow {
   id: string;
@@ -25,6 +31,8 @@ export interface RunRow {
   webhookEvents: readonly string[];
   /** Cancel-After: when the run is canceled if it has not ended. */
   cancelAt: Date | null;
+  /** Its lane while it waits for capacity. */
+  priority: RunPriority;
 }
 
 /**
@@ -40,7 +48,7 @@ WITH b AS (
   SELECT * FROM jsonb_to_recordset($1::jsonb) AS t(
     id text, account_id text, api_key_id text, mode "Mode", model_id text, input jsonb, webhook_url text,
     units_requested int, estimated_tokens int, reserve int, ledger_id text, idempotency_key text, request_hash text,
-    webhook_events text[], cancel_at timestamptz)
+    webhook_events text[], cancel_at timestamptz, priority "RunPriority")
 ), fresh AS (
   SELECT b.* FROM b WHERE b.idempotency_key IS NULL OR NOT EXISTS (
     SELECT 1 FROM runs r WHERE r.account_id = b.account_id AND r.mode = b.mode AND r.idempotency_key = b.idempotency_key)
@@ -54,9 +62,9 @@ WITH b AS (
   WHERE a.id = need.account_id AND a.id IN (SELECT id FROM locked) RETURNING a.id
 ), created AS (
   INSERT INTO runs (id, account_id, api_key_id, mode, model_id, input, webhook_url, units_requested,
-                    estimated_tokens, reserved_tokens, idempotency_key, request_hash, webhook_events, cancel_at)
+                    estimated_tokens, reserved_tokens, idempotency_key, request_hash, webhook_events, cancel_at, priority)
   SELECT id, account_id, api_key_id, mode, model_id, input, webhook_url, units_requested,
-         estimated_tokens, reserve, idempotency_key, request_hash, webhook_events, cancel_at
+         estimated_tokens, reserve, idempotency_key, request_hash, webhook_events, cancel_at, priority
   FROM fresh WHERE reserve = 0 OR account_id IN (SELECT id FROM reserved)
   RETURNING id, created_at
 ), ledger AS (
@@ -89,6 +97,7 @@ export async function insertRuns(pool: pg.Pool, runs: readonly RunRow[]): Promis
     request_hash: r.requestHash,
     webhook_events: r.webhookEvents,
     cancel_at: r.cancelAt?.toISOString() ?? null,
+    priority: r.priority,
   }));
   const result = await pool.query<{ id: string; created_at: Date | null; outcome: "created" | "conflict" }>({
     name: "runs_insert",

@@ -68,11 +68,23 @@ export function listRuns(db: Db, f: RunListFilter) {
 // touches Prisma's client never loads its query compiler (~70 MB of RSS).
 
 /** QUEUED runs created before `olderThan`: candidates for re-enqueueing by the sweeper. */
+/** QUEUED runs older than `olderThan`, oldest first, with what putting them back in line needs. */
 export function queuedRunsBefore(db: Db, olderThan: Date, limit = 500) {
-  return findMany<{ id: string }>(
+  return findMany<{
+    id: string;
+    modelId: string;
+    accountId: string;
+    createdAt: Date;
+    priority: "normal" | "low";
+    runner: unknown;
+    weight: number;
+    maxConcurrentRuns: number | null;
+  }>(
     db,
     "runs_queued_before",
-    "SELECT id FROM runs WHERE status = 'QUEUED' AND created_at < $1 ORDER BY created_at LIMIT $2",
+    `SELECT r.id, r.model_id, r.account_id, r.created_at, r.priority, m.runner, a.weight, a.max_concurrent_runs
+     FROM runs r JOIN models m ON m.id = r.model_id JOIN accounts a ON a.id = r.account_id
+     WHERE r.status = 'QUEUED' AND r.created_at < $1 ORDER BY r.created_at LIMIT $2`,
     [olderThan, limit],
   );
 }

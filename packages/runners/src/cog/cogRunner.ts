@@ -1,5 +1,11 @@
 import got, { type Got } from "got";
-import { COG_TERMINAL, mapCogInput, type CogPrediction, type CogRunnerSettings } from "@svc/core";
+import {
+  COG_TERMINAL,
+  mapCogInput,
+  serverOfSlot,
+  type CogPrediction,
+  type CogRunnerSettings,
+} from "@svc/core";
 import { abortableDelay, RunnerCanceled, RunnerError, type Runner } from "../runner.js";
 import { copyOutputs } from "./outputs.js";
 
@@ -16,8 +22,17 @@ export interface CogResults {
   setServer(predictionId: string, server: string | null): Promise<void>;
 }
 
+/** The run's place on the model's servers (packages/queue scheduler): leased before the run starts. */
+export interface CogSlots {
+  /** Moves the run's lease to a free slot on a server not in `avoid`; null when none is free now. */
+  relocate(runId: string, avoid: readonly string[]): Promise<string | null>;
+  /** The prediction has ended on its server: the slot goes to the next run. */
+  release(runId: string): Promise<void>;
+}
+
 export interface CogRunnerDeps {
   results: CogResults;
+  slots: CogSlots;
   /** The URL Cog must POST the completed prediction to (carries its own token). */
   webhookUrl(predictionId: string): string;
   /** Output URLs may point at loopback/private addresses other than the model's own servers. */
@@ -32,15 +47,17 @@ const OUTPUT_TIMEOUT_MS = 120_000;
 class ServerUnavailable extends Error {}
 
 /**
- * Runs a model on Cog servers. PUT /predictions/{run id} with Prefer: respond-async: idempotent,
- * so a retried job re-attaches to a running prediction instead of starting the model twice, and
- * cancelable (Cog cancels only asynchronous predictions). The completed prediction comes back
- * through the webhook. A server is used only while /health-check says READY and this process has
- * a free slot on it; 409 (busy), 5xx and connection errors move on to another server with backoff;
- * a server that stops answering mid-run costs one dispatch attempt, and the run is sent elsewhere.
+ * Runs a model on Cog servers. The scheduler has leased the run a slot on one of them (the run
+ * waited QUEUED until then), so a prediction is sent only where there is room. PUT
+ * /predictions/{run id} with Prefer: respond-async: idempotent, so a retried job re-attaches to a
+ * running prediction instead of starting the model twice, and cancelable (Cog cancels only
+ * asynchronous predictions). The completed prediction comes back through the webhook, whose
+ * receiver gives the slot back at once; the runner gives it back too (idempotent) before copying
+ * the outputs. A 409 means the server still runs something it was given before (a lease that
+ * lapsed): the PUT is repeated with backoff. A server that stops answering mid-run costs one
+ * dispatch attempt, and the run moves to a free slot on another server.
  */
 export function createCogRunner(deps: CogRunnerDeps): Runner {
-  const inUse = new Map<string, number>();
   const clients = new Map<number, Got>();
   const http = (timeoutMs: number) => {
     let client = clients.get(timeoutMs);
@@ -68,21 +85,22 @@ export function createCogRunner(deps: CogRunnerDeps): Runner {
     }
   }
 
-  /** A READY server with a free slot; waits (polling, with backoff) while none is, until aborted. */
-  async function acquire(s: CogRunnerSettings, signal: AbortSignal, avoid: Set<string>): Promise<string> {
+  /** A free slot's server for a run whose server failed (or that has none), waiting while none is free. */
+  async function anotherServer(
+    s: CogRunnerSettings,
+    runId: string,
+    avoid: Set<string>,
+    signal: AbortSignal,
+  ): Promise<string> {
+    // Once every server has failed, any may be tried again.
+    const skip = avoid.size < s.servers.length ? [...avoid] : [];
     for (let wait = 100; ; wait = Math.min(wait * 2, 2_000)) {
-      for (const server of s.servers) {
-        if (avoid.has(server) && avoid.size < s.servers.length) continue;
-        if ((inUse.get(server) ?? 0) >= s.concurrency) continue;
-        if ((await health(s, server)) !== "READY") continue;
-        inUse.set(server, (inUse.get(server) ?? 0) + 1);
-        return server;
-      }
+      const slot = await deps.slots.relocate(runId, skip);
+      const server = slot && serverOfSlot(slot);
+      if (server) return server;
       await abortableDelay(wait, signal);
     }
   }
-
-  const release = (server: string) => inUse.set(server, Math.max(0, (inUse.get(server) ?? 1) - 1));
 
   /** Starts (or re-attaches to) the prediction; false when the server is busy (409). */
   async function dispatch(
@@ -151,56 +169,59 @@ export function createCogRunner(deps: CogRunnerDeps): Runner {
   }
 
   return {
-    async run({ runId, input, settings, signal, outputs, unitsRequested }) {
+    async run({ runId, input, settings, signal, outputs, unitsRequested, slot, fresh }) {
       if (settings.kind !== "cog") throw new RunnerError("INTERNAL_ERROR", "not a cog model");
       const s = settings;
       const id = runId;
       const cogInput = mapCogInput(input, s.input_map);
-      let prediction = await deps.results.get(id);
-      let server = prediction ? null : await deps.results.serverOf(id);
+      // A run taken over after a crash may find its prediction finished, or running somewhere.
+      let prediction = fresh ? null : await deps.results.get(id);
+      const runningOn = prediction || fresh ? null : await deps.results.serverOf(id);
       const failedServers = new Set<string>();
+      let server = runningOn ?? (slot ? serverOfSlot(slot) : null);
+      if (!prediction && !server) server = await anotherServer(s, id, failedServers, signal);
       let dispatches = 0;
+      let busyWait = 100;
       while (!prediction) {
-        const reattach = server !== null;
-        // The slot taken for this attempt, given back whatever happens to it.
-        let held: string;
-        if (server) inUse.set((held = server), (inUse.get(server) ?? 0) + 1);
-        else held = server = await acquire(s, signal, failedServers);
+        const on = server!;
         try {
           // Recorded before the PUT: a worker that dies once the prediction has started, even before
           // it hears back, leaves the next one a server to re-attach to rather than a second start.
-          await deps.results.setServer(id, server);
-          if (!(await dispatch(s, server, id, cogInput))) {
-            log("cog server busy", { server });
-            server = null;
-            await abortableDelay(200, signal);
+          await deps.results.setServer(id, on);
+          if (!(await dispatch(s, on, id, cogInput))) {
+            log("cog server busy", { server: on });
+            await abortableDelay(busyWait, signal);
+            busyWait = Math.min(busyWait * 2, 2_000);
             continue;
           }
-          log(reattach ? "cog prediction re-attached" : "cog prediction started", {
-            server,
+          log(runningOn === on ? "cog prediction re-attached" : "cog prediction started", {
+            server: on,
             prediction_id: id,
           });
-          prediction = await await_(s, server, id, signal);
+          prediction = await await_(s, on, id, signal);
         } catch (error) {
           if (signal.aborted) {
-            await cancel(s, held, id);
+            await cancel(s, on, id);
             throw signal.reason;
           }
           if (!(error instanceof ServerUnavailable)) throw error;
-          log("cog server unavailable", { server: held, error: error.message });
-          failedServers.add(held);
+          log("cog server unavailable", { server: on, error: error.message });
+          failedServers.add(on);
           await deps.results.setServer(id, null);
-          server = null;
           if (++dispatches >= s.dispatch_attempts) {
             throw new RunnerError(
               "MODEL_ERROR",
               `No Cog server could complete the prediction (${error.message}).`,
             );
           }
-        } finally {
-          release(held);
+          server = await anotherServer(s, id, failedServers, signal);
         }
       }
+      // The server is free: the next run goes there while this one's outputs are copied.
+      // (Failing here is harmless: the worker gives it back again when the run ends.)
+      await deps.slots
+        .release(id)
+        .catch((error: unknown) => log("cog slot release failed", { error: (error as Error).message }));
       if (!COG_TERMINAL.has(prediction.status))
         throw new RunnerError("MODEL_ERROR", `unexpected prediction status ${prediction.status}`);
       if (prediction.status === "failed")

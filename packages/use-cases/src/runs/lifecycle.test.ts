@@ -9,8 +9,8 @@ import {
   createRunEventHub,
   createRunsQueue,
   queueIndex,
-  runTransport,
   whenRedisReady,
+  type Scheduler,
 } from "@svc/queue";
 import {
   createAccountWithKeys,
@@ -20,12 +20,8 @@ import {
   TEST_REDIS_URL,
   type TestDatabase,
 } from "@svc/testkit";
-import {
-  createRunLifecycle,
-  runEventSettings,
-  type CreateRunCommand,
-  type RunLifecycle,
-} from "./lifecycle.js";
+import type { CreateRunCommand, RunLifecycle } from "./lifecycle.js";
+import { wireRuns } from "./wiring.js";
 import { createProgressRecorder, type ProgressRecorder } from "./progress.js";
 
 // Batching must change nothing a client can see: every answer and every ledger entry is what
@@ -36,7 +32,7 @@ describe("run lifecycle (group commit)", () => {
   let redis: Redis;
   let runs: RunLifecycle;
   let progress: ProgressRecorder;
-  let transport: ReturnType<typeof runTransport>;
+  let scheduler: Scheduler;
   const prefix = testQueuePrefix();
   const priceOf = { "acme/pixel-hq": 5, "acme/pixel/fast": 2 } as const;
 
@@ -49,18 +45,26 @@ describe("run lifecycle (group commit)", () => {
     const deliveriesQueue = createDeliveriesQueue(redis, prefix);
     const deadlinesQueue = createDeadlinesQueue(redis, prefix);
     const logger = createLogger({ service: "test", level: "warn", stream: new PassThrough() });
-    transport = runTransport(
-      redis,
-      prefix,
-      { runs: () => runsQueue, deliveries: () => deliveriesQueue, deadlines: () => deadlinesQueue },
-      runEventSettings({ RUN_EVENTS_RETENTION_SECONDS: 60 }),
+    const wired = wireRuns(
+      {
+        QUEUE_PREFIX: prefix,
+        GROUP_COMMIT_WINDOW_MS: 20,
+        GROUP_COMMIT_MAX_BATCH: 500,
+        GROUP_COMMIT_IN_FLIGHT: 2,
+        RUN_EVENTS_RETENTION_SECONDS: 60,
+        SCHEDULER_LEASE_MS: 60_000,
+        ACCOUNT_MAX_CONCURRENT_RUNS: 50,
+      },
+      {
+        db: database.db,
+        redis,
+        logger,
+        queues: { runs: () => runsQueue, deliveries: () => deliveriesQueue, deadlines: () => deadlinesQueue },
+      },
     );
-    runs = createRunLifecycle({
-      db: database.db,
-      logger,
-      queues: transport,
-      groupCommit: { windowMs: 20, maxBatch: 500, maxInFlight: 2 },
-    });
+    runs = wired.lifecycle;
+    scheduler = wired.scheduler;
+    const transport = wired.transport;
     progress = createProgressRecorder({ db: database.db, recordEvents: transport.recordEvents, logger });
   });
   afterAll(async () => {
@@ -82,7 +86,10 @@ describe("run lifecycle (group commit)", () => {
       model: {
         id: model,
         pricing: { unit: "image", tokens_per_unit: priceOf[model], units_from: "num_images" },
+        runner: { kind: "builtin", generator: "image", delay_ms: 0 },
       },
+      account: { weight: 1, maxConcurrentRuns: null },
+      priority: "normal",
       input: { prompt: "p", num_images: 1 },
       unitsRequested: 1,
       webhookUrl: null,
@@ -134,27 +141,37 @@ describe("run lifecycle (group commit)", () => {
     expect(await expectLedgerExact(account.id)).toEqual({ balance: 100, reserved: 2 });
   });
 
-  it("when a batch of runs is created, started and finished, then each run's events are recorded in order and the queue's index follows", async () => {
+  it("when a batch of runs is created, started and finished, then each run's events are recorded in order and the model's queue holds them", async () => {
     const { command } = await liveAccount(1000);
     const hub = createRunEventHub(redis, prefix, (error) => {
       throw error;
     });
-    const index = queueIndex(redis, prefix, async () => 0);
+    const index = queueIndex(redis, prefix, scheduler, async () => 0);
     try {
-      // Earlier tests left runs of this model queued: this batch's places follow theirs.
-      const waiting = (await index.model("acme/pixel/fast")).queueLength!;
+      // Earlier tests left runs of this model queued (no worker gives them slots here).
+      const waiting = (await index.model("acme/pixel/fast", true)).queueLength;
       const created = await Promise.all(
         Array.from({ length: 5 }, () => runs.create(command("acme/pixel/fast"))),
       );
       const ids = created.map((r) => (r.kind === "created" ? r.run.id : ""));
       await runs.drain();
-      const ahead = await Promise.all(
-        ids.map(async (id) => {
-          const run = (await database.db.run.findUnique({ where: { id } }))!;
-          return (await index.ahead(run)).ofModel;
-        }),
+      expect((await index.model("acme/pixel/fast", true)).queueLength).toBe(waiting + 5);
+      // One account's runs stand in creation order, one place apart (no other account waits more).
+      const created_at = new Map(
+        (await database.db.run.findMany({ where: { id: { in: ids } } })).map((r) => [r.id, r.createdAt]),
       );
-      expect(ahead.sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4].map((i) => waiting + i));
+      const ahead = await Promise.all(
+        ids.map(
+          async (id) =>
+            (await index.place({ id, modelId: "acme/pixel/fast", createdAt: created_at.get(id)! }, true))!
+              .ahead,
+        ),
+      );
+      const byPlace = [...ids].sort((a, b) => ahead[ids.indexOf(a)]! - ahead[ids.indexOf(b)]!);
+      expect(new Set(ahead).size).toBe(5);
+      expect(byPlace.map((id) => created_at.get(id)!.getTime())).toEqual(
+        [...byPlace].map((id) => created_at.get(id)!.getTime()).sort((a, b) => a - b),
+      );
       const started = (await runs.start(ids[0]!))!;
       await runs.finish(started, { to: "COMPLETED", output: { images: [] }, unitsCompleted: 1, charge: 2 });
       await runs.drain();
@@ -164,9 +181,7 @@ describe("run lifecycle (group commit)", () => {
         "EXECUTING",
         "COMPLETED",
       ]);
-      const queue = await index.model("acme/pixel/fast");
-      expect(queue.queueLength).toBe(waiting + 4);
-      expect(queue.runTimeP50Ms).toEqual(expect.any(Number));
+      expect((await index.model("acme/pixel/fast", true)).runTimeP50Ms).toEqual(expect.any(Number));
     } finally {
       await hub.close();
     }

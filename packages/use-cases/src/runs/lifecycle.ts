@@ -10,6 +10,7 @@ import {
   presentRun,
   newId,
   planSettlement,
+  poolOf,
   settlementCharge,
   tokensFor,
   type GroupCommit,
@@ -17,6 +18,8 @@ import {
   type Pricing,
   type RecordedEvent,
   type RunErrorCode,
+  type RunnerSettings,
+  type RunPriority,
   type RunStatus,
   type SettlementDecision,
   type SettlementPlan,
@@ -38,9 +41,20 @@ import {
 } from "@svc/db";
 import type { Logger } from "@svc/logger";
 
+/** A created run handed to the workers: straight away (pool null), or through its pool's queue. */
+export interface AdmittedRun {
+  runId: string;
+  pool: string | null;
+  accountId: string;
+  createdAt: Date;
+  priority: RunPriority;
+  weight: number;
+  maxConcurrentRuns: number | null;
+}
+
 /** Transport for what the lifecycle commits. Failures are logged: the sweeper redoes the work. */
 export interface LifecycleQueues {
-  enqueueRuns(runIds: readonly string[]): Promise<void>;
+  admitRuns(runs: readonly AdmittedRun[]): Promise<void>;
   enqueueDeliveries(deliveryIds: readonly string[]): Promise<void>;
   /** Runs' events for their streams and waiting requests; lost ones are met by a stored-state check. */
   recordEvents(events: readonly RecordedEvent[]): Promise<void>;
@@ -84,7 +98,10 @@ export interface CreateRunCommand {
   accountId: string;
   apiKeyId: string;
   mode: Mode;
-  model: { id: string; pricing: Pricing };
+  model: { id: string; pricing: Pricing; runner: RunnerSettings };
+  /** Its turns among accounts waiting for the same model, and its limit of runs executing at once. */
+  account: { weight: number; maxConcurrentRuns: number | null };
+  priority: RunPriority;
   /** Validated against the model's schema, defaults applied. */
   input: Record<string, unknown>;
   unitsRequested: number;
@@ -204,7 +221,10 @@ export function createRunLifecycle({
     return answers;
   }
 
-  const creations: GroupCommit<RunRow, InsertAnswer> = groupCommit({
+  const creations: GroupCommit<
+    RunRow & { admission: Omit<AdmittedRun, "runId" | "createdAt"> },
+    InsertAnswer
+  > = groupCommit({
     ...settings,
     keyOf: (r) => (r.idempotencyKey ? `${r.accountId}:${r.mode}:${r.idempotencyKey}` : undefined),
     async apply(rows) {
@@ -236,19 +256,23 @@ export function createRunLifecycle({
       });
       const created = made.map(({ row }) => row.id);
       // The QUEUED events go out first, on the same connection: no run can start before its event.
+      // Runs of unlimited models join the queue index by creation time; the others' place is the
+      // scheduler's.
       recordEvents(
         made.map(({ row, createdAt }) => ({
           runId: row.id,
           modelId: row.modelId,
           event: { type: "status", status: "QUEUED", at: createdAt.toISOString() },
-          queuedAt: createdAt.getTime(),
+          ...(row.admission.pool === null && { queuedAt: createdAt.getTime() }),
         })),
       );
       const deadlines = made.flatMap(({ row }) =>
         row.cancelAt ? [{ runId: row.id, at: row.cancelAt }] : [],
       );
       await Promise.all([
-        queues.enqueueRuns(created).catch(warn("enqueue", { run_ids: created })),
+        queues
+          .admitRuns(made.map(({ row, createdAt }) => ({ runId: row.id, createdAt, ...row.admission })))
+          .catch(warn("enqueue", { run_ids: created })),
         deadlines.length &&
           queues
             .scheduleDeadlines(deadlines)
@@ -387,7 +411,16 @@ export function createRunLifecycle({
       }
       const estimatedTokens = tokensFor(command.model.pricing, command.unitsRequested);
       const reserve = command.mode === "live" ? estimatedTokens : 0;
-      const row: RunRow = {
+      const pool = poolOf(command.model.runner);
+      const row: RunRow & { admission: Omit<AdmittedRun, "runId" | "createdAt"> } = {
+        admission: {
+          pool: pool ? command.model.id : null,
+          accountId: command.accountId,
+          priority: command.priority,
+          weight: command.account.weight,
+          maxConcurrentRuns: command.account.maxConcurrentRuns,
+        },
+        priority: command.priority,
         id: newId("run"),
         accountId: command.accountId,
         apiKeyId: command.apiKeyId,

@@ -1,0 +1,106 @@
+import { availableParallelism } from "node:os";
+import { parseSecretsKey } from "@svc/core";
+import { createDeadlinesQueue, createDeliveriesQueue, createRunsQueue } from "@svc/queue";
+import { createRunners } from "@svc/runners";
+import { configuredOutputUrls, createOutputStore, runOutputs } from "@svc/storage";
+import { createProgressRecorder, wireRuns } from "@svc/use-cases";
+import { cogWebhookUrl } from "./cog/callbackServer.js";
+import { redisCogResults } from "./cog/results.js";
+import type { WorkerDeps } from "./deps.js";
+import { createWorkerMetrics } from "./metrics.js";
+import { loadBlocklist } from "./runs/contentPolicy.js";
+import type { ExecuteDeps } from "./runs/executeRun.js";
+import { workerDispatcher } from "./scheduling/dispatcher.js";
+import { webhookSender } from "./webhooks/sendWebhook.js";
+import type { DeliverDeps } from "./webhooks/deliverWebhook.js";
+
+export type AssembledWorker = ReturnType<typeof assembleWorker>;
+
+/**
+ * The worker process's parts, wired from its configuration (as assembleApi wires the API's): the
+ * queues, the run lifecycle and scheduler (wired as the API wires them), the dispatcher, the
+ * runners, the stores and what the processors are given. Nothing here starts work.
+ */
+export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
+  const prefix = config.QUEUE_PREFIX;
+  const queues = {
+    runs: createRunsQueue(redis, prefix),
+    deliveries: createDeliveriesQueue(redis, prefix),
+    deadlines: createDeadlinesQueue(redis, prefix),
+  };
+  const { lifecycle, transport, scheduler } = wireRuns(config, {
+    db,
+    redis,
+    logger,
+    queues: {
+      runs: () => queues.runs,
+      deliveries: () => queues.deliveries,
+      deadlines: () => queues.deadlines,
+    },
+  });
+  const dispatcher = workerDispatcher({
+    scheduler,
+    runs: queues.runs,
+    logger,
+    leaseMs: config.SCHEDULER_LEASE_MS,
+  });
+  const progress = createProgressRecorder({ db, recordEvents: transport.recordEvents, logger });
+  const secretsKey = parseSecretsKey(config.SECRETS_KEY);
+  const cogResults = redisCogResults(redis, prefix, config.COG_RESULT_POLL_MS);
+  const metrics = createWorkerMetrics({ runs: queues.runs, deliveries: queues.deliveries }, scheduler);
+  const store = createOutputStore(config);
+  const callbackBase = config.COG_CALLBACK_URL;
+  const threads = config.GENERATOR_THREADS || availableParallelism();
+  const runners = createRunners({
+    generatorThreads: threads,
+    ffmpegPath: config.FFMPEG_PATH,
+    ...(callbackBase && {
+      cog: {
+        results: cogResults,
+        slots: dispatcher,
+        webhookUrl: (id: string) => cogWebhookUrl(callbackBase, secretsKey, id),
+        allowPrivateOutputs: config.WEBHOOK_ALLOW_PRIVATE_URLS,
+        maxOutputBytes: config.OUTPUT_MAX_BYTES,
+        log: (message: string, meta: Record<string, unknown>) => logger.info(message, meta),
+      },
+    }),
+  });
+  const execute: ExecuteDeps = {
+    runs: lifecycle,
+    progress,
+    outageHorizonMs: config.OUTAGE_HORIZON_MS,
+    logger,
+    storage: runOutputs(store, config.PUBLIC_BASE_URL),
+    runners,
+    blocklist: loadBlocklist(config),
+    slots: dispatcher,
+    metrics,
+  };
+  const deliver: DeliverDeps = {
+    db,
+    logger,
+    secretsKey,
+    metrics,
+    urls: configuredOutputUrls(store, config),
+    send: webhookSender({
+      timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+      allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS,
+      caFile: config.WEBHOOK_CA_FILE,
+    }),
+  };
+  return {
+    queues,
+    lifecycle,
+    scheduler,
+    dispatcher,
+    progress,
+    secretsKey,
+    cogResults,
+    metrics,
+    store,
+    runners,
+    threads,
+    execute,
+    deliver,
+  };
+}

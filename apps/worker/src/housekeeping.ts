@@ -1,0 +1,67 @@
+import type { WorkerDeps } from "./deps.js";
+import type { AssembledWorker } from "./assembly.js";
+import { sweepRuns } from "./runs/sweeper.js";
+import { startPoolMonitor } from "./scheduling/poolMonitor.js";
+import { sweepDeliveries } from "./webhooks/sweepDeliveries.js";
+
+/**
+ * Housekeeping on timers: the sweepers (lost jobs, overdue runs, lost deadlines), the pool monitor
+ * (capacity and health), output expiry. A failed pass is logged and the next one tries again.
+ * Returns the function that stops them.
+ */
+export function startHousekeeping({ config, db, redis, logger }: WorkerDeps, parts: AssembledWorker) {
+  const periodic = (what: string, task: () => Promise<unknown>) => async () => {
+    try {
+      await task();
+    } catch (error) {
+      logger.warn(`${what} failed`, { error });
+    }
+  };
+  const sweep = async () => {
+    await periodic("run sweep", () =>
+      sweepRuns({
+        db,
+        runs: parts.lifecycle,
+        queue: parts.queues.runs,
+        scheduler: parts.scheduler,
+        redis,
+        prefix: config.QUEUE_PREFIX,
+        logger,
+        queuedAfterMs: config.SWEEP_QUEUED_AFTER_MS,
+      }),
+    )();
+    await periodic("delivery sweep", () =>
+      sweepDeliveries(db, parts.queues.deliveries, logger, config.SWEEP_QUEUED_AFTER_MS),
+    )();
+  };
+  const sweeper = setInterval(sweep, config.SWEEP_INTERVAL_MS);
+  void sweep();
+
+  const monitor = startPoolMonitor({
+    db,
+    redis,
+    prefix: config.QUEUE_PREFIX,
+    scheduler: parts.scheduler,
+    dispatcher: parts.dispatcher,
+    logger,
+    everyMs: config.POOL_MONITOR_INTERVAL_MS,
+    catalogueTtlMs: config.CATALOGUE_CACHE_TTL_MS,
+  });
+
+  const expireOutputs = periodic("output expiry", async () => {
+    const before = new Date(Date.now() - config.OUTPUT_RETENTION_DAYS * 86_400_000);
+    const expired = await parts.store.expire(before);
+    if (expired)
+      logger.info("outputs expired", { outputs: expired, retention_days: config.OUTPUT_RETENTION_DAYS });
+  });
+  const expiry =
+    config.OUTPUT_RETENTION_DAYS > 0
+      ? setInterval(expireOutputs, config.OUTPUT_EXPIRY_INTERVAL_MS)
+      : undefined;
+
+  return () => {
+    clearInterval(sweeper);
+    clearInterval(expiry);
+    monitor.stop();
+  };
+}

@@ -1,0 +1,63 @@
+import { Worker, type WorkerOptions } from "bullmq";
+import { retryDelay } from "@svc/core";
+import type { WorkerConfig } from "@svc/config";
+import { DEADLINE_JOB, DELIVERY_JOB, register, RUN_JOB, type JobDefinition } from "@svc/queue";
+import type { Redis } from "ioredis";
+import type { AssembledWorker } from "./assembly.js";
+import { executeRun } from "./runs/executeRun.js";
+import { deliverWebhook } from "./webhooks/deliverWebhook.js";
+
+/** One kind of job this worker processes: its definition, its handler and its worker options. */
+interface Processor<T> {
+  name: string;
+  job: JobDefinition<T>;
+  handle(job: import("bullmq").Job<T>, signal?: AbortSignal): Promise<unknown>;
+  options: Omit<WorkerOptions, "connection" | "prefix">;
+}
+
+const processor = <T>(p: Processor<T>) => p as Processor<unknown>;
+
+/** Every job the worker processes, with the options each needs (the registry startWorker reads). */
+export function processors(config: WorkerConfig, parts: AssembledWorker): Processor<unknown>[] {
+  return [
+    processor({
+      name: "runs",
+      job: RUN_JOB,
+      handle: (job, signal) => executeRun(parts.execute, job, signal),
+      options: {
+        concurrency: config.WORKER_CONCURRENCY,
+        lockDuration: config.RUN_LOCK_MS,
+        stalledInterval: Math.max(250, Math.floor(config.RUN_LOCK_MS / 2)),
+        maxStalledCount: 2,
+      },
+    }),
+    processor({
+      name: "deliveries",
+      job: DELIVERY_JOB,
+      handle: (job) => deliverWebhook(parts.deliver, job),
+      options: {
+        concurrency: config.WEBHOOK_CONCURRENCY,
+        settings: {
+          backoffStrategy: (attemptsMade: number) => retryDelay(attemptsMade, config.WEBHOOK_BACKOFF_BASE_MS),
+        },
+      },
+    }),
+    // Cancel-After: each deadline is a delayed job; a run that has ended by then is left alone.
+    processor({
+      name: "deadlines",
+      job: DEADLINE_JOB,
+      handle: async (job) => (await parts.lifecycle.cancelAtDeadline(job.data.runId)).kind,
+      options: { concurrency: 16 },
+    }),
+  ];
+}
+
+/** Starts a BullMQ worker per processor, on the shared connection and prefix. */
+export function startProcessors(list: Processor<unknown>[], redis: Redis, prefix: string) {
+  return new Map(
+    list.map((p) => [
+      p.name,
+      new Worker(p.job.queue, register(p.job, p.handle), { ...p.options, connection: redis, prefix }),
+    ]),
+  );
+}

@@ -1,0 +1,79 @@
+import type { Logger } from "@svc/logger";
+import { launchRuns, type Dispatched, type RunsQueue, type Scheduler } from "@svc/queue";
+
+export interface WorkerDispatcher {
+  /** A leased run this worker executes: its lease is renewed until it is released. */
+  hold(runId: string): void;
+  /** Gives the run's slot back and launches the runs the scheduler put into free slots. */
+  release(runId: string): Promise<void>;
+  /** Forgets a held run without giving its slot back (its job will be retried: the lease stays). */
+  forget(runId: string): void;
+  /** Sets a pool's slots (the monitor's view of its capacity) and fills any that are free. */
+  setSlots(pool: string, slots: readonly string[]): Promise<void>;
+  /** Gives back lapsed leases and fills the pools (and every pool with room). */
+  tick(pools?: readonly string[]): Promise<void>;
+  relocate: Scheduler["relocate"];
+  close(): void;
+}
+
+/**
+ * The worker's side of the scheduler: every slot that frees here (a run's end, a Cog `completed`
+ * webhook, a server back, a lapsed lease) dispatches in the same script call, and the runs it
+ * leased go to the workers at once (their jobs jump any backlog of unlimited models' jobs).
+ * Leases of the runs executing here are renewed every third of SCHEDULER_LEASE_MS; a crashed
+ * worker's leases lapse, and a timer set to the next expiry gives their slots back on time.
+ */
+export function workerDispatcher(deps: {
+  scheduler: Scheduler;
+  runs: RunsQueue;
+  logger: Logger;
+  leaseMs: number;
+}): WorkerDispatcher {
+  const { scheduler, logger } = deps;
+  const held = new Set<string>();
+  const launch = async (dispatched: Dispatched[]) => {
+    if (!dispatched.length) return;
+    await launchRuns(deps.runs, dispatched);
+    for (const d of dispatched) logger.debug("run dispatched", { run_id: d.runId, slot: d.slot, model_id: d.pool });
+  };
+  let expiryTimer: NodeJS.Timeout | undefined;
+  let expiryAt = Infinity;
+  const tick = async (pools: readonly string[] = []) => {
+    const { dispatched, nextExpiry } = await scheduler.tick(pools);
+    await launch(dispatched);
+    if (nextExpiry === null || nextExpiry >= expiryAt) return;
+    clearTimeout(expiryTimer);
+    expiryAt = nextExpiry;
+    expiryTimer = setTimeout(
+      () => {
+        expiryAt = Infinity;
+        tick().catch((error: unknown) => logger.warn("scheduler tick failed", { error }));
+      },
+      Math.max(0, nextExpiry - Date.now()) + 5,
+    );
+  };
+  const renewal = setInterval(
+    () => {
+      if (held.size)
+        scheduler.renew([...held]).catch((error: unknown) => logger.warn("lease renewal failed", { error }));
+    },
+    Math.max(250, Math.floor(deps.leaseMs / 3)),
+  );
+  return {
+    hold: (runId) => void held.add(runId),
+    forget: (runId) => void held.delete(runId),
+    async release(runId) {
+      held.delete(runId);
+      await launch(await scheduler.release([runId]));
+    },
+    async setSlots(pool, slots) {
+      await launch(await scheduler.setSlots(pool, slots));
+    },
+    tick,
+    relocate: scheduler.relocate,
+    close() {
+      clearInterval(renewal);
+      clearTimeout(expiryTimer);
+    },
+  };
+}

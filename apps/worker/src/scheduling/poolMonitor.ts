@@ -1,0 +1,101 @@
+import { poolOf, poolSlots, runnerSchema, type PoolSpec } from "@svc/core";
+import { modelRunners, type Db } from "@svc/db";
+import type { Logger } from "@svc/logger";
+import { liveWorkers, type Scheduler } from "@svc/queue";
+import type { Redis } from "ioredis";
+import type { WorkerDispatcher } from "./dispatcher.js";
+
+/** A Cog server takes runs while /health-check says READY (idle) or BUSY (working at its limit). */
+async function serverUp(server: string, timeoutMs: number): Promise<boolean> {
+  try {
+    const res = await fetch(new URL("health-check", `${server}/`), { signal: AbortSignal.timeout(timeoutMs) });
+    if (res.status !== 200) return false;
+    const status = ((await res.json()) as { status?: unknown } | null)?.status;
+    return status === "READY" || status === "BUSY";
+  } catch {
+    return false;
+  }
+}
+
+export interface PoolMonitor {
+  /** One pass now (the timer's work), for a caller that wants the pools current. */
+  pass(): Promise<void>;
+  stop(): void;
+}
+
+/**
+ * Keeps every pool's slots true: the catalogue's servers (re-read every catalogueTtlMs, so servers
+ * added or removed need no restart) that pass their health check, times their concurrency; for
+ * built-in generators, the live workers' render threads. One process per pool does each check
+ * (a duty lock as long as the pool's health interval), so N workers cost one health check per
+ * server per interval, not N. A pass also gives back lapsed leases; a pool whose slots grew is
+ * filled in the same script call.
+ */
+export function startPoolMonitor(deps: {
+  db: Db;
+  redis: Redis;
+  prefix: string;
+  scheduler: Scheduler;
+  dispatcher: WorkerDispatcher;
+  logger: Logger;
+  everyMs: number;
+  catalogueTtlMs: number;
+}): PoolMonitor {
+  const { scheduler, logger } = deps;
+  let pools: { id: string; spec: NonNullable<PoolSpec> }[] = [];
+  let loadedAt = -Infinity;
+  const lastUp = new Map<string, boolean>();
+
+  async function catalogue() {
+    if (Date.now() - loadedAt < deps.catalogueTtlMs) return pools;
+    const rows = await modelRunners(deps.db);
+    pools = rows.flatMap(({ id, runner }) => {
+      const parsed = runnerSchema.safeParse(runner);
+      const spec = parsed.success ? poolOf(parsed.data) : null;
+      return spec ? [{ id, spec }] : [];
+    });
+    loadedAt = Date.now();
+    return pools;
+  }
+
+  async function refresh(id: string, spec: NonNullable<PoolSpec>, threads: number) {
+    const interval = spec.kind === "servers" ? spec.healthIntervalMs : deps.everyMs * 2;
+    if (!(await scheduler.claimDuty(id, interval))) return;
+    if (spec.kind === "workers") return deps.dispatcher.setSlots(id, poolSlots(spec, [], threads));
+    const timeoutMs = Math.max(100, Math.min(interval, 5_000));
+    const up = await Promise.all(spec.servers.map((server) => serverUp(server, timeoutMs)));
+    await Promise.all(spec.servers.map((server, i) => scheduler.setHealth(id, server, up[i]!)));
+    spec.servers.forEach((server, i) => {
+      const key = `${id} ${server}`;
+      if (lastUp.get(key) !== up[i])
+        logger.info(up[i] ? "model server up" : "model server down", { model_id: id, server });
+      lastUp.set(key, up[i]!);
+    });
+    await deps.dispatcher.setSlots(
+      id,
+      poolSlots(
+        spec,
+        spec.servers.filter((_, i) => up[i]),
+        0,
+      ),
+    );
+  }
+
+  let running: Promise<void> | undefined;
+  const pass = () =>
+    (running ??= (async () => {
+      try {
+        const [known, live] = await Promise.all([catalogue(), liveWorkers(deps.redis, deps.prefix)]);
+        const results = await Promise.allSettled(known.map((p) => refresh(p.id, p.spec, live.threads)));
+        for (const r of results) if (r.status === "rejected") logger.warn("pool refresh failed", { error: r.reason });
+        await deps.dispatcher.tick();
+      } catch (error) {
+        logger.warn("pool monitor pass failed", { error });
+      } finally {
+        running = undefined;
+      }
+    })());
+  const timer = setInterval(() => void pass(), deps.everyMs);
+  void pass();
+  return { pass, stop: () => clearInterval(timer) };
+}

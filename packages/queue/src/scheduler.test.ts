@@ -1,0 +1,157 @@
+import { runsBefore } from "@svc/core";
+import { deleteRedisPrefix, testQueuePrefix, TEST_REDIS_URL } from "@svc/testkit";
+import { Redis } from "ioredis";
+import { redisScheduler, type Dispatched, type WaitingRun } from "./scheduler.js";
+
+// The scheduler's Lua against a real Redis: order, limits and leases are what core's policy says.
+describe("scheduler (Redis)", () => {
+  const connections: Redis[] = [];
+  const prefixes: string[] = [];
+  afterAll(async () => {
+    for (const p of prefixes) await deleteRedisPrefix(p);
+    for (const c of connections) c.disconnect();
+  });
+  function make(settings: { leaseMs?: number; defaultLimit?: number } = {}, connectionsCount = 1) {
+    const prefix = testQueuePrefix();
+    prefixes.push(prefix);
+    const made = Array.from({ length: connectionsCount }, () => {
+      const redis = new Redis(TEST_REDIS_URL);
+      connections.push(redis);
+      return redisScheduler(redis, prefix, {
+        leaseMs: settings.leaseMs ?? 60_000,
+        defaultLimit: settings.defaultLimit ?? 100,
+      });
+    });
+    return made;
+  }
+  let seq = 0;
+  const run = (accountId: string, extra: Partial<WaitingRun> = {}): WaitingRun => ({
+    runId: `run_${String(++seq).padStart(6, "0")}`,
+    pool: "m/slow",
+    accountId,
+    createdAt: new Date(1_000_000 + seq),
+    priority: "normal",
+    weight: 1,
+    maxConcurrentRuns: null,
+    ...extra,
+  });
+  const accountOf = new Map<string, string>();
+  const enqueue = async (s: ReturnType<typeof redisScheduler>, runs: WaitingRun[]) => {
+    for (const r of runs) accountOf.set(r.runId, r.accountId);
+    return s.enqueue(runs);
+  };
+  /** Finishes the running run and returns the next one dispatched, one slot at a time. */
+  async function drainOneSlot(s: ReturnType<typeof redisScheduler>, first: Dispatched[]) {
+    const order: string[] = [];
+    let current = first;
+    while (current.length) {
+      order.push(current[0]!.runId);
+      current = await s.release([current[0]!.runId]);
+    }
+    return order;
+  }
+
+  it("when three accounts burst onto one slot, then they take turns, each oldest first, and every place was told right", async () => {
+    const [s] = make();
+    await enqueue(
+      s!,
+      Array.from({ length: 6 }, () => run("acct_a")),
+    );
+    await enqueue(
+      s!,
+      Array.from({ length: 6 }, () => run("acct_b")),
+    );
+    await enqueue(
+      s!,
+      Array.from({ length: 3 }, () => run("acct_c", { weight: 2 })),
+    );
+    const waiting = [...accountOf.keys()].slice(-15);
+    // Places before any slot exists: what the API would tell each run's owner.
+    const told = new Map<string, number>();
+    for (const id of waiting) {
+      const place = (await s!.place("m/slow", id))!;
+      told.set(id, runsBefore(place.own, place.index, place.accounts));
+    }
+    const order = await drainOneSlot(s!, await s!.setSlots("m/slow", ["http://gpu#0"]));
+    expect(order).toHaveLength(15);
+    expect(order.slice(0, 6).map((id) => accountOf.get(id))).toEqual(
+      expect.arrayContaining(["acct_a", "acct_b", "acct_c"]),
+    );
+    // acct_c (weight 2) gets two turns for the others' one while it waits.
+    expect(order.slice(0, 8).filter((id) => accountOf.get(id) === "acct_c")).toHaveLength(3);
+    for (const account of ["acct_a", "acct_b", "acct_c"]) {
+      const own = order.filter((id) => accountOf.get(id) === account);
+      expect(own).toEqual([...own].sort());
+    }
+    for (const [i, id] of order.entries()) expect(told.get(id)).toBe(i);
+    expect(await s!.stats("m/slow")).toMatchObject({ capacity: 1, leased: 0, queued: 0 });
+  });
+
+  it("when four processes enqueue at once for an account limited to 3, then exactly 3 hold slots, whatever the free slots", async () => {
+    const schedulers = make({ defaultLimit: 3 }, 4);
+    const runs = Array.from({ length: 40 }, () => run("acct_limited", { pool: "m/wide" }));
+    await schedulers[0]!.setSlots(
+      "m/wide",
+      Array.from({ length: 8 }, (_, i) => `http://gpu#${i}`),
+    );
+    const dispatched = (
+      await Promise.all(schedulers.map((s, i) => s.enqueue(runs.filter((_, j) => j % 4 === i))))
+    ).flat();
+    expect(dispatched).toHaveLength(3);
+    expect(await schedulers[0]!.stats("m/wide")).toMatchObject({ capacity: 8, leased: 3, queued: 37 });
+    // One ends: exactly one more starts; another account is not held back by this one's limit.
+    const next = await schedulers[1]!.release([dispatched[0]!.runId]);
+    expect(next).toHaveLength(1);
+    expect(
+      (await schedulers[2]!.enqueue([run("acct_other", { pool: "m/wide" })])).map((d) => d.pool),
+    ).toEqual(["m/wide"]);
+  });
+
+  it("when an account has low runs waiting and then normal ones, then the normal ones start first", async () => {
+    const [s] = make();
+    const low = Array.from({ length: 3 }, () => run("acct_lanes", { pool: "m/lanes", priority: "low" }));
+    const normal = Array.from({ length: 2 }, () => run("acct_lanes", { pool: "m/lanes" }));
+    await enqueue(s!, [...low, ...normal]);
+    const place = (await s!.place("m/lanes", low[0]!.runId))!;
+    expect(runsBefore(place.own, place.index, place.accounts)).toBe(2);
+    const order = await drainOneSlot(s!, await s!.setSlots("m/lanes", ["http://gpu#0"]));
+    expect(order).toEqual([...normal, ...low].map((r) => r.runId));
+  });
+
+  it("when a lease is not renewed, then its slot comes back at its expiry; a renewed one is kept; a removed run never starts", async () => {
+    const [s] = make({ leaseMs: 300 });
+    const [a, b, c] = [
+      run("acct_x", { pool: "m/lease" }),
+      run("acct_x", { pool: "m/lease" }),
+      run("acct_x", { pool: "m/lease" }),
+    ];
+    await enqueue(s!, [a!, b!, c!]);
+    expect(await s!.remove([b!.runId])).toBe(1);
+    const [first] = await s!.setSlots("m/lease", ["http://gpu#0"]);
+    expect(first!.runId).toBe(a!.runId);
+    expect(await s!.renew([a!.runId])).toEqual([a!.runId]);
+    expect((await s!.tick([])).dispatched).toEqual([]);
+    await new Promise((r) => setTimeout(r, 350));
+    const { dispatched } = await s!.tick([]);
+    expect(dispatched.map((d) => d.runId)).toEqual([c!.runId]);
+    expect(await s!.renew([a!.runId])).toEqual([]);
+    expect((await s!.states([a!.runId, b!.runId, c!.runId])).get(c!.runId)).toEqual({
+      waiting: false,
+      slot: "http://gpu#0",
+    });
+  });
+
+  it("when a run's server dies, then it moves to a free slot on another server, or waits when none is free", async () => {
+    const [s] = make();
+    const [a, b] = [run("acct_y", { pool: "m/move" }), run("acct_y", { pool: "m/move" })];
+    await enqueue(s!, [a!, b!]);
+    const leased = await s!.setSlots("m/move", ["http://one#0", "http://two#0"]);
+    expect(leased).toHaveLength(2);
+    const onOne = leased.find((d) => d.slot === "http://one#0")!;
+    expect(await s!.relocate(onOne.runId, ["http://one"])).toBeNull();
+    const onTwo = leased.find((d) => d.slot === "http://two#0")!;
+    await s!.release([onTwo.runId]);
+    expect(await s!.relocate(onOne.runId, ["http://one"])).toBe("http://two#0");
+    expect(await s!.stats("m/move")).toMatchObject({ leased: 1 });
+  });
+});

@@ -1,0 +1,465 @@
+// The scheduler's state in Redis: runs waiting for a model's capacity pool, per account and lane,
+// the accounts' turns (stride scheduling, core/scheduling.ts), the pool's slots and the leases
+// that hold them. Every change is one Lua script, so any number of API and worker processes
+// share a pool's slots exactly; every script that can free a slot or add a waiting run dispatches
+// in the same call, and answers with the runs it leased a slot to (the caller enqueues their jobs).
+//
+// Keys, under `<prefix>:sched:`:
+//   <pool>:n:<account>, <pool>:l:<account>  ZSET run -> created ms (normal and low lane)
+//   <pool>:ring    ZSET account -> pass (accounts with waiting runs)
+//   <pool>:passes  HASH account -> pass it left the ring with (it rejoins no earlier)
+//   <pool>:meta    HASH vt (the pass of the last pick), queued (runs waiting)
+//   <pool>:slots   SET slot ids (the capacity: healthy servers x concurrency, or render threads)
+//   <pool>:busy    HASH slot -> run
+//   <pool>:health  HASH server -> up | down
+//   waiting        HASH run -> pool \t account \t lane
+//   lease          HASH run -> pool \t slot \t account \t leased ms
+//   leases         ZSET run -> expiry ms
+//   running        HASH account -> leases held (all pools)
+//   limit, weight  HASH account -> its concurrency limit and weight (written with its runs)
+//   pools          SET pools known (their metrics, the periodic tick)
+import type { Redis } from "ioredis";
+import { STRIDE, type RunPriority, type WaitingAccount } from "@svc/core";
+
+const COMMON = `
+local P = ARGV[1]
+local now, ttl, defaultLimit = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local function split(v)
+  local out = {}
+  for part in string.gmatch(v, '([^\\t]+)') do out[#out + 1] = part end
+  return out
+end
+local function stride(account)
+  local w = tonumber(redis.call('HGET', P .. 'weight', account) or '1') or 1
+  if w < 1 then w = 1 end
+  return math.max(1, math.floor(${STRIDE} / w + 0.5))
+end
+local function waitingOf(pool, account)
+  return redis.call('ZCARD', P .. pool .. ':n:' .. account) + redis.call('ZCARD', P .. pool .. ':l:' .. account)
+end
+local function leave(pool, account)
+  local pass = redis.call('ZSCORE', P .. pool .. ':ring', account)
+  if pass then
+    redis.call('HSET', P .. pool .. ':passes', account, pass)
+    redis.call('ZREM', P .. pool .. ':ring', account)
+  end
+end
+local function release(run)
+  local v = redis.call('HGET', P .. 'lease', run)
+  if not v then return nil end
+  local f = split(v)
+  local pool, slot, account = f[1], f[2], f[3]
+  redis.call('HDEL', P .. 'lease', run)
+  redis.call('ZREM', P .. 'leases', run)
+  if redis.call('HGET', P .. pool .. ':busy', slot) == run then redis.call('HDEL', P .. pool .. ':busy', slot) end
+  if redis.call('HINCRBY', P .. 'running', account, -1) <= 0 then redis.call('HDEL', P .. 'running', account) end
+  return pool
+end
+-- Leases nobody renewed (their worker died, or their job was never taken) give their slots back.
+local function purge()
+  local pools = {}
+  for _, run in ipairs(redis.call('ZRANGEBYSCORE', P .. 'leases', '-inf', now, 'LIMIT', 0, 1000)) do
+    local pool = release(run)
+    if pool then pools[pool] = true end
+  end
+  return pools
+end
+local function lease(pool, run, slot, account)
+  redis.call('HSET', P .. pool .. ':busy', slot, run)
+  redis.call('HSET', P .. 'lease', run, pool .. '\\t' .. slot .. '\\t' .. account .. '\\t' .. now)
+  redis.call('ZADD', P .. 'leases', now + ttl, run)
+  redis.call('HINCRBY', P .. 'running', account, 1)
+end
+-- Fills the pool's free slots: the account with the lowest pass under its limit gives its oldest
+-- normal run (else its oldest low run), then advances by its stride.
+local function dispatch(pool, out)
+  local busy = {}
+  local b = redis.call('HGETALL', P .. pool .. ':busy')
+  for i = 1, #b, 2 do busy[b[i]] = true end
+  local free = {}
+  for _, slot in ipairs(redis.call('SMEMBERS', P .. pool .. ':slots')) do
+    if not busy[slot] then free[#free + 1] = slot end
+  end
+  table.sort(free, function(x, y) return x > y end)
+  local ring = P .. pool .. ':ring'
+  while #free > 0 do
+    local chosen, pass
+    local offset = 0
+    while not chosen do
+      local members = redis.call('ZRANGE', ring, offset, offset + 199, 'WITHSCORES')
+      if #members == 0 then break end
+      for i = 1, #members, 2 do
+        local a = members[i]
+        local limit = tonumber(redis.call('HGET', P .. 'limit', a) or defaultLimit) or defaultLimit
+        if tonumber(redis.call('HGET', P .. 'running', a) or '0') < limit then
+          chosen, pass = a, tonumber(members[i + 1])
+          break
+        end
+      end
+      offset = offset + 200
+    end
+    if not chosen then break end
+    local popped = redis.call('ZPOPMIN', P .. pool .. ':n:' .. chosen)
+    if #popped == 0 then popped = redis.call('ZPOPMIN', P .. pool .. ':l:' .. chosen) end
+    if #popped == 0 then
+      redis.call('ZREM', ring, chosen)
+    else
+      local run = popped[1]
+      redis.call('HDEL', P .. 'waiting', run)
+      redis.call('HINCRBY', P .. pool .. ':meta', 'queued', -1)
+      redis.call('HSET', P .. pool .. ':meta', 'vt', pass)
+      redis.call('ZADD', ring, pass + stride(chosen), chosen)
+      if waitingOf(pool, chosen) == 0 then leave(pool, chosen) end
+      local slot = table.remove(free)
+      lease(pool, run, slot, chosen)
+      out[#out + 1] = run
+      out[#out + 1] = slot
+      out[#out + 1] = pool
+    end
+  end
+end
+local function dispatchAll(pools, out)
+  for pool in pairs(pools) do dispatch(pool, out) end
+end
+`;
+
+// ARGV[5]: JSON [{r: run, p: pool, a: account, t: created ms, l: "n" | "l", w: weight, c: limit}].
+// A run already waiting or leased is left as it is (the sweeper may add it again).
+const ENQUEUE = `${COMMON}
+local pools = purge()
+for _, e in ipairs(cjson.decode(ARGV[5])) do
+  redis.call('HSET', P .. 'weight', e.a, e.w)
+  if e.c and e.c ~= cjson.null then redis.call('HSET', P .. 'limit', e.a, e.c) else redis.call('HDEL', P .. 'limit', e.a) end
+  if redis.call('HEXISTS', P .. 'lease', e.r) == 0 then
+    if redis.call('ZADD', P .. e.p .. ':' .. e.l .. ':' .. e.a, 'NX', e.t, e.r) == 1 then
+      redis.call('HSET', P .. 'waiting', e.r, e.p .. '\\t' .. e.a .. '\\t' .. e.l)
+      redis.call('HINCRBY', P .. e.p .. ':meta', 'queued', 1)
+      local ring = P .. e.p .. ':ring'
+      if not redis.call('ZSCORE', ring, e.a) then
+        local vt = tonumber(redis.call('HGET', P .. e.p .. ':meta', 'vt') or '0')
+        local left = tonumber(redis.call('HGET', P .. e.p .. ':passes', e.a) or '0')
+        redis.call('ZADD', ring, math.max(vt, left), e.a)
+      end
+    end
+    redis.call('SADD', P .. 'pools', e.p)
+    pools[e.p] = true
+  end
+end
+local out = {}
+dispatchAll(pools, out)
+return out`;
+
+// ARGV[5..]: runs whose slots are free again (prediction ended, run ended); unknown ones are ignored.
+const RELEASE = `${COMMON}
+local pools = purge()
+for i = 5, #ARGV do
+  local pool = release(ARGV[i])
+  if pool then pools[pool] = true end
+end
+local out = {}
+dispatchAll(pools, out)
+return out`;
+
+// ARGV[5]: pool; ARGV[6..]: its slots now (replaces the set; busy slots that left stay leased).
+const SET_SLOTS = `${COMMON}
+local pools = purge()
+local pool = ARGV[5]
+local key = P .. pool .. ':slots'
+redis.call('DEL', key)
+for i = 6, #ARGV do redis.call('SADD', key, ARGV[i]) end
+redis.call('SADD', P .. 'pools', pool)
+pools[pool] = true
+local out = {}
+dispatchAll(pools, out)
+return out`;
+
+// ARGV[5..]: pools to fill (after a lease expired, or as the periodic safety net).
+const TICK = `${COMMON}
+local pools = purge()
+for i = 5, #ARGV do pools[ARGV[i]] = true end
+local out = {}
+dispatchAll(pools, out)
+local first = redis.call('ZRANGE', P .. 'leases', 0, 0, 'WITHSCORES')
+out[#out + 1] = first[2] or ''
+return out`;
+
+// ARGV[2..]: runs that should wait no more (canceled while queued). Returns how many left a queue.
+const REMOVE = `
+local P = ARGV[1]
+local removed = 0
+for i = 2, #ARGV do
+  local v = redis.call('HGET', P .. 'waiting', ARGV[i])
+  if v then
+    local f = {}
+    for part in string.gmatch(v, '([^\\t]+)') do f[#f + 1] = part end
+    local pool, account, lane = f[1], f[2], f[3]
+    redis.call('HDEL', P .. 'waiting', ARGV[i])
+    if redis.call('ZREM', P .. pool .. ':' .. lane .. ':' .. account, ARGV[i]) == 1 then
+      removed = removed + 1
+      redis.call('HINCRBY', P .. pool .. ':meta', 'queued', -1)
+    end
+    if redis.call('ZCARD', P .. pool .. ':n:' .. account) + redis.call('ZCARD', P .. pool .. ':l:' .. account) == 0 then
+      local pass = redis.call('ZSCORE', P .. pool .. ':ring', account)
+      if pass then
+        redis.call('HSET', P .. pool .. ':passes', account, pass)
+        redis.call('ZREM', P .. pool .. ':ring', account)
+      end
+    end
+  end
+end
+return removed`;
+
+// ARGV[2]: expiry; ARGV[3..]: runs whose worker still holds their lease. Returns those still leased.
+const RENEW = `
+local P = ARGV[1]
+local held = {}
+for i = 3, #ARGV do
+  if redis.call('ZSCORE', P .. 'leases', ARGV[i]) then
+    redis.call('ZADD', P .. 'leases', ARGV[2], ARGV[i])
+    held[#held + 1] = ARGV[i]
+  end
+end
+return held`;
+
+// ARGV[2]: pool, ARGV[3]: run. Where a waiting run stands: its account, lane index, and every
+// waiting account's pass, weight and waiting runs. Empty when the run is not waiting.
+const PLACE = `
+local P, pool, run = ARGV[1], ARGV[2], ARGV[3]
+local v = redis.call('HGET', P .. 'waiting', run)
+if not v then return {} end
+local f = {}
+for part in string.gmatch(v, '([^\\t]+)') do f[#f + 1] = part end
+local account, lane = f[2], f[3]
+local index = redis.call('ZRANK', P .. pool .. ':' .. lane .. ':' .. account, run)
+if not index then return {} end
+if lane == 'l' then index = index + redis.call('ZCARD', P .. pool .. ':n:' .. account) end
+local out = { account, index }
+local ring = redis.call('ZRANGE', P .. pool .. ':ring', 0, -1, 'WITHSCORES')
+for i = 1, #ring, 2 do
+  local a = ring[i]
+  out[#out + 1] = a
+  out[#out + 1] = ring[i + 1]
+  out[#out + 1] = redis.call('HGET', P .. 'weight', a) or '1'
+  out[#out + 1] = redis.call('ZCARD', P .. pool .. ':n:' .. a) + redis.call('ZCARD', P .. pool .. ':l:' .. a)
+end
+return out`;
+
+// ARGV[2]: pool. Capacity, leased slots, waiting runs, the oldest waiting run's creation (ms).
+const STATS = `
+local P, pool = ARGV[1], ARGV[2]
+local oldest = ''
+for _, a in ipairs(redis.call('ZRANGE', P .. pool .. ':ring', 0, -1)) do
+  for _, lane in ipairs({ 'n', 'l' }) do
+    local head = redis.call('ZRANGE', P .. pool .. ':' .. lane .. ':' .. a, 0, 0, 'WITHSCORES')
+    if head[2] and (oldest == '' or tonumber(head[2]) < tonumber(oldest)) then oldest = head[2] end
+  end
+end
+return {
+  redis.call('SCARD', P .. pool .. ':slots'),
+  redis.call('HLEN', P .. pool .. ':busy'),
+  tonumber(redis.call('HGET', P .. pool .. ':meta', 'queued') or '0'),
+  oldest,
+}`;
+
+// ARGV[2]: run, ARGV[3]: servers to avoid (\\t-separated). Moves a run's lease to a free slot of
+// another server (its server died mid-prediction); the run keeps executing, so it goes first.
+const RELOCATE = `${COMMON}
+local run = ARGV[5]
+local v = redis.call('HGET', P .. 'lease', run)
+if not v then return nil end
+local f = split(v)
+local pool, account = f[1], f[3]
+local avoid = {}
+for s in string.gmatch(ARGV[6], '([^\\t]+)') do avoid[s] = true end
+local busy = {}
+local b = redis.call('HGETALL', P .. pool .. ':busy')
+for i = 1, #b, 2 do busy[b[i]] = true end
+for _, slot in ipairs(redis.call('SMEMBERS', P .. pool .. ':slots')) do
+  local server = string.match(slot, '^(.*)#%d+$') or slot
+  if not busy[slot] and not avoid[server] then
+    release(run)
+    lease(pool, run, slot, account)
+    return slot
+  end
+end
+return nil`;
+
+type Scripts = Redis & {
+  svcSchedEnqueue(...args: (string | number)[]): Promise<string[]>;
+  svcSchedRelease(...args: (string | number)[]): Promise<string[]>;
+  svcSchedSetSlots(...args: (string | number)[]): Promise<string[]>;
+  svcSchedTick(...args: (string | number)[]): Promise<string[]>;
+  svcSchedRemove(...args: string[]): Promise<number>;
+  svcSchedRenew(...args: (string | number)[]): Promise<string[]>;
+  svcSchedPlace(...args: string[]): Promise<(string | number)[]>;
+  svcSchedStats(...args: string[]): Promise<[number, number, number, string]>;
+  svcSchedRelocate(...args: (string | number)[]): Promise<string | null>;
+};
+
+function scripts(redis: Redis): Scripts {
+  if (!("svcSchedEnqueue" in redis)) {
+    const define = (name: string, lua: string) => redis.defineCommand(name, { numberOfKeys: 0, lua });
+    define("svcSchedEnqueue", ENQUEUE);
+    define("svcSchedRelease", RELEASE);
+    define("svcSchedSetSlots", SET_SLOTS);
+    define("svcSchedTick", TICK);
+    define("svcSchedRemove", REMOVE);
+    define("svcSchedRenew", RENEW);
+    define("svcSchedPlace", PLACE);
+    define("svcSchedStats", STATS);
+    define("svcSchedRelocate", RELOCATE);
+  }
+  return redis as Scripts;
+}
+
+/** A run that got a slot: its job goes to the workers now. */
+export interface Dispatched {
+  runId: string;
+  slot: string;
+  pool: string;
+}
+
+export interface WaitingRun {
+  runId: string;
+  pool: string;
+  accountId: string;
+  createdAt: Date;
+  priority: RunPriority;
+  /** The account's weight and concurrency limit (null: the default), as the database has them. */
+  weight: number;
+  maxConcurrentRuns: number | null;
+}
+
+export interface PoolStats {
+  capacity: number;
+  leased: number;
+  queued: number;
+  /** Creation time of the run waiting longest, null when none waits. */
+  oldestQueuedAt: Date | null;
+}
+
+export interface SchedulerSettings {
+  leaseMs: number;
+  /** ACCOUNT_MAX_CONCURRENT_RUNS. */
+  defaultLimit: number;
+}
+
+const triples = (flat: string[]): Dispatched[] => {
+  const out: Dispatched[] = [];
+  for (let i = 0; i + 2 < flat.length; i += 3)
+    out.push({ runId: flat[i]!, slot: flat[i + 1]!, pool: flat[i + 2]! });
+  return out;
+};
+
+export type Scheduler = ReturnType<typeof redisScheduler>;
+
+export function redisScheduler(redis: Redis, prefix: string, settings: SchedulerSettings) {
+  const r = scripts(redis);
+  const P = `${prefix}:sched:`;
+  const head = () => [P, Date.now(), settings.leaseMs, settings.defaultLimit] as const;
+  return {
+    /** Adds runs to their pools' queues and dispatches; the runs (of any pool) that got a slot. */
+    async enqueue(runs: readonly WaitingRun[]): Promise<Dispatched[]> {
+      if (!runs.length) return [];
+      const batch = runs.map((run) => ({
+        r: run.runId,
+        p: run.pool,
+        a: run.accountId,
+        t: run.createdAt.getTime(),
+        l: run.priority === "low" ? "l" : "n",
+        w: run.weight,
+        c: run.maxConcurrentRuns,
+      }));
+      return triples(await r.svcSchedEnqueue(...head(), JSON.stringify(batch)));
+    },
+    /** Frees the runs' slots (idempotent) and dispatches into them. */
+    async release(runIds: readonly string[]): Promise<Dispatched[]> {
+      if (!runIds.length) return [];
+      return triples(await r.svcSchedRelease(...head(), ...runIds));
+    },
+    /** Sets a pool's slots (its capacity now) and dispatches into any that are free. */
+    async setSlots(pool: string, slots: readonly string[]): Promise<Dispatched[]> {
+      return triples(await r.svcSchedSetSlots(...head(), pool, ...slots));
+    },
+    /** Gives back expired leases, fills the pools; also when the next lease expires (ms), if any. */
+    async tick(pools: readonly string[]): Promise<{ dispatched: Dispatched[]; nextExpiry: number | null }> {
+      const flat = await r.svcSchedTick(...head(), ...pools);
+      const last = flat.pop();
+      return { dispatched: triples(flat), nextExpiry: last ? Number(last) : null };
+    },
+    /** Takes runs out of their queues (canceled while waiting); how many were waiting. */
+    async remove(runIds: readonly string[]): Promise<number> {
+      if (!runIds.length) return 0;
+      return r.svcSchedRemove(P, ...runIds);
+    },
+    /** Extends the leases of runs this worker executes; those that still hold one. */
+    async renew(runIds: readonly string[]): Promise<string[]> {
+      if (!runIds.length) return [];
+      return r.svcSchedRenew(P, Date.now() + settings.leaseMs, ...runIds);
+    },
+    /** Moves a run to a free slot on a server not in `avoid`; the slot, or null when none is free. */
+    async relocate(runId: string, avoid: readonly string[]): Promise<string | null> {
+      return r.svcSchedRelocate(...head(), runId, avoid.join("\t"));
+    },
+    /** Where a waiting run stands (core's runsBefore computes its place); null when not waiting. */
+    async place(
+      pool: string,
+      runId: string,
+    ): Promise<{ own: WaitingAccount; index: number; accounts: WaitingAccount[] } | null> {
+      const flat = await r.svcSchedPlace(P, pool, runId);
+      if (!flat.length) return null;
+      const accounts: WaitingAccount[] = [];
+      for (let i = 2; i + 3 < flat.length; i += 4)
+        accounts.push({
+          accountId: String(flat[i]),
+          pass: Number(flat[i + 1]),
+          weight: Number(flat[i + 2]),
+          waiting: Number(flat[i + 3]),
+        });
+      const own = accounts.find((a) => a.accountId === String(flat[0]));
+      if (!own) return null;
+      return { own, index: Number(flat[1]), accounts };
+    },
+    async stats(pool: string): Promise<PoolStats> {
+      const [capacity, leased, queued, oldest] = await r.svcSchedStats(P, pool);
+      return {
+        capacity: Number(capacity),
+        leased: Number(leased),
+        queued: Math.max(0, Number(queued)),
+        oldestQueuedAt: oldest ? new Date(Number(oldest)) : null,
+      };
+    },
+    /** Pools that have had runs or slots. */
+    pools: (): Promise<string[]> => redis.smembers(`${P}pools`),
+    /** Where runs stand: waiting, leased (with the slot), or neither. */
+    async states(runIds: readonly string[]): Promise<Map<string, { waiting: boolean; slot: string | null }>> {
+      if (!runIds.length) return new Map();
+      const [waiting, leases] = await Promise.all([
+        redis.hmget(`${P}waiting`, ...runIds),
+        redis.hmget(`${P}lease`, ...runIds),
+      ]);
+      return new Map(
+        runIds.map((id, i) => [
+          id,
+          { waiting: waiting[i] !== null, slot: leases[i] ? leases[i]!.split("\t")[1]! : null },
+        ]),
+      );
+    },
+    /** When a run's lease was granted (ms), for the dispatch latency; null when it holds none. */
+    async leasedAt(runId: string): Promise<number | null> {
+      const v = await redis.hget(`${P}lease`, runId);
+      return v ? Number(v.split("\t")[3]) : null;
+    },
+    /** A server's health as the pool's monitor last saw it. */
+    async setHealth(pool: string, server: string, up: boolean): Promise<void> {
+      await redis.hset(`${P}${pool}:health`, server, up ? "up" : "down");
+    },
+    async health(pool: string): Promise<Record<string, string>> {
+      return redis.hgetall(`${P}${pool}:health`);
+    },
+    /** One process per pool at a time does a periodic duty (health checks): true when it is this one. */
+    async claimDuty(pool: string, ms: number): Promise<boolean> {
+      return (await redis.set(`${P}${pool}:duty`, "1", "PX", ms, "NX")) === "OK";
+    },
+  };
+}
