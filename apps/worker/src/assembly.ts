@@ -1,6 +1,11 @@
 import { availableParallelism } from "node:os";
 import { parseSecretsKey } from "@svc/core";
-import { createDeadlinesQueue, createDeliveriesQueue, createRunsQueue } from "@svc/queue";
+import {
+  createDeadlinesQueue,
+  createDeliveriesQueue,
+  createLeasedRunsQueue,
+  createRunsQueue,
+} from "@svc/queue";
 import { createRunners } from "@svc/runners";
 import { configuredOutputUrls, createOutputStore, runOutputs } from "@svc/storage";
 import { createProgressRecorder, wireRuns } from "@svc/use-cases";
@@ -25,6 +30,7 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
   const prefix = config.QUEUE_PREFIX;
   const queues = {
     runs: createRunsQueue(redis, prefix),
+    leased: createLeasedRunsQueue(redis, prefix),
     deliveries: createDeliveriesQueue(redis, prefix),
     deadlines: createDeadlinesQueue(redis, prefix),
   };
@@ -34,23 +40,29 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
     logger,
     queues: {
       runs: () => queues.runs,
+      leased: () => queues.leased,
       deliveries: () => queues.deliveries,
       deadlines: () => queues.deadlines,
     },
   });
   const dispatcher = workerDispatcher({
     scheduler,
-    runs: queues.runs,
+    leased: queues.leased,
     logger,
     leaseMs: config.SCHEDULER_LEASE_MS,
   });
   const progress = createProgressRecorder({ db, recordEvents: transport.recordEvents, logger });
   const secretsKey = parseSecretsKey(config.SECRETS_KEY);
   const cogResults = redisCogResults(redis, prefix, config.COG_RESULT_POLL_MS);
-  const metrics = createWorkerMetrics({ runs: queues.runs, deliveries: queues.deliveries }, scheduler);
+  const metrics = createWorkerMetrics(
+    { runs: queues.runs, "leased-runs": queues.leased, deliveries: queues.deliveries },
+    scheduler,
+  );
   const store = createOutputStore(config);
   const callbackBase = config.COG_CALLBACK_URL;
   const threads = config.GENERATOR_THREADS || availableParallelism();
+  // A worker renders at most as many runs at once as it executes: its share of a built-in pool.
+  const renderSlots = Math.min(threads, config.WORKER_CONCURRENCY);
   const runners = createRunners({
     generatorThreads: threads,
     ffmpegPath: config.FFMPEG_PATH,
@@ -100,6 +112,7 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
     store,
     runners,
     threads,
+    renderSlots,
     execute,
     deliver,
   };

@@ -23,6 +23,7 @@ export function startHousekeeping({ config, db, redis, logger }: WorkerDeps, par
         db,
         runs: parts.lifecycle,
         queue: parts.queues.runs,
+        leased: parts.queues.leased,
         scheduler: parts.scheduler,
         redis,
         prefix: config.QUEUE_PREFIX,

@@ -1,7 +1,14 @@
 import { Worker, type WorkerOptions } from "bullmq";
 import { retryDelay } from "@svc/core";
 import type { WorkerConfig } from "@svc/config";
-import { DEADLINE_JOB, DELIVERY_JOB, register, RUN_JOB, type JobDefinition } from "@svc/queue";
+import {
+  DEADLINE_JOB,
+  DELIVERY_JOB,
+  LEASED_RUN_JOB,
+  register,
+  RUN_JOB,
+  type JobDefinition,
+} from "@svc/queue";
 import type { Redis } from "ioredis";
 import type { AssembledWorker } from "./assembly.js";
 import { executeRun } from "./runs/executeRun.js";
@@ -19,17 +26,25 @@ const processor = <T>(p: Processor<T>) => p as Processor<unknown>;
 
 /** Every job the worker processes, with the options each needs (the registry startWorker reads). */
 export function processors(config: WorkerConfig, parts: AssembledWorker): Processor<unknown>[] {
+  const runOptions = {
+    concurrency: config.WORKER_CONCURRENCY,
+    lockDuration: config.RUN_LOCK_MS,
+    stalledInterval: Math.max(250, Math.floor(config.RUN_LOCK_MS / 2)),
+    maxStalledCount: 2,
+  };
   return [
     processor({
       name: "runs",
       job: RUN_JOB,
       handle: (job, signal) => executeRun(parts.execute, job, signal),
-      options: {
-        concurrency: config.WORKER_CONCURRENCY,
-        lockDuration: config.RUN_LOCK_MS,
-        stalledInterval: Math.max(250, Math.floor(config.RUN_LOCK_MS / 2)),
-        maxStalledCount: 2,
-      },
+      options: runOptions,
+    }),
+    // Runs that hold a slot: as many at once as the pools have slots, never behind the others.
+    processor({
+      name: "leased runs",
+      job: LEASED_RUN_JOB,
+      handle: (job, signal) => executeRun(parts.execute, job, signal),
+      options: runOptions,
     }),
     processor({
       name: "deliveries",

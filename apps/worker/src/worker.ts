@@ -54,8 +54,9 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   const workers = startProcessors(processors(config, parts), redis, prefix);
   for (const [name, worker] of workers)
     worker.on("error", (error) => logger.error(`${name} worker error`, { error }));
-  const runs = workers.get("runs")!;
-  runs.on("failed", (job, error) => logger.warn("run job failed", { job_id: job?.id, error: error.message }));
+  const runWorkers = [workers.get("runs")!, workers.get("leased runs")!];
+  for (const w of runWorkers)
+    w.on("failed", (job, error) => logger.warn("run job failed", { job_id: job?.id, error: error.message }));
 
   // The start estimate of unlimited models counts the run slots of the workers alive now; the
   // built-in generators' pools their render threads.
@@ -63,7 +64,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
     redis,
     prefix,
     randomUUID(),
-    { slots: config.WORKER_CONCURRENCY, threads: parts.threads },
+    { slots: config.WORKER_CONCURRENCY, threads: parts.renderSlots },
     5_000,
     (error) => logger.warn("worker heartbeat failed", { error }),
   );
@@ -76,8 +77,9 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   subscriber.on("message", (channel: string, id: string) => {
     if (channel === cogDone && COG_DONE_CHANNEL.accepts(id)) {
       void parts.cogResults.announced(id);
-    } else if (channel === cancels && CANCEL_CHANNEL.accepts(id) && runs.cancelJob(id, "canceled")) {
-      logger.info("run canceled while executing; runner aborted", { run_id: id });
+    } else if (channel === cancels && CANCEL_CHANNEL.accepts(id)) {
+      if (runWorkers.map((w) => w.cancelJob(id, "canceled")).some(Boolean))
+        logger.info("run canceled while executing; runner aborted", { run_id: id });
     }
   });
 

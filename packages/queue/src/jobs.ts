@@ -48,32 +48,46 @@ export function register<T, R>(
 }
 
 const runPayload = z.strictObject({ runId: z.string().regex(idPattern("run")) });
-export type RunIdJob = z.infer<typeof runPayload>;
+export type RunJob = z.infer<typeof runPayload>;
 
-const executePayload = runPayload.extend({
-  /** The slot leased for it (scheduler.ts): absent for models of unlimited capacity. */
-  slot: z.string().min(1).max(4_096).optional(),
-  /** When the slot was leased (ms), for the dispatch latency. */
-  leasedAt: z.int().nonnegative().optional(),
-});
-export type RunJob = z.infer<typeof executePayload>;
+const runJobOptions: JobsOptions = {
+  attempts: 3,
+  backoff: { type: "exponential", delay: 1_000 },
+  removeOnComplete: { age: 3_600, count: 10_000 },
+  removeOnFail: { age: 7 * 24 * 3_600 },
+};
 
 /**
- * A run to execute: a run of an unlimited model as soon as it is created, any other once the
- * scheduler has leased it a slot. Retries cover worker-side failures (crash, Postgres blip); the
- * run itself ends exactly once.
+ * A run of an unlimited model (acme/echo) to execute as soon as a worker is free. Retries cover
+ * worker-side failures (crash, Postgres blip); the run itself ends exactly once.
  */
 export const RUN_JOB = defineJob<RunJob>({
   queue: "runs",
   name: "execute",
-  schema: executePayload,
+  schema: runPayload,
   idOf: (d) => d.runId,
-  options: {
-    attempts: 3,
-    backoff: { type: "exponential", delay: 1_000 },
-    removeOnComplete: { age: 3_600, count: 10_000 },
-    removeOnFail: { age: 7 * 24 * 3_600 },
-  },
+  options: runJobOptions,
+});
+
+const leasedPayload = runPayload.extend({
+  /** The slot the scheduler leased it (scheduler.ts): a model server's, or a render thread. */
+  slot: z.string().min(1).max(4_096),
+  /** When the slot was leased (ms), for the dispatch latency. */
+  leasedAt: z.int().nonnegative(),
+});
+export type LeasedRunJob = z.infer<typeof leasedPayload>;
+
+/**
+ * A run of a limited model that the scheduler leased a slot to: it has waited QUEUED in its pool
+ * until now, and starts as soon as a worker takes it. A queue of its own, so that these jobs (as
+ * many as the pools have slots) never wait behind a backlog of unlimited models' runs.
+ */
+export const LEASED_RUN_JOB = defineJob<LeasedRunJob>({
+  queue: "leased-runs",
+  name: "execute",
+  schema: leasedPayload,
+  idOf: (d) => d.runId,
+  options: runJobOptions,
 });
 
 const deliveryPayload = z.strictObject({ deliveryId: z.string().regex(idPattern("whd")) });
@@ -97,7 +111,7 @@ export const DELIVERY_JOB = defineJob<DeliveryJob>({
  * Cancel-After: a delayed job per run, due at its deadline. A deadline whose run has ended is a
  * no-op, so a short memory suffices.
  */
-export const DEADLINE_JOB = defineJob<RunIdJob>({
+export const DEADLINE_JOB = defineJob<RunJob>({
   queue: "deadlines",
   name: "cancel",
   schema: runPayload,

@@ -5,18 +5,20 @@ import {
   DEADLINE_JOB,
   DELIVERY_JOB,
   jobEntries,
+  LEASED_RUN_JOB,
   RUN_JOB,
   type DeliveryJob,
+  type LeasedRunJob,
   type JobDefinition,
-  type RunIdJob,
   type RunJob,
 } from "./jobs.js";
 import { runEventRecorder, type RunEventSettings } from "./runEvents.js";
 import type { Dispatched, Scheduler, WaitingRun } from "./scheduler.js";
 
 export type RunsQueue = Queue<RunJob>;
+export type LeasedRunsQueue = Queue<LeasedRunJob>;
 export type DeliveriesQueue = Queue<DeliveryJob>;
-export type DeadlinesQueue = Queue<RunIdJob>;
+export type DeadlinesQueue = Queue<RunJob>;
 
 function queue<T>(job: JobDefinition<T>, connection: Redis, prefix: string): Queue<T> {
   const q = new Queue<T>(job.queue, { connection, prefix });
@@ -26,6 +28,8 @@ function queue<T>(job: JobDefinition<T>, connection: Redis, prefix: string): Que
 
 export const createRunsQueue = (connection: Redis, prefix: string): RunsQueue =>
   queue(RUN_JOB, connection, prefix);
+export const createLeasedRunsQueue = (connection: Redis, prefix: string): LeasedRunsQueue =>
+  queue(LEASED_RUN_JOB, connection, prefix);
 export const createDeliveriesQueue = (connection: Redis, prefix: string): DeliveriesQueue =>
   queue(DELIVERY_JOB, connection, prefix);
 export const createDeadlinesQueue = (connection: Redis, prefix: string): DeadlinesQueue =>
@@ -42,17 +46,14 @@ export async function enqueueRuns(q: RunsQueue, runIds: readonly string[]): Prom
   );
 }
 
-/**
- * The jobs of runs the scheduler leased a slot to. LIFO: they go ahead of any backlog of unlimited
- * models' jobs, so a slot never waits behind runs that need none.
- */
-export async function launchRuns(q: RunsQueue, dispatched: readonly Dispatched[]): Promise<void> {
+/** The jobs of runs the scheduler leased a slot to, in the order it leased them. */
+export async function launchRuns(q: LeasedRunsQueue, dispatched: readonly Dispatched[]): Promise<void> {
   if (!dispatched.length) return;
   const at = Date.now();
   await q.addBulk(
     jobEntries(
-      RUN_JOB,
-      dispatched.map(({ runId, slot }) => ({ data: { runId, slot, leasedAt: at }, opts: { lifo: true } })),
+      LEASED_RUN_JOB,
+      dispatched.map(({ runId, slot }) => ({ data: { runId, slot, leasedAt: at } })),
     ),
   );
 }
@@ -61,11 +62,18 @@ export async function launchRuns(q: RunsQueue, dispatched: readonly Dispatched[]
 export type AdmittedRun = Omit<WaitingRun, "pool"> & { pool: string | null };
 
 /** Runs of unlimited models are enqueued, the others wait in the scheduler until a slot is theirs. */
-export async function admitRuns(q: RunsQueue, scheduler: Scheduler, runs: readonly AdmittedRun[]) {
+export async function admitRuns(
+  queues: { runs(): RunsQueue; leased(): LeasedRunsQueue },
+  scheduler: Scheduler,
+  runs: readonly AdmittedRun[],
+) {
   const waiting = runs.filter((r): r is WaitingRun => r.pool !== null);
   const direct = runs.filter((r) => r.pool === null).map((r) => r.runId);
-  const [dispatched] = await Promise.all([scheduler.enqueue(waiting), enqueueRuns(q, direct)]);
-  await launchRuns(q, dispatched);
+  const [dispatched] = await Promise.all([
+    scheduler.enqueue(waiting),
+    direct.length && enqueueRuns(queues.runs(), direct),
+  ]);
+  if (dispatched.length) await launchRuns(queues.leased(), dispatched);
 }
 
 export async function enqueueDeliveries(q: DeliveriesQueue, deliveryIds: readonly string[]): Promise<void> {
@@ -118,7 +126,15 @@ export async function reviveJobs(
   return revived;
 }
 
-export interface Producer {
+/** The queues the run lifecycle sends work to. */
+export interface RunQueues {
+  runs(): RunsQueue;
+  leased(): LeasedRunsQueue;
+  deliveries(): DeliveriesQueue;
+  deadlines(): DeadlinesQueue;
+}
+
+export interface Producer extends RunQueues {
   enqueueDeliveries(deliveryIds: readonly string[]): Promise<void>;
   runs(): RunsQueue;
   deliveries(): DeliveriesQueue;
@@ -133,13 +149,22 @@ export interface Producer {
  * back on the sweeper.
  */
 export function createProducer(connection: Redis, prefix: string): Producer {
-  const made: { runs?: RunsQueue; deliveries?: DeliveriesQueue; deadlines?: DeadlinesQueue } = {};
+  const made: {
+    runs?: RunsQueue;
+    leased?: LeasedRunsQueue;
+    deliveries?: DeliveriesQueue;
+    deadlines?: DeadlinesQueue;
+  } = {};
   const ready = () => {
     if (connection.status !== "ready") throw new Error(`redis is not connected (${connection.status})`);
   };
   const runs = () => {
     ready();
     return (made.runs ??= createRunsQueue(connection, prefix));
+  };
+  const leased = () => {
+    ready();
+    return (made.leased ??= createLeasedRunsQueue(connection, prefix));
   };
   const deliveries = () => {
     ready();
@@ -152,10 +177,11 @@ export function createProducer(connection: Redis, prefix: string): Producer {
   return {
     enqueueDeliveries: async (ids) => enqueueDeliveries(deliveries(), ids),
     runs,
+    leased,
     deliveries,
     deadlines,
     close: async () => {
-      await Promise.allSettled([made.runs?.close(), made.deliveries?.close(), made.deadlines?.close()]);
+      await Promise.allSettled(Object.values(made).map((q) => q.close()));
     },
   };
 }
@@ -171,13 +197,13 @@ export async function publishCancel(redis: Redis, prefix: string, runId: string)
 export function runTransport(
   redis: Redis,
   prefix: string,
-  queues: { runs(): RunsQueue; deliveries(): DeliveriesQueue; deadlines(): DeadlinesQueue },
+  queues: RunQueues,
   events: RunEventSettings,
   scheduler: Scheduler,
 ) {
   const record = runEventRecorder(redis, prefix, events);
   return {
-    admitRuns: async (runs: readonly AdmittedRun[]) => admitRuns(queues.runs(), scheduler, runs),
+    admitRuns: async (runs: readonly AdmittedRun[]) => admitRuns(queues, scheduler, runs),
     enqueueDeliveries: async (ids: readonly string[]) => enqueueDeliveries(queues.deliveries(), ids),
     recordEvents: record,
     async scheduleDeadlines(deadlines: readonly { runId: string; at: Date }[]) {
@@ -193,16 +219,18 @@ export function runTransport(
       );
     },
     async stopRun(runId: string) {
-      const [removed, published, unqueued] = await Promise.allSettled([
+      const [removed, removedLeased, published, unqueued] = await Promise.allSettled([
         queues.runs().remove(runId),
+        queues.leased().remove(runId),
         publishCancel(redis, prefix, runId),
         scheduler.remove([runId]),
       ]);
-      for (const r of [removed, published, unqueued]) if (r.status === "rejected") throw r.reason;
-      // A job removed before any worker took it leaves its slot to nobody: it is given back now.
-      // (An executing run's slot is given back by its worker once the model server has stopped.)
-      if (removed.status === "fulfilled" && removed.value === 1)
-        await launchRuns(queues.runs(), await scheduler.release([runId]));
+      for (const r of [removed, removedLeased, published, unqueued])
+        if (r.status === "rejected") throw r.reason;
+      // A leased job removed before any worker took it leaves its slot to nobody: it is given back
+      // now. (An executing run's slot is given back by its worker once the model server stopped.)
+      if (removedLeased.status === "fulfilled" && removedLeased.value === 1)
+        await launchRuns(queues.leased(), await scheduler.release([runId]));
     },
   };
 }

@@ -30,6 +30,9 @@ interface Prediction {
   timer?: NodeJS.Timeout;
   output?: unknown;
   error?: string;
+  /** When the model started and stopped working on it (ms, sub-millisecond precision). */
+  startedAt: number;
+  endedAt?: number;
 }
 
 export interface FakeCog {
@@ -43,6 +46,11 @@ export interface FakeCog {
   conflicts: number;
   healthChecks: number;
   predictions: Map<string, Prediction>;
+  /**
+   * The gaps between one prediction's end and the next one's start (ms) while a slot was free, in
+   * order: how long the "GPU" sat idle. Only gaps after which a prediction started are counted.
+   */
+  idleGaps(): number[];
   /** Ends a running prediction now, as its delay would: a test decides when, not a timer. */
   finish(id: string): void;
   /**
@@ -171,8 +179,10 @@ export async function startFakeCog(
         `data:image/png;base64,${renderImage(String(p.input.prompt), width, height, i).toString("base64")}`,
     );
   };
+  const now = () => performance.timeOrigin + performance.now();
   const finish = (p: Prediction) => {
     if (p.status !== "processing") return;
+    p.endedAt = now();
     if (cog.behaviour.fail) {
       p.status = "failed";
       p.error = cog.behaviour.fail;
@@ -249,6 +259,7 @@ export async function startFakeCog(
         input: body.input as Record<string, unknown>,
         status: "processing",
         webhook: body.webhook as string | undefined,
+        startedAt: now(),
       };
       cog.predictions.set(id, p);
       cog.puts.push({ id, started: true, input: p.input, prefer: req.headers.prefer as string | undefined });
@@ -265,6 +276,7 @@ export async function startFakeCog(
       if (!p) return reply(404, { detail: "Not found" });
       if (p.status === "processing") {
         clearTimeout(p.timer);
+        p.endedAt = now();
         p.status = "canceled";
         notify(p);
       }
@@ -291,6 +303,17 @@ export async function startFakeCog(
     conflicts: 0,
     healthChecks: 0,
     predictions: new Map(),
+    idleGaps() {
+      // With `concurrency` slots, the k-th start after the first `concurrency` follows the k-th end.
+      const starts = [...cog.predictions.values()].map((p) => p.startedAt).sort((a, b) => a - b);
+      const ends = [...cog.predictions.values()]
+        .flatMap((p) => (p.endedAt === undefined ? [] : [p.endedAt]))
+        .sort((a, b) => a - b);
+      const gaps: number[] = [];
+      for (let k = concurrency; k < starts.length && k - concurrency < ends.length; k++)
+        gaps.push(Math.max(0, starts[k]! - ends[k - concurrency]!));
+      return gaps;
+    },
     finish(id) {
       const p = cog.predictions.get(id);
       if (!p) throw new Error(`no prediction ${id}`);

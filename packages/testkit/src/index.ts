@@ -11,3 +11,4 @@ export * from "./media.js";
 export * from "./s3Server.js";
 export * from "./metrics.js";
 export * from "./service.js";
+export * from "./balancer.js";

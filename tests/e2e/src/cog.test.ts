@@ -396,13 +396,16 @@ describe("Cog runner end to end", () => {
   });
 
   it("when the server dies mid-run, then the run is sent to another server and charged once", async () => {
-    const [first, second] = [
+    const servers = [
       await fakeCog({ behaviour: { delayMs: 30_000 } }),
-      await fakeCog({ behaviour: { delayMs: 100 } }),
+      await fakeCog({ behaviour: { delayMs: 30_000 } }),
     ];
-    await cogModel("cog/ha", [first, second]);
+    await cogModel("cog/ha", servers);
     const runId = await create("cog/ha", { prompt: "survive" });
-    await waitFor(async () => first.puts.length === 1);
+    // The scheduler leased it a slot on either server: that one dies, the other one finishes it.
+    const first = await waitFor(async () => servers.find((s) => s.puts.length === 1));
+    const second = servers.find((s) => s !== first)!;
+    second.behaviour.delayMs = 100;
     await first.kill();
     const done = await until(runId, ["COMPLETED", "FAILED"]);
     expect(done.status).toBe("COMPLETED");

@@ -247,7 +247,8 @@ describe("runs end to end", () => {
     const { liveKey, client } = await service.account(100);
     const { down, client: through } = await apiWithoutRedis(liveKey);
     const redis = new Redis(TEST_REDIS_URL);
-    const jobKey = (runId: string) => `${service.prefix}:runs:${runId}`;
+    // test/instant renders images: its runs' jobs are those of runs leased a render slot.
+    const jobKey = (runId: string) => `${service.prefix}:leased-runs:${runId}`;
     let broken = "";
     try {
       const created = async () =>

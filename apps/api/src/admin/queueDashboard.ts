@@ -2,7 +2,7 @@ import type { Request, RequestHandler, Router } from "express";
 import type { Redis } from "ioredis";
 import { RateLimiterRes } from "rate-limiter-flexible";
 import { ApiError, constantTimeEqual } from "@svc/core";
-import { createDeliveriesQueue, createRedis, createRunsQueue } from "@svc/queue";
+import { createDeliveriesQueue, createLeasedRunsQueue, createRedis, createRunsQueue } from "@svc/queue";
 import { limited, redisLimiter } from "../http/rateLimit.js";
 
 export const DASHBOARD_PATH = "/admin/queues";
@@ -111,7 +111,11 @@ export async function queueDashboard(
     import("@bull-board/express"),
   ]);
   const connection = createRedis(redisUrl, "worker");
-  const queues = [createRunsQueue(connection, prefix), createDeliveriesQueue(connection, prefix)];
+  const queues = [
+    createRunsQueue(connection, prefix),
+    createLeasedRunsQueue(connection, prefix),
+    createDeliveriesQueue(connection, prefix),
+  ];
   const serverAdapter = new ExpressAdapter().setBasePath(DASHBOARD_PATH);
   createBullBoard({
     queues: queues.map((q) => new BullMQAdapter(q, { readOnlyMode: false })),

@@ -26,4 +26,7 @@ export const modelCache = (db: Db, ttlMs: number) => ttlCache((id) => findModel(
 
 /** An account's weight and concurrency limit for its new runs; an admin's change lands within ttlMs. */
 export const accountSchedulingCache = (db: Db, ttlMs: number) =>
-  ttlCache(async (id) => (await findAccountScheduling(db, id)) ?? { weight: 1, maxConcurrentRuns: null }, ttlMs);
+  ttlCache(
+    async (id) => (await findAccountScheduling(db, id)) ?? { weight: 1, maxConcurrentRuns: null },
+    ttlMs,
+  );

@@ -42,8 +42,10 @@ describe("runs without a worker", () => {
     const after = await api.database.db.account.findUniqueOrThrow({ where: { id: keys.account.id } });
     expect(after.reserved - before.reserved).toBe(10);
     expect(after.balance).toBe(before.balance);
-    const job = await api.queues.runs().getJob(res.body.data.run_id);
-    expect(job?.data).toEqual({ runId: res.body.data.run_id });
+    // No worker gives its model capacity here: it waits in the model's queue, without a job.
+    const state = await api.scheduler.states([res.body.data.run_id]);
+    expect(state.get(res.body.data.run_id)).toEqual({ waiting: true, slot: null });
+    expect(await api.queues.runs().getJob(res.body.data.run_id)).toBeUndefined();
   });
 
   it("when a run is created with a test key, then is_test_request is true and nothing is reserved", async () => {

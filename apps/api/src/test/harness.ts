@@ -13,10 +13,12 @@ import {
 } from "@svc/testkit";
 import type { createApp } from "../app.js";
 import { recordContractViolations } from "./contract.js";
+import type { AppDeps } from "../deps.js";
 import type { ApiMetrics } from "../metrics.js";
 import { assembleApi } from "../server.js";
 
 export interface ApiHarness {
+  scheduler: AppDeps["scheduler"];
   app: ReturnType<typeof createApp>;
   database: TestDatabase;
   config: ApiConfig;
@@ -64,6 +66,7 @@ export async function startApi(
     config,
     redis,
     queues,
+    scheduler: deps.scheduler,
     metrics,
     logLines,
     async close() {

@@ -9,7 +9,7 @@ import {
   type RunnerSettings,
 } from "@svc/core";
 import type { Logger } from "@svc/logger";
-import type { RunJob } from "@svc/queue";
+import type { LeasedRunJob, RunJob } from "@svc/queue";
 import type { ProgressRecorder, RunLifecycle } from "@svc/use-cases";
 import type { WorkerMetrics } from "../metrics.js";
 import type { WorkerDispatcher } from "../scheduling/dispatcher.js";
@@ -56,11 +56,11 @@ type Decision = Parameters<RunLifecycle["finish"]>[1];
  */
 export async function executeRun(
   deps: ExecuteDeps,
-  job: Job<RunJob>,
+  job: Job<RunJob | LeasedRunJob>,
   cancelSignal?: AbortSignal,
 ): Promise<ExecuteOutcome> {
-  const { runId, slot } = job.data;
-  if (slot === undefined) return execute(deps, job, cancelSignal);
+  const { runId } = job.data;
+  if (!("slot" in job.data)) return execute(deps, job, cancelSignal);
   deps.slots.hold(runId);
   let outcome: ExecuteOutcome;
   try {
@@ -86,7 +86,7 @@ export async function executeRun(
  */
 async function execute(
   deps: ExecuteDeps,
-  job: Job<RunJob>,
+  job: Job<RunJob | LeasedRunJob>,
   cancelSignal?: AbortSignal,
 ): Promise<ExecuteOutcome> {
   const { runs, metrics } = deps;
@@ -146,10 +146,11 @@ async function execute(
   const timedOut = () => signal.aborted && !cancelSignal?.aborted;
   const settings = runnerSettings(run.runner);
   log.debug("run executing", { model_id: run.modelId });
-  if (job.data.leasedAt !== undefined && run.attempts === 1)
+  const leased = "slot" in job.data ? job.data : undefined;
+  if (leased && run.attempts === 1)
     metrics?.dispatchLatency.observe(
       { model: run.modelId },
-      Math.max(0, Date.now() - job.data.leasedAt) / 1000,
+      Math.max(0, Date.now() - leased.leasedAt) / 1000,
     );
   // What the runner's outcome means for the run; settling it is outside, so that a settlement
   // failure is never mistaken for a runner failure (and the model run again).
@@ -162,7 +163,7 @@ async function execute(
       signal,
       outputs: deps.storage(),
       unitsRequested: run.unitsRequested,
-      slot: job.data.slot,
+      slot: leased?.slot,
       fresh: run.attempts === 1,
       progress: (report) =>
         deps.progress.record(runId, report, {

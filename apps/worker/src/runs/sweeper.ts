@@ -7,6 +7,8 @@ import {
   publishCancel,
   reviveJobs,
   trimQueueIndex,
+  type Dispatched,
+  type LeasedRunsQueue,
   type RunsQueue,
   type Scheduler,
 } from "@svc/queue";
@@ -17,11 +19,29 @@ export interface SweepDeps {
   db: Db;
   runs: RunLifecycle;
   queue: RunsQueue;
+  leased: LeasedRunsQueue;
   scheduler: Scheduler;
   redis: Redis;
   prefix: string;
   logger: Logger;
   queuedAfterMs: number;
+}
+
+/**
+ * Jobs for runs leased a slot, in one addBulk; if that fails, one by one, so that one run whose job
+ * cannot be added (a corrupt record) holds up none of the others. Such a run gives its slot back.
+ */
+async function launchEach(deps: SweepDeps, dispatched: Dispatched[]) {
+  try {
+    await launchRuns(deps.leased, dispatched);
+  } catch (error) {
+    if (dispatched.length === 1) {
+      deps.logger.warn("sweep could not re-enqueue a queued run", { run_id: dispatched[0]!.runId, error });
+      await deps.scheduler.release([dispatched[0]!.runId]).then((next) => launchEach(deps, next));
+      return;
+    }
+    for (const one of dispatched) await launchEach(deps, [one]);
+  }
 }
 
 /**
@@ -64,8 +84,8 @@ export async function sweepRuns(
     return slot ? [{ runId: run.id, slot, pool: run.modelId }] : [];
   });
   const jobless = [];
-  for (const lease of leased) if (!(await deps.queue.getJob(lease.runId))) jobless.push(lease);
-  await launchRuns(deps.queue, [...readmitted, ...jobless]);
+  for (const lease of leased) if (!(await deps.leased.getJob(lease.runId))) jobless.push(lease);
+  await launchEach(deps, [...readmitted, ...jobless]);
   // Time-outs go through the lifecycle together (one settlement statement for all of them); a run
   // that cannot be settled now is logged and met again by the next sweep.
   const overdue = await overdueRuns(deps.db, new Date());

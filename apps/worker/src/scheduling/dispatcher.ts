@@ -1,5 +1,5 @@
 import type { Logger } from "@svc/logger";
-import { launchRuns, type Dispatched, type RunsQueue, type Scheduler } from "@svc/queue";
+import { launchRuns, type Dispatched, type LeasedRunsQueue, type Scheduler } from "@svc/queue";
 
 export interface WorkerDispatcher {
   /** A leased run this worker executes: its lease is renewed until it is released. */
@@ -19,13 +19,13 @@ export interface WorkerDispatcher {
 /**
  * The worker's side of the scheduler: every slot that frees here (a run's end, a Cog `completed`
  * webhook, a server back, a lapsed lease) dispatches in the same script call, and the runs it
- * leased go to the workers at once (their jobs jump any backlog of unlimited models' jobs).
+ * leased go to the workers at once (in a queue of their own, behind no unlimited model's runs).
  * Leases of the runs executing here are renewed every third of SCHEDULER_LEASE_MS; a crashed
  * worker's leases lapse, and a timer set to the next expiry gives their slots back on time.
  */
 export function workerDispatcher(deps: {
   scheduler: Scheduler;
-  runs: RunsQueue;
+  leased: LeasedRunsQueue;
   logger: Logger;
   leaseMs: number;
 }): WorkerDispatcher {
@@ -33,8 +33,9 @@ export function workerDispatcher(deps: {
   const held = new Set<string>();
   const launch = async (dispatched: Dispatched[]) => {
     if (!dispatched.length) return;
-    await launchRuns(deps.runs, dispatched);
-    for (const d of dispatched) logger.debug("run dispatched", { run_id: d.runId, slot: d.slot, model_id: d.pool });
+    await launchRuns(deps.leased, dispatched);
+    for (const d of dispatched)
+      logger.debug("run dispatched", { run_id: d.runId, slot: d.slot, model_id: d.pool });
   };
   let expiryTimer: NodeJS.Timeout | undefined;
   let expiryAt = Infinity;

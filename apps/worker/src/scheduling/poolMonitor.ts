@@ -8,7 +8,9 @@ import type { WorkerDispatcher } from "./dispatcher.js";
 /** A Cog server takes runs while /health-check says READY (idle) or BUSY (working at its limit). */
 async function serverUp(server: string, timeoutMs: number): Promise<boolean> {
   try {
-    const res = await fetch(new URL("health-check", `${server}/`), { signal: AbortSignal.timeout(timeoutMs) });
+    const res = await fetch(new URL("health-check", `${server}/`), {
+      signal: AbortSignal.timeout(timeoutMs),
+    });
     if (res.status !== 200) return false;
     const status = ((await res.json()) as { status?: unknown } | null)?.status;
     return status === "READY" || status === "BUSY";
@@ -44,10 +46,14 @@ export function startPoolMonitor(deps: {
   const { scheduler, logger } = deps;
   let pools: { id: string; spec: NonNullable<PoolSpec> }[] = [];
   let loadedAt = -Infinity;
+  let known = new Set<string>();
   const lastUp = new Map<string, boolean>();
 
   async function catalogue() {
-    if (Date.now() - loadedAt < deps.catalogueTtlMs) return pools;
+    // Re-read when the TTL has passed, or at once when runs wait for a model not seen yet (a model
+    // just added gets its capacity within a pass, not a TTL).
+    const fresh = Date.now() - loadedAt < deps.catalogueTtlMs;
+    if (fresh && (await scheduler.pools()).every((id) => known.has(id))) return pools;
     const rows = await modelRunners(deps.db);
     pools = rows.flatMap(({ id, runner }) => {
       const parsed = runnerSchema.safeParse(runner);
@@ -55,6 +61,7 @@ export function startPoolMonitor(deps: {
       return spec ? [{ id, spec }] : [];
     });
     loadedAt = Date.now();
+    known = new Set(rows.map((r) => r.id));
     return pools;
   }
 
@@ -87,7 +94,8 @@ export function startPoolMonitor(deps: {
       try {
         const [known, live] = await Promise.all([catalogue(), liveWorkers(deps.redis, deps.prefix)]);
         const results = await Promise.allSettled(known.map((p) => refresh(p.id, p.spec, live.threads)));
-        for (const r of results) if (r.status === "rejected") logger.warn("pool refresh failed", { error: r.reason });
+        for (const r of results)
+          if (r.status === "rejected") logger.warn("pool refresh failed", { error: r.reason });
         await deps.dispatcher.tick();
       } catch (error) {
         logger.warn("pool monitor pass failed", { error });

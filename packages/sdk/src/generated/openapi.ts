@@ -93,7 +93,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day; MODEL_QUEUE_FULL: the model's queue cap); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -147,7 +147,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Read one model with its input schema and pricing */
+        /**
+         * Read one model with its input schema and pricing
+         * @description Also its queue now: runs waiting (queue_length), runs it can execute at once (capacity: its healthy model servers x their concurrency, or the workers' render threads) and runs executing (in_flight), and the median run time of its recent runs.
+         */
         get: {
             parameters: {
                 query?: never;
@@ -234,7 +237,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day; MODEL_QUEUE_FULL: the model's queue cap); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -292,7 +295,7 @@ export type paths = {
         put?: never;
         /**
          * Start a run
-         * @description Validates input against the model's input schema (defaults applied), reserves estimated_tokens for live keys and queues the run. With an Idempotency-Key, the same key and body within 24 h return the original run. With `Prefer: wait` (or `wait=N`, 1 to 60 s; 60 by default) the answer waits until the run has ended or the time is up: an ended run answers with its terminal fields (status COMPLETED, FAILED or CANCELED), otherwise the answer is the usual `queued` one, and clients poll or stream. `Cancel-After` (`30s`, `5m`, `1h30m`, or seconds; 1 s to 24 h) cancels and refunds the run if it has not ended by then; its view then carries `error.code` CANCEL_AFTER. `webhook_events_filter` chooses what the run's own webhook_url receives (default completed and failed). Test keys run for free, but an account may start at most TEST_RUNS_PER_DAY test runs of compute-costing models (all but acme/echo) per 24 hours across its test keys: past it, 429 TEST_RUN_QUOTA_EXCEEDED with Retry-After (GET /account shows what is left).
+         * @description Validates input against the model's input schema (defaults applied), reserves estimated_tokens for live keys and queues the run. With an Idempotency-Key, the same key and body within 24 h return the original run. With `Prefer: wait` (or `wait=N`, 1 to 60 s; 60 by default) the answer waits until the run has ended or the time is up: an ended run answers with its terminal fields (status COMPLETED, FAILED or CANCELED), otherwise the answer is the usual `queued` one, and clients poll or stream. `Cancel-After` (`30s`, `5m`, `1h30m`, or seconds; 1 s to 24 h) cancels and refunds the run if it has not ended by then; its view then carries `error.code` CANCEL_AFTER. `webhook_events_filter` chooses what the run's own webhook_url receives (default completed and failed). Test keys run for free, but an account may start at most TEST_RUNS_PER_DAY test runs of compute-costing models (all but acme/echo) per 24 hours across its test keys: past it, 429 TEST_RUN_QUOTA_EXCEEDED with Retry-After (GET /account shows what is left). A run of a model with limited capacity (model servers, render threads) stays QUEUED until a place is free: accounts waiting for the same model take turns (in proportion to their weight), each account's own runs start oldest first, `priority: low` ones only when the account has no normal run waiting, and at most max_concurrent_runs of an account's runs execute at once (GET /account). A model with a queue cap answers 429 MODEL_QUEUE_FULL with Retry-After once that many runs wait.
          */
         post: {
             parameters: {
@@ -329,6 +332,12 @@ export type paths = {
                         /** Format: uri */
                         webhook_url?: string;
                         webhook_events_filter?: ("started" | "completed" | "failed" | "canceled")[];
+                        /**
+                         * @description Lane among the account's own runs waiting for a busy model: low runs start only when the account has no normal run waiting
+                         * @default normal
+                         * @enum {string}
+                         */
+                        priority?: "normal" | "low";
                     };
                 };
             };
@@ -429,7 +438,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day; MODEL_QUEUE_FULL: the model's queue cap); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -564,7 +573,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day; MODEL_QUEUE_FULL: the model's queue cap); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -712,7 +721,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day; MODEL_QUEUE_FULL: the model's queue cap); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -860,7 +869,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day; MODEL_QUEUE_FULL: the model's queue cap); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -1023,7 +1032,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day; MODEL_QUEUE_FULL: the model's queue cap); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -1151,7 +1160,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day; MODEL_QUEUE_FULL: the model's queue cap); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -1299,7 +1308,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day; MODEL_QUEUE_FULL: the model's queue cap); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -1438,7 +1447,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day; MODEL_QUEUE_FULL: the model's queue cap); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -1578,7 +1587,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day; MODEL_QUEUE_FULL: the model's queue cap); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -1720,7 +1729,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day; MODEL_QUEUE_FULL: the model's queue cap); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -1871,7 +1880,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day; MODEL_QUEUE_FULL: the model's queue cap); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -2018,7 +2027,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day; MODEL_QUEUE_FULL: the model's queue cap); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -2179,7 +2188,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day; MODEL_QUEUE_FULL: the model's queue cap); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -2323,7 +2332,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day; MODEL_QUEUE_FULL: the model's queue cap); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -2480,7 +2489,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day; MODEL_QUEUE_FULL: the model's queue cap); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -2635,7 +2644,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day; MODEL_QUEUE_FULL: the model's queue cap); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -2760,7 +2769,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day; MODEL_QUEUE_FULL: the model's queue cap); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -2897,7 +2906,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day; MODEL_QUEUE_FULL: the model's queue cap); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -3037,7 +3046,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day; MODEL_QUEUE_FULL: the model's queue cap); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -3186,7 +3195,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day; MODEL_QUEUE_FULL: the model's queue cap); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -3324,7 +3333,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day; MODEL_QUEUE_FULL: the model's queue cap); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -3459,7 +3468,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day; MODEL_QUEUE_FULL: the model's queue cap); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -3591,7 +3600,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day; MODEL_QUEUE_FULL: the model's queue cap); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -3760,7 +3769,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day; MODEL_QUEUE_FULL: the model's queue cap); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -3912,7 +3921,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day; MODEL_QUEUE_FULL: the model's queue cap); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -4104,7 +4113,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day); see Retry-After */
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day; MODEL_QUEUE_FULL: the model's queue cap); see Retry-After */
                 429: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -4883,7 +4892,7 @@ export type components = {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "INVALID_JSON" | "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "INSUFFICIENT_TOKENS" | "MODEL_NOT_FOUND" | "RUN_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "NOT_FOUND" | "RUN_NOT_CANCELABLE" | "OUTPUT_EXPIRED" | "MODEL_NOT_ACTIVE" | "IDEMPOTENCY_KEY_REUSED" | "KEY_LIMIT_REACHED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "RATE_LIMITED" | "TEST_RUN_QUOTA_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                code: "INVALID_JSON" | "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "INSUFFICIENT_TOKENS" | "MODEL_NOT_FOUND" | "RUN_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "NOT_FOUND" | "RUN_NOT_CANCELABLE" | "OUTPUT_EXPIRED" | "MODEL_NOT_ACTIVE" | "IDEMPOTENCY_KEY_REUSED" | "KEY_LIMIT_REACHED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "RATE_LIMITED" | "TEST_RUN_QUOTA_EXCEEDED" | "MODEL_QUEUE_FULL" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                 message: string;
                 details?: {
                     path: string;
@@ -4909,6 +4918,10 @@ export type components = {
             highlighted: boolean;
             /** @description Runs of this model waiting now (null while the queue cannot be read) */
             queue_length: number | null;
+            /** @description Runs this model can execute at once now: its healthy model servers x their concurrency, or the workers' render threads for built-in generators; null for a model of unlimited capacity (acme/echo), or while the queue cannot be read */
+            capacity: number | null;
+            /** @description Runs holding one of those places now (null when capacity is) */
+            in_flight: number | null;
             /** @description Median execution time of the model's last 100 completed runs; null before any */
             run_time_p50_ms: number | null;
             /** @description JSON Schema of the run input */
@@ -5134,6 +5147,10 @@ export type components = {
              * @enum {string}
              */
             mode: "live" | "test";
+            /** @description Runs of this account executing at once on models of limited capacity (ACCOUNT_MAX_CONCURRENT_RUNS unless set for the account); more wait QUEUED */
+            max_concurrent_runs: number;
+            /** @description The account's share of a busy model against other waiting accounts (turns in proportion to weights; 1 by default) */
+            weight: number;
             /** @description Test runs of compute-costing models (all but acme/echo) the account may still start, across all of its test keys (while Redis cannot be reached, as this API process counts them) */
             test_runs: {
                 /** @description TEST_RUNS_PER_DAY */

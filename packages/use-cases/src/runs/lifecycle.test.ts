@@ -7,6 +7,7 @@ import {
   createDeliveriesQueue,
   createRedis,
   createRunEventHub,
+  createLeasedRunsQueue,
   createRunsQueue,
   queueIndex,
   whenRedisReady,
@@ -42,6 +43,7 @@ describe("run lifecycle (group commit)", () => {
     redis = createRedis(TEST_REDIS_URL, "worker");
     await whenRedisReady(redis, 2_000);
     const runsQueue = createRunsQueue(redis, prefix);
+    const leasedQueue = createLeasedRunsQueue(redis, prefix);
     const deliveriesQueue = createDeliveriesQueue(redis, prefix);
     const deadlinesQueue = createDeadlinesQueue(redis, prefix);
     const logger = createLogger({ service: "test", level: "warn", stream: new PassThrough() });
@@ -59,7 +61,12 @@ describe("run lifecycle (group commit)", () => {
         db: database.db,
         redis,
         logger,
-        queues: { runs: () => runsQueue, deliveries: () => deliveriesQueue, deadlines: () => deadlinesQueue },
+        queues: {
+          runs: () => runsQueue,
+          leased: () => leasedQueue,
+          deliveries: () => deliveriesQueue,
+          deadlines: () => deadlinesQueue,
+        },
       },
     );
     runs = wired.lifecycle;

@@ -1,13 +1,7 @@
 import type { Redis } from "ioredis";
 import type { Db } from "@svc/db";
 import type { Logger } from "@svc/logger";
-import {
-  redisScheduler,
-  runTransport,
-  type DeadlinesQueue,
-  type DeliveriesQueue,
-  type RunsQueue,
-} from "@svc/queue";
+import { redisScheduler, runTransport, type RunQueues } from "@svc/queue";
 import { createRunLifecycle, groupCommitSettings, runEventSettings } from "./lifecycle.js";
 
 /** The settings the run lifecycle and the scheduler read (both apps' configurations have them). */
@@ -31,7 +25,7 @@ export function wireRuns(
     db: Db;
     redis: Redis;
     logger: Logger;
-    queues: { runs(): RunsQueue; deliveries(): DeliveriesQueue; deadlines(): DeadlinesQueue };
+    queues: RunQueues;
   },
 ) {
   const scheduler = redisScheduler(deps.redis, config.QUEUE_PREFIX, {

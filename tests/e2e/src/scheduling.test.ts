@@ -1,0 +1,335 @@
+import { runCommand } from "@svc/cli";
+import { ledgerTotals, loadCatalogue, seedCatalogue } from "@svc/db";
+import { ModelRunClient, ModelRunError, type AnyRun } from "@svc/sdk";
+import {
+  freePort,
+  startBalancer,
+  startFakeCog,
+  waitFor,
+  type Balancer,
+  type FakeCog,
+  type SpawnedApp,
+} from "@svc/testkit";
+import { startService, type E2EService } from "./service.js";
+
+// Scheduling onto real capacity, end to end: the built API (two processes) and two worker
+// processes behind one Cog callback address (a balancer, as a Kubernetes Service would be), fake
+// Cog servers that speak the real protocol with a GPU's limits (one prediction at a time, 409 when
+// busy). Predictions end when a test says so (finish), so every state is observed, not raced.
+describe("scheduling onto model servers", () => {
+  let service: E2EService;
+  let balancer: Balancer;
+  const workers: { app: SpawnedApp; port: number }[] = [];
+  const cogs: FakeCog[] = [];
+  let secondApi: string;
+
+  const startWorker = async () => {
+    const port = await freePort();
+    const app = await service.startWorker({
+      COG_CALLBACK_URL: balancer.url,
+      COG_CALLBACK_PORT: String(port),
+      COG_CALLBACK_HOST: "127.0.0.1",
+      WORKER_CONCURRENCY: "4",
+      RUN_LOCK_MS: "1000",
+      SCHEDULER_LEASE_MS: "6000",
+      POOL_MONITOR_INTERVAL_MS: "100",
+    });
+    workers.push({ app, port });
+    balancer.targets.push(port);
+    return app;
+  };
+
+  /** A model with the public image interface served by the given Cog servers. */
+  async function cogModel(id: string, servers: FakeCog[], extra: Record<string, unknown> = {}) {
+    const [hq] = (await loadCatalogue()).filter((m) => m.id === "acme/pixel-hq");
+    await seedCatalogue(service.database.db, [
+      {
+        ...hq!,
+        id,
+        name: id,
+        highlighted: false,
+        runner: {
+          kind: "cog",
+          servers: servers.map((s) => s.url),
+          output: "image",
+          concurrency: 1,
+          dispatch_attempts: 3,
+          health_interval_ms: 100,
+          request_timeout_ms: 2_000,
+          input_map: { rename: {}, expand: {} },
+        },
+        ...extra,
+      },
+    ]);
+  }
+  const fakeCog = async (...args: Parameters<typeof startFakeCog>) => {
+    const cog = await startFakeCog(...args);
+    cogs.push(cog);
+    return cog;
+  };
+  const running = (cog: FakeCog) => [...cog.predictions.values()].filter((p) => p.status === "processing");
+  const startedOnce = (cogList: FakeCog[]) => {
+    const starts = cogList.flatMap((c) => c.puts.filter((p) => p.started).map((p) => p.id));
+    return new Set(starts).size === starts.length;
+  };
+  /** The most predictions a server ran at once. */
+  const peak = (cog: FakeCog) => {
+    const edges = [...cog.predictions.values()].flatMap((p) => [
+      [p.startedAt, 1],
+      [p.endedAt ?? Infinity, -1],
+    ]);
+    edges.sort((a, b) => a[0]! - b[0]! || a[1]! - b[1]!);
+    let now = 0;
+    let most = 0;
+    for (const [, d] of edges) most = Math.max(most, (now += d!));
+    return most;
+  };
+  const create = (client: ModelRunClient, model: string, extra: Record<string, unknown> = {}) =>
+    client.runs.create(model, { input: { prompt: "p", num_images: 1 }, ...extra }).then((r) => r.run_id);
+  const until = (client: ModelRunClient, runId: string, statuses: string[]) =>
+    waitFor(
+      async () => {
+        const run: AnyRun = await client.runs.get(runId);
+        return statuses.includes(run.status) ? run : null;
+      },
+      { what: `run ${runId} to be ${statuses.join("/")}`, timeoutMs: 30_000 },
+    );
+  /** Ends the running predictions one at a time until `done` says so. */
+  async function finishInTurn(cogList: FakeCog[], done: () => Promise<boolean>) {
+    while (!(await done())) {
+      const next = cogList.flatMap((c) => running(c).map((p) => ({ c, p })))[0];
+      if (next) next.c.finish(next.p.id);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  beforeAll(async () => {
+    balancer = await startBalancer();
+    service = await startService();
+    await service.startApi();
+    secondApi = (await service.startApi()).base;
+    await startWorker();
+    await startWorker();
+  });
+  afterAll(async () => {
+    await Promise.all(cogs.map((c) => c.close()));
+    await service?.stop();
+    await balancer?.close();
+  });
+
+  it("when a burst outgrows a model's servers, then at most capacity runs execute, the rest wait QUEUED with distinct places and spread estimates, and no server meets a 409", async () => {
+    const [one, two] = [
+      await fakeCog({ behaviour: { delayMs: 600_000 } }),
+      await fakeCog({ behaviour: { delayMs: 600_000 } }),
+    ];
+    await cogModel("sched/slow", [one!, two!]);
+    const { client } = await service.account(10_000);
+    // Two runs first, so that the model has run times to estimate from.
+    const warm = [await create(client, "sched/slow"), await create(client, "sched/slow")];
+    await waitFor(async () => running(one!).length + running(two!).length === 2, { what: "two predictions" });
+    await new Promise((r) => setTimeout(r, 300));
+    for (const c of [one!, two!]) for (const p of running(c)) c.finish(p.id);
+    for (const id of warm)
+      expect((await until(client, id, ["COMPLETED", "FAILED"])).status).toBe("COMPLETED");
+
+    const ids = await Promise.all(Array.from({ length: 12 }, () => create(client, "sched/slow")));
+    await waitFor(async () => running(one!).length + running(two!).length === 2, {
+      what: "both servers busy",
+    });
+    const model = await client.models.get("sched/slow");
+    expect(model).toMatchObject({ capacity: 2, in_flight: 2, queue_length: 10 });
+    const views = await Promise.all(ids.map((id) => client.runs.get(id)));
+    expect(views.filter((v) => v.status === "EXECUTING")).toHaveLength(2);
+    const queued = views.filter((v) => v.status === "QUEUED");
+    expect(queued).toHaveLength(10);
+    const places = queued.map((v) => (v as { queue_position: number }).queue_position).sort((a, b) => a - b);
+    expect(places).toEqual(Array.from({ length: 10 }, (_, i) => i + 1));
+    const estimates = queued
+      .map((v) => Date.parse((v as { estimated_start_at: string }).estimated_start_at))
+      .sort((a, b) => a - b);
+    expect(new Set(estimates).size).toBeGreaterThan(3);
+    // Served oldest first, as the places said: the next start is the run told place 1.
+    const first = queued.find((v) => (v as { queue_position: number }).queue_position === 1)!;
+    const busy = running(one!)[0]!;
+    one!.finish(busy.id);
+    await waitFor(async () => running(one!).length + running(two!).length === 2);
+    expect([...running(one!), ...running(two!)].map((p) => p.id)).toContain(first.run_id);
+
+    await finishInTurn([one!, two!], async () =>
+      (await Promise.all(ids.map((id) => client.runs.get(id)))).every((v) => v.status === "COMPLETED"),
+    );
+    expect(peak(one!)).toBe(1);
+    expect(peak(two!)).toBe(1);
+    expect(one!.conflicts + two!.conflicts).toBe(0);
+    expect(startedOnce([one!, two!])).toBe(true);
+  });
+
+  it("when a second account submits one run after a first account's burst, then it starts within the next two dispatches", async () => {
+    const gpu = await fakeCog({ behaviour: { delayMs: 600_000 } });
+    await cogModel("sched/fair", [gpu]);
+    const a = await service.account(10_000);
+    const b = await service.account(10_000);
+    const burst = await Promise.all(Array.from({ length: 8 }, () => create(a.client, "sched/fair")));
+    await waitFor(async () => running(gpu).length === 1);
+    const lone = await create(b.client, "sched/fair", { priority: "normal" });
+    expect(((await b.client.runs.get(lone)) as { queue_position: number }).queue_position).toBe(1);
+    await finishInTurn([gpu], async () => gpu.puts.some((p) => p.id === lone));
+    const order = gpu.puts.filter((p) => p.started).map((p) => p.id);
+    expect(order.indexOf(lone)).toBeLessThanOrEqual(2);
+    await finishInTurn([gpu], async () =>
+      (await Promise.all(burst.map((id) => a.client.runs.get(id)))).every((v) => v.status === "COMPLETED"),
+    );
+  });
+
+  it("when a slow model has a backlog of 10x WORKER_CONCURRENCY runs, then a fast model's and echo's runs still complete at once", async () => {
+    const slow = await fakeCog({ behaviour: { delayMs: 600_000 } });
+    const fast = await fakeCog({ behaviour: { delayMs: 20 } });
+    await cogModel("sched/backlog", [slow]);
+    await cogModel("sched/quick", [fast]);
+    const { client } = await service.account(100_000);
+    const backlog = await Promise.all(Array.from({ length: 40 }, () => create(client, "sched/backlog")));
+    await waitFor(async () => running(slow).length === 1);
+    const quick = await create(client, "sched/quick");
+    expect((await until(client, quick, ["COMPLETED", "FAILED"])).status).toBe("COMPLETED");
+    const echo = await client.runs.create("acme/echo", { input: { prompt: "hi" } });
+    expect((await until(client, echo.run_id, ["COMPLETED", "FAILED"])).status).toBe("COMPLETED");
+    // The backlog still waits: nothing of it moved meanwhile.
+    expect((await client.models.get("sched/backlog")).queue_length).toBe(39);
+    for (const id of backlog) await client.runs.cancel(id).catch(() => {});
+  });
+
+  it("when a run is canceled while QUEUED, then it never reaches a server and is refunded in full", async () => {
+    const gpu = await fakeCog({ behaviour: { delayMs: 600_000 } });
+    await cogModel("sched/cancel", [gpu]);
+    const { client, accountId } = await service.account(100);
+    const first = await create(client, "sched/cancel");
+    await waitFor(async () => running(gpu).length === 1);
+    const waiting = await create(client, "sched/cancel");
+    expect((await client.runs.get(waiting)).status).toBe("QUEUED");
+    const canceled = await client.runs.cancel(waiting);
+    expect(canceled.status).toBe("CANCELED");
+    gpu.finish(first);
+    expect((await until(client, first, ["COMPLETED"])).tokens_charged).toBe(5);
+    expect(gpu.puts.map((p) => p.id)).toEqual([first]);
+    expect(await client.runs.get(waiting)).toMatchObject({ status: "CANCELED", tokens_charged: 0 });
+    expect((await ledgerTotals(service.database.db, accountId)).cached).toEqual({ balance: 95, reserved: 0 });
+    expect((await client.models.get("sched/cancel")).in_flight).toBe(0);
+  });
+
+  it("when an account is limited to 2 runs at once, then concurrent creations through two API processes never execute more than 2", async () => {
+    const gpu = await fakeCog({ concurrency: 6, behaviour: { delayMs: 600_000 } });
+    await cogModel("sched/limited", [gpu], {
+      runner: {
+        kind: "cog",
+        servers: [gpu.url],
+        output: "image",
+        concurrency: 6,
+        dispatch_attempts: 3,
+        health_interval_ms: 100,
+        request_timeout_ms: 2_000,
+        input_map: { rename: {}, expand: {} },
+      },
+    });
+    const { client, accountId, liveKey } = await service.account(10_000);
+    await runCommand(
+      service.database.db,
+      ["accounts", "set-limits", accountId, "--max-concurrent-runs", "2"],
+      () => {},
+      { API_KEYS_PER_MODE_MAX: 20 },
+    );
+    const other = new ModelRunClient({ apiKey: liveKey, baseUrl: secondApi });
+    expect((await other.account.get()).max_concurrent_runs).toBe(2);
+    const ids = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => create(i % 2 ? other : client, "sched/limited")),
+    );
+    await waitFor(async () => running(gpu).length === 2);
+    // Another account is not held back by this one's limit.
+    const { client: neighbour } = await service.account(1_000);
+    const theirs = await create(neighbour, "sched/limited");
+    await waitFor(async () => running(gpu).length === 3);
+    gpu.finish(theirs);
+    const statuses = await Promise.all(ids.map((id) => client.runs.get(id)));
+    expect(statuses.filter((v) => v.status === "EXECUTING")).toHaveLength(2);
+    await finishInTurn([gpu], async () =>
+      (await Promise.all(ids.map((id) => client.runs.get(id)))).every((v) => v.status === "COMPLETED"),
+    );
+    const mine = [...gpu.predictions.values()].filter((p) => ids.includes(p.id));
+    const edges = mine.flatMap((p) => [
+      [p.startedAt, 1],
+      [p.endedAt!, -1],
+    ]);
+    edges.sort((x, y) => x[0]! - y[0]! || x[1]! - y[1]!);
+    let now = 0;
+    let most = 0;
+    for (const [, d] of edges) most = Math.max(most, (now += d!));
+    expect(most).toBe(2);
+  });
+
+  it("when runs wait longer than their model's execution timeout, then none times out: the timeout counts from EXECUTING", async () => {
+    const gpu = await fakeCog({ behaviour: { delayMs: 700 } });
+    await cogModel("sched/timeout", [gpu], { execution_timeout_ms: 2_000 });
+    const { client } = await service.account(1_000);
+    const ids = await Promise.all(Array.from({ length: 5 }, () => create(client, "sched/timeout")));
+    const ended = await Promise.all(ids.map((id) => until(client, id, ["COMPLETED", "FAILED"])));
+    expect(ended.map((r) => r.status)).toEqual(Array(5).fill("COMPLETED"));
+    for (const run of ended) expect(run.duration_ms).toBeLessThan(2_000);
+    // The last of them waited longer than the timeout in all.
+    const lifetimes = ended.map((run) => Date.parse(run.completed_at!) - Date.parse(run.created_at!));
+    expect(Math.max(...lifetimes)).toBeGreaterThan(2_000);
+  });
+
+  it("when a model has a queue cap, then the run past it is answered 429 MODEL_QUEUE_FULL with Retry-After", async () => {
+    const gpu = await fakeCog({ behaviour: { delayMs: 600_000 } });
+    await cogModel("sched/capped", [gpu], { max_queue: 2 });
+    const { client } = await service.account(1_000);
+    const first = await create(client, "sched/capped");
+    await waitFor(async () => running(gpu).length === 1);
+    const waiting = [await create(client, "sched/capped"), await create(client, "sched/capped")];
+    const refused = await create(client, "sched/capped").catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ModelRunError);
+    expect((refused as ModelRunError).code).toBe("MODEL_QUEUE_FULL");
+    expect((refused as ModelRunError).retryAfterMs).toBeGreaterThanOrEqual(1_000);
+    for (const id of [first, ...waiting]) await client.runs.cancel(id);
+  });
+
+  it("when a worker holding leases is SIGKILLed, then its slots come back, no prediction runs twice and nothing is charged twice", async () => {
+    const [one, two] = [
+      await fakeCog({ behaviour: { delayMs: 600_000 } }),
+      await fakeCog({ behaviour: { delayMs: 600_000 } }),
+    ];
+    await cogModel("sched/crash", [one!, two!]);
+    const { client, accountId } = await service.account(1_000);
+    const ids = await Promise.all(Array.from({ length: 6 }, () => create(client, "sched/crash")));
+    await waitFor(async () => running(one!).length + running(two!).length === 2);
+    const executing = [...running(one!), ...running(two!)].map((p) => p.id);
+    const holder = await waitFor(async () =>
+      workers.find((w) =>
+        w.app.lines.some(
+          (l) => l.message === "cog prediction started" && executing.includes(l.prediction_id as string),
+        ),
+      ),
+    );
+    holder.app.child.kill("SIGKILL");
+    await holder.app.exited;
+    balancer.targets.splice(balancer.targets.indexOf(holder.port), 1);
+    workers.splice(workers.indexOf(holder), 1);
+    await startWorker();
+    // The run taken over re-attaches to its prediction (a PUT that starts nothing), then all end.
+    await waitFor(async () => [one!, two!].some((c) => c.puts.some((p) => !p.started)), {
+      what: "a worker to re-attach",
+      timeoutMs: 30_000,
+    });
+    await finishInTurn([one!, two!], async () =>
+      (await Promise.all(ids.map((id) => client.runs.get(id)))).every((v) => v.status === "COMPLETED"),
+    );
+    expect(startedOnce([one!, two!])).toBe(true);
+    expect(peak(one!)).toBe(1);
+    expect(peak(two!)).toBe(1);
+    expect(await service.database.db.ledgerEntry.count({ where: { accountId, kind: "CHARGE" } })).toBe(6);
+    expect((await ledgerTotals(service.database.db, accountId)).cached).toEqual({
+      balance: 970,
+      reserved: 0,
+    });
+    expect(await client.models.get("sched/crash")).toMatchObject({ in_flight: 0, queue_length: 0 });
+  });
+});
