@@ -110,6 +110,10 @@ describe("web console in Chromium", () => {
 
     await page.getByRole("link", { name: "Models & playground" }).click();
     await page.getByRole("link", { name: "test/instant" }).click();
+    // Its queue: the workers' render threads are its capacity.
+    const queue = page.getByRole("definition").filter({ hasText: / of \d+$/ });
+    await queue.waitFor();
+    expect(await page.getByText("Waiting", { exact: true }).count()).toBe(1);
     await page.getByLabel("Prompt").fill("a lighthouse at dawn");
     expect(await page.getByTestId("curl-snippet").textContent()).toContain('"prompt":"a lighthouse at dawn"');
     await page.getByRole("button", { name: "Run", exact: true }).click();

@@ -35,14 +35,14 @@ describe("queue dashboard", () => {
       await request(api.app).get("/admin/queues").auth("root", password).expect(401);
     });
 
-    it("when the operator signs in, then the dashboard page and its queue API answer with both queues", async () => {
+    it("when the operator signs in, then the dashboard page and its queue API answer with every queue", async () => {
       const page = await request(api.app).get("/admin/queues").auth("admin", password).expect(200);
       expect(page.headers["content-type"]).toMatch(/text\/html/);
       const queues = await request(api.app)
         .get("/admin/queues/api/queues")
         .auth("admin", password)
         .expect(200);
-      expect(queues.body.queues.map((q: { name: string }) => q.name).sort()).toEqual(["deliveries", "runs"]);
+      expect(queues.body.queues.map((q: { name: string }) => q.name).sort()).toEqual(["deliveries", "leased-runs", "runs"]);
       expect(page.headers["content-security-policy"]).toMatch(/frame-ancestors 'none'/);
       expect(page.headers["content-security-policy"]).toMatch(/script-src 'self'/);
       expect(page.headers["x-frame-options"]).toBe("DENY");
@@ -101,7 +101,7 @@ describe("queue dashboard", () => {
       const queues = await fetch(`${base}/api/queues`, { headers: { authorization: basic } });
       expect(
         ((await queues.json()) as { queues: { name: string }[] }).queues.map((q) => q.name).sort(),
-      ).toEqual(["deliveries", "runs"]);
+      ).toEqual(["deliveries", "leased-runs", "runs"]);
     } finally {
       api.child.kill("SIGTERM");
       await api.exited;

@@ -14,10 +14,33 @@ export function ModelPage() {
     queryKey: ["scoped", mode, "model", modelId],
     queryFn: () =>
       call<ModelDetail>(scoped(mode, `/models/${modelId.split("/").map(encodeURIComponent).join("/")}`)),
+    // The queue's figures move: read again every few seconds while the page is open.
+    refetchInterval: 3_000,
   });
   if (model.isPending) return <Loading what="Loading the model" />;
   if (model.isError) return <LoadFailed title="Model" error={model.error} back={["/models", "All models"]} />;
   return <Playground key={`${mode}:${modelId}`} model={model.data} />;
+}
+
+/** The model's queue now: runs executing against its capacity, runs waiting, a typical run's time. */
+function QueueFigures({ model }: { model: ModelDetail }) {
+  const p50 = model.run_time_p50_ms;
+  return (
+    <dl className="figures" aria-label="Queue">
+      <div>
+        <dt>Running now</dt>
+        <dd>{model.capacity === null ? "no limit" : `${model.in_flight ?? 0} of ${model.capacity}`}</dd>
+      </div>
+      <div>
+        <dt>Waiting</dt>
+        <dd>{model.queue_length ?? "unknown"}</dd>
+      </div>
+      <div>
+        <dt>Typical run</dt>
+        <dd>{p50 === null ? "no runs yet" : `${(p50 / 1000).toFixed(1)} s`}</dd>
+      </div>
+    </dl>
+  );
 }
 
 function Playground({ model }: { model: ModelDetail }) {
@@ -68,6 +91,7 @@ console.log(run.output);`;
       <p className="muted">
         <code>{model.id}</code> · {model.pricing.description}
       </p>
+      <QueueFigures model={model} />
       <div className="playground">
         <form onSubmit={submit} className="card" aria-labelledby="form-title">
           <h2 id="form-title">Input</h2>

@@ -1,0 +1,219 @@
+// pnpm bench:scheduling [--runs N] [--delay MS] [--servers N]
+// Scheduling onto model servers, with the built API and two worker processes on 127.0.0.1 and
+// protocol-faithful fake Cog servers (one prediction at a time, 409 when busy):
+// - a slow model on --servers servers (--delay ms a prediction); three accounts each burst --runs
+//   runs at it, 300 ms apart; a fast model (20 ms) on a server of its own gets a run every 200 ms
+//   meanwhile;
+// - prints the servers' idle gap between predictions while runs wait (p50, max), each account's
+//   share of the starts while all three wait (Jain's fairness index), the dispatch latency (slot
+//   leased -> run started on a worker, from the workers' histogram), the fast model's created ->
+//   started while the slow one has a backlog, and how far each queued run's told position and
+//   estimated start were from what happened.
+import { parseArgs } from "node:util";
+import { loadCatalogue, seedCatalogue } from "../../packages/db/dist/index.js";
+import {
+  createAccountWithKeys,
+  freePort,
+  startBalancer,
+  startFakeCog,
+  startService,
+} from "../../packages/testkit/dist/index.js";
+import { jainIndex } from "../../packages/core/dist/index.js";
+import { percentile } from "./service.mjs";
+
+const { values } = parseArgs({
+  options: {
+    runs: { type: "string", default: "30" },
+    delay: { type: "string", default: "300" },
+    servers: { type: "string", default: "2" },
+  },
+});
+const RUNS = Number(values.runs);
+const DELAY = Number(values.delay);
+const SERVERS = Number(values.servers);
+const ms = (x) => `${x.toFixed(1)} ms`;
+const sleep = (t) => new Promise((r) => setTimeout(r, t));
+
+const balancer = await startBalancer();
+const service = await startService({ RATE_LIMIT_ENABLED: "false" });
+const slow = await Promise.all(
+  Array.from({ length: SERVERS }, () => startFakeCog({ behaviour: { delayMs: DELAY } })),
+);
+const fast = await startFakeCog({ behaviour: { delayMs: 20 } });
+const [hq] = (await loadCatalogue()).filter((m) => m.id === "acme/pixel-hq");
+const model = (id, servers) => ({
+  ...hq,
+  id,
+  name: id,
+  highlighted: false,
+  runner: {
+    kind: "cog",
+    servers: servers.map((s) => s.url),
+    output: "image",
+    concurrency: 1,
+    dispatch_attempts: 3,
+    health_interval_ms: 1_000,
+    request_timeout_ms: 5_000,
+    input_map: { rename: {}, expand: {} },
+  },
+});
+await seedCatalogue(service.database.db, [model("bench/slow", slow), model("bench/fast", [fast])]);
+const api = await service.startApi();
+const metricsPorts = [];
+for (let i = 0; i < 2; i++) {
+  const port = await freePort();
+  const metricsPort = await freePort();
+  metricsPorts.push(metricsPort);
+  await service.startWorker({
+    COG_CALLBACK_URL: balancer.url,
+    COG_CALLBACK_PORT: String(port),
+    COG_CALLBACK_HOST: "127.0.0.1",
+    METRICS_PORT: String(metricsPort),
+    METRICS_HOST: "127.0.0.1",
+    LOG_LEVEL: "warn",
+  });
+  balancer.targets.push(port);
+}
+const accounts = [];
+for (const name of ["A", "B", "C"]) {
+  const { account, liveKey } = await createAccountWithKeys(service.database.db, 1_000_000);
+  accounts.push({ name, id: account.id, key: liveKey });
+}
+const call = async (key, method, path, body) => {
+  const res = await fetch(`${api.base}/api/v1${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: body && JSON.stringify(body),
+  });
+  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()).data;
+};
+const create = (key, modelId) => call(key, "POST", `/models/${modelId}/run`, { input: { prompt: "p" } });
+
+// Warm-up: the model's run times exist before the burst (the estimates need them).
+await Promise.all(Array.from({ length: 2 * SERVERS }, () => create(accounts[0].key, "bench/slow")));
+await sleep(3 * DELAY + 1_500);
+
+const owner = new Map();
+const burst = [];
+for (const [i, a] of accounts.entries()) {
+  if (i) await sleep(300);
+  burst.push(
+    ...(await Promise.all(
+      Array.from({ length: RUNS }, async () => {
+        const run = await create(a.key, "bench/slow");
+        owner.set(run.run_id, a.name);
+        return run.run_id;
+      }),
+    )),
+  );
+}
+// Every queued run's place and estimate, told once all three accounts wait.
+const toldAt = Date.now();
+const keyOf = (id) => accounts.find((a) => a.name === owner.get(id)).key;
+const told = new Map(
+  (await Promise.all(burst.map((id) => call(keyOf(id), "GET", `/runs/${id}`)))).map((v) => [v.run_id, v]),
+);
+// The fast model meanwhile.
+const fastRuns = [];
+const fastLoop = (async () => {
+  while (fastRuns.length < 10) {
+    fastRuns.push((await create(accounts[2].key, "bench/fast")).run_id);
+    await sleep(200);
+  }
+})();
+// Until the burst has run.
+for (;;) {
+  const done = [...slow].reduce(
+    (n, s) => n + [...s.predictions.values()].filter((p) => burst.includes(p.id) && p.endedAt).length,
+    0,
+  );
+  if (done >= burst.length) break;
+  await sleep(200);
+}
+await fastLoop;
+
+const predictions = slow
+  .flatMap((s) => [...s.predictions.values()])
+  .filter((p) => burst.includes(p.id))
+  .sort((a, b) => a.startedAt - b.startedAt);
+// Fairness: the starts while all three accounts still had runs waiting.
+const lastStart = Object.fromEntries(accounts.map((a) => [a.name, 0]));
+for (const p of predictions) lastStart[owner.get(p.id)] = p.startedAt;
+const windowEnd = Math.min(...Object.values(lastStart));
+const inWindow = predictions.filter((p) => p.startedAt >= toldAt && p.startedAt <= windowEnd);
+const shares = accounts.map((a) => inWindow.filter((p) => owner.get(p.id) === a.name).length);
+// Place and estimate errors, against the starts that followed.
+const placeErrors = [];
+const estimateErrors = [];
+for (const p of predictions) {
+  const view = told.get(p.id);
+  if (view?.status !== "QUEUED" || view.queue_position == null) continue;
+  const before = predictions.filter((q) => q.startedAt > toldAt && q.startedAt < p.startedAt).length;
+  placeErrors.push(Math.abs(view.queue_position - 1 - before));
+  if (view.estimated_start_at)
+    estimateErrors.push(Math.abs(Date.parse(view.estimated_start_at) - p.startedAt));
+}
+const gaps = slow.flatMap((s) => s.idleGaps()).sort((a, b) => a - b);
+const fastWaits = [];
+for (const id of fastRuns) {
+  const p = fast.predictions.get(id);
+  const view = await call(accounts[2].key, "GET", `/runs/${id}`);
+  if (p) fastWaits.push(p.startedAt - Date.parse(view.created_at));
+}
+fastWaits.sort((a, b) => a - b);
+// Dispatch latency: the workers' histogram (sum and count over both).
+let sum = 0;
+let count = 0;
+for (const port of metricsPorts) {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  for (const line of text.split("\n")) {
+    if (line.startsWith('svc_dispatch_latency_seconds_sum{model="bench/slow"}'))
+      sum += Number(line.split(" ").pop());
+    if (line.startsWith('svc_dispatch_latency_seconds_count{model="bench/slow"}'))
+      count += Number(line.split(" ").pop());
+  }
+}
+const sortedPlace = [...placeErrors].sort((a, b) => a - b);
+const sortedEstimate = [...estimateErrors].sort((a, b) => a - b);
+const conflicts = slow.reduce((n, s) => n + s.conflicts, 0);
+const results = {
+  runs: burst.length,
+  servers: SERVERS,
+  prediction_ms: DELAY,
+  idle_gap_p50_ms: percentile(gaps, 50),
+  idle_gap_max_ms: gaps.at(-1),
+  jain_index: jainIndex(shares),
+  shares: Object.fromEntries(accounts.map((a, i) => [a.name, shares[i]])),
+  dispatch_latency_mean_ms: count ? (sum / count) * 1000 : null,
+  fast_model_created_to_started_p50_ms: percentile(fastWaits, 50),
+  fast_model_created_to_started_max_ms: fastWaits.at(-1),
+  position_error_mean: placeErrors.reduce((a, b) => a + b, 0) / Math.max(1, placeErrors.length),
+  position_error_max: sortedPlace.at(-1),
+  estimate_error_p50_ms: percentile(sortedEstimate, 50),
+  estimate_error_p90_ms: percentile(sortedEstimate, 90),
+  conflicts_409: conflicts,
+};
+console.log(
+  `${burst.length} runs of a ${DELAY} ms model on ${SERVERS} servers, 3 accounts bursting, 2 workers`,
+);
+console.log(
+  `server idle gap while runs wait: p50 ${ms(results.idle_gap_p50_ms)}, max ${ms(results.idle_gap_max_ms)} (n=${gaps.length})`,
+);
+console.log(
+  `fairness while all three wait: Jain ${results.jain_index.toFixed(3)}, starts ${JSON.stringify(results.shares)}`,
+);
+console.log(
+  `dispatch latency (slot leased -> run started): mean ${count ? ms(results.dispatch_latency_mean_ms) : "n/a"}`,
+);
+console.log(
+  `fast model during the backlog: created -> started p50 ${ms(results.fast_model_created_to_started_p50_ms)}, max ${ms(results.fast_model_created_to_started_max_ms)}`,
+);
+console.log(
+  `told position vs runs that started before: mean error ${results.position_error_mean.toFixed(2)}, max ${results.position_error_max}; estimate error p50 ${ms(results.estimate_error_p50_ms ?? 0)}, p90 ${ms(results.estimate_error_p90_ms ?? 0)}`,
+);
+console.log(`409s from busy servers: ${conflicts}`);
+console.log(JSON.stringify(results));
+await Promise.all([...slow, fast].map((s) => s.close()));
+await service.stop();
+await balancer.close();
