@@ -70,7 +70,6 @@ for (let i = 0; i < 2; i++) {
     COG_CALLBACK_HOST: "127.0.0.1",
     METRICS_PORT: String(metricsPort),
     METRICS_HOST: "127.0.0.1",
-    LOG_LEVEL: "warn",
   });
   balancer.targets.push(port);
 }
@@ -154,7 +153,8 @@ for (const p of predictions) {
   if (view.estimated_start_at)
     estimateErrors.push(Math.abs(Date.parse(view.estimated_start_at) - p.startedAt));
 }
-const gaps = slow.flatMap((s) => s.idleGaps()).sort((a, b) => a - b);
+const burstIds = new Set(burst);
+const gaps = slow.flatMap((s) => s.idleGaps(burstIds)).sort((a, b) => a - b);
 const fastWaits = [];
 for (const id of fastRuns) {
   const p = fast.predictions.get(id);

@@ -14,7 +14,7 @@ export interface ModelRecord {
   status: string;
   highlighted: boolean;
   inputSchema: unknown;
-  pricing: unknown;
+  pricing: Pricing;
 }
 
 export function presentModel(model: ModelRecord): ModelView {
@@ -26,7 +26,7 @@ export function presentModel(model: ModelRecord): ModelView {
     outputs_image: model.outputsImage,
     outputs_video: model.outputsVideo,
     outputs_audio: model.outputsAudio,
-    estimated_tokens: defaultEstimate(model.pricing as Pricing, model.inputSchema as object),
+    estimated_tokens: defaultEstimate(model.pricing, model.inputSchema as object),
     status: model.status,
     highlighted: model.highlighted,
   };
@@ -44,7 +44,7 @@ export function presentModelDetail(
   model: ModelRecord,
   queue: ModelQueue = { queueLength: null, runTimeP50Ms: null, capacity: null, inFlight: null },
 ): ModelDetailView {
-  const pricing = model.pricing as Pricing;
+  const { pricing } = model;
   return {
     ...presentModel(model),
     queue_length: queue.queueLength,

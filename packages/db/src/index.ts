@@ -4,6 +4,7 @@ export { loadCatalogue, seedCatalogue } from "./catalogue.js";
 export * from "./repositories/accounts.js";
 export * from "./repositories/apiKeys.js";
 export * from "./repositories/models.js";
+export { parsePricing, parseRunner } from "./repositories/catalogueFields.js";
 export { Prisma } from "./generated/prisma/client.js";
 export type * from "./generated/prisma/client.js";
 export * from "./repositories/runs.js";

@@ -1,37 +1,42 @@
 import { once } from "node:events";
-import { createServer, request, type Server } from "node:http";
+import { connect, createServer, type Server, type Socket } from "node:net";
 
 export interface Balancer {
   url: string;
-  /** The ports requests are spread over (a Kubernetes Service's endpoints); change it at will. */
+  /** The ports connections are spread over (a Kubernetes Service's endpoints); change it at will. */
   targets: number[];
   close(): Promise<void>;
 }
 
 /**
- * An HTTP balancer on 127.0.0.1 in front of several workers' Cog callback servers, as a Service
- * would be in production: requests go round robin to the targets, and one whose target refuses
- * the connection (a killed worker) goes to the next.
+ * A TCP balancer on 127.0.0.1 in front of several workers' Cog callback servers, as a Service
+ * (kube-proxy) is in production: each connection goes to the next target round robin, and one
+ * whose target refuses it (a killed worker) goes to the one after.
  */
 export async function startBalancer(targets: number[] = []): Promise<Balancer> {
   let next = 0;
-  const server: Server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const body = Buffer.concat(chunks);
+  const open = new Set<Socket>();
+  const server: Server = createServer((client) => {
+    open.add(client);
+    client.on("close", () => open.delete(client));
+    client.on("error", () => {});
+    client.pause();
     const tries = [...balancer.targets];
     const attempt = (left: number) => {
-      if (!left || !tries.length) return void res.writeHead(502).end();
-      const port = tries[next++ % tries.length]!;
-      const out = request(
-        { host: "127.0.0.1", port, method: req.method, path: req.url, headers: req.headers },
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        },
-      );
-      out.on("error", () => attempt(left - 1));
-      out.end(body);
+      if (!left) return void client.destroy();
+      const upstream = connect(tries[next++ % tries.length]!, "127.0.0.1");
+      upstream.once("error", () => attempt(left - 1));
+      upstream.once("connect", () => {
+        upstream.removeAllListeners("error");
+        upstream.on("error", () => client.destroy());
+        upstream.on("close", () => client.destroy());
+        client.on("close", () => upstream.destroy());
+        upstream.setNoDelay(true);
+        client.setNoDelay(true);
+        client.pipe(upstream);
+        upstream.pipe(client);
+        client.resume();
+      });
     };
     attempt(tries.length);
   });
@@ -41,7 +46,7 @@ export async function startBalancer(targets: number[] = []): Promise<Balancer> {
     url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
     targets,
     async close() {
-      server.closeAllConnections();
+      for (const socket of open) socket.destroy();
       server.close();
       await once(server, "close");
     },

@@ -48,9 +48,10 @@ export interface FakeCog {
   predictions: Map<string, Prediction>;
   /**
    * The gaps between one prediction's end and the next one's start (ms) while a slot was free, in
-   * order: how long the "GPU" sat idle. Only gaps after which a prediction started are counted.
+   * order: how long the "GPU" sat idle. Only gaps after which a prediction started are counted;
+   * `among`: only these predictions (those of a burst, while runs wait).
    */
-  idleGaps(): number[];
+  idleGaps(among?: ReadonlySet<string>): number[];
   /** Ends a running prediction now, as its delay would: a test decides when, not a timer. */
   finish(id: string): void;
   /**
@@ -303,12 +304,11 @@ export async function startFakeCog(
     conflicts: 0,
     healthChecks: 0,
     predictions: new Map(),
-    idleGaps() {
+    idleGaps(among) {
       // With `concurrency` slots, the k-th start after the first `concurrency` follows the k-th end.
-      const starts = [...cog.predictions.values()].map((p) => p.startedAt).sort((a, b) => a - b);
-      const ends = [...cog.predictions.values()]
-        .flatMap((p) => (p.endedAt === undefined ? [] : [p.endedAt]))
-        .sort((a, b) => a - b);
+      const chosen = [...cog.predictions.values()].filter((p) => !among || among.has(p.id));
+      const starts = chosen.map((p) => p.startedAt).sort((a, b) => a - b);
+      const ends = chosen.flatMap((p) => (p.endedAt === undefined ? [] : [p.endedAt])).sort((a, b) => a - b);
       const gaps: number[] = [];
       for (let k = concurrency; k < starts.length && k - concurrency < ends.length; k++)
         gaps.push(Math.max(0, starts[k]! - ends[k - concurrency]!));

@@ -42,7 +42,11 @@ describe("queue dashboard", () => {
         .get("/admin/queues/api/queues")
         .auth("admin", password)
         .expect(200);
-      expect(queues.body.queues.map((q: { name: string }) => q.name).sort()).toEqual(["deliveries", "leased-runs", "runs"]);
+      expect(queues.body.queues.map((q: { name: string }) => q.name).sort()).toEqual([
+        "deliveries",
+        "leased-runs",
+        "runs",
+      ]);
       expect(page.headers["content-security-policy"]).toMatch(/frame-ancestors 'none'/);
       expect(page.headers["content-security-policy"]).toMatch(/script-src 'self'/);
       expect(page.headers["x-frame-options"]).toBe("DENY");

@@ -1,12 +1,5 @@
 import { z } from "zod";
-import {
-  ApiError,
-  MODEL_CATEGORIES,
-  poolOf,
-  presentModel,
-  presentModelDetail,
-  runnerSchema,
-} from "@svc/core";
+import { ApiError, MODEL_CATEGORIES, poolOf, presentModel, presentModelDetail } from "@svc/core";
 import { findModel, listModels } from "@svc/db";
 import { route, type Route } from "../http/route.js";
 import { queryInt } from "../http/validate.js";
@@ -66,7 +59,7 @@ const readModel = route({
     const model = await findModel(db, id);
     if (!model) throw new ApiError("MODEL_NOT_FOUND", `No model with id ${JSON.stringify(id)}.`);
     // The queue's figures live in Redis: while it is away the model is still described.
-    const pooled = poolOf(runnerSchema.parse(model.runner)) !== null;
+    const pooled = poolOf(model.runner) !== null;
     const queue = await realtime.queue.model(id, pooled).catch((error: unknown) => {
       realtime.logger.warn("model queue unavailable", { model_id: id, error: (error as Error).message });
       return undefined;

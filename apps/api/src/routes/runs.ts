@@ -20,10 +20,8 @@ import {
   presentWaitedRun,
   runIdView,
   poolOf,
-  runnerSchema,
   unitsRequested,
   webhookFilterEvents,
-  type Pricing,
   type RunRecord,
 } from "@svc/core";
 import { findRunForAccount, listRuns, type Db } from "@svc/db";
@@ -216,8 +214,7 @@ const createRun = route({
       throw new ApiError("VALIDATION_ERROR", "A run is attributed to one of the account's API keys.", [
         { path: "X-Api-Key-Id", message: "expected the id of an active API key of this mode" },
       ]);
-    const pricing = model.pricing as Pricing;
-    const runner = runnerSchema.parse(model.runner);
+    const { pricing, runner } = model;
     if (model.maxQueue !== null && poolOf(runner)) await refuseWhenQueueFull(deps, id, model.maxQueue);
     // Test runs are free: those that cost compute are counted against the account's daily quota.
     const quota = auth.mode === "test" && costsCompute(runner) ? testRuns(deps) : null;

@@ -7,7 +7,7 @@ import {
   isTerminal,
   poolOf,
   presentRun,
-  runnerSchema,
+  type RunnerSettings,
   statusRank,
   type QueuePlace,
   type RunEvent,
@@ -21,7 +21,7 @@ export interface Realtime {
   hub: RunEventHub;
   queue: QueueIndex;
   /** A run's model, to tell whether it waits for limited capacity. */
-  models: (id: string) => Promise<{ runner: unknown } | null>;
+  models: (id: string) => Promise<{ runner: RunnerSettings } | null>;
   /** Draining: waiting requests answer now and streams end (clients resume elsewhere). */
   closing: AbortSignal;
   heartbeatMs: number;
@@ -35,7 +35,7 @@ export async function placeOf(rt: Realtime, run: RunRecord): Promise<QueuePlace 
   if (run.status !== "QUEUED") return null;
   try {
     const model = await rt.models(run.modelId);
-    const pooled = model ? poolOf(runnerSchema.parse(model.runner)) !== null : false;
+    const pooled = model ? poolOf(model.runner) !== null : false;
     const place = await rt.queue.place(run, pooled);
     if (!place) return null;
     return {

@@ -1,13 +1,5 @@
 import type { Job } from "bullmq";
-import {
-  blockedTerm,
-  outputKindOf,
-  retryWhileDown,
-  runnerSchema,
-  settlementCharge,
-  type Pricing,
-  type RunnerSettings,
-} from "@svc/core";
+import { blockedTerm, outputKindOf, retryWhileDown, settlementCharge } from "@svc/core";
 import type { Logger } from "@svc/logger";
 import type { LeasedRunJob, RunJob } from "@svc/queue";
 import type { ProgressRecorder, RunLifecycle } from "@svc/use-cases";
@@ -32,19 +24,6 @@ export interface ExecuteDeps {
 }
 
 export type ExecuteOutcome = "completed" | "failed" | "canceled" | "skipped";
-
-// Runner settings are parsed once per distinct catalogue value, not once per run.
-const parsedSettings = new Map<string, RunnerSettings>();
-function runnerSettings(raw: unknown): RunnerSettings {
-  const key = JSON.stringify(raw);
-  let settings = parsedSettings.get(key);
-  if (!settings) {
-    settings = runnerSchema.parse(raw);
-    if (parsedSettings.size > 1_000) parsedSettings.clear();
-    parsedSettings.set(key, settings);
-  }
-  return settings;
-}
 
 type Decision = Parameters<RunLifecycle["finish"]>[1];
 
@@ -99,6 +78,7 @@ async function execute(
         log.warn(`run ${transition} waits for the database`, { retry: attempt, delay_ms: delayMs, error }),
     });
 
+  const picked = performance.now();
   const run = await throughOutage("start", () => runs.start(runId));
   if (!run) {
     log.info("run already finished; nothing to do");
@@ -144,8 +124,8 @@ async function execute(
   else cancelSignal?.addEventListener("abort", onCancel, { once: true });
   const { signal } = controller;
   const timedOut = () => signal.aborted && !cancelSignal?.aborted;
-  const settings = runnerSettings(run.runner);
-  log.debug("run executing", { model_id: run.modelId });
+  const settings = run.runner;
+  log.debug("run executing", { model_id: run.modelId, start_ms: +(performance.now() - picked).toFixed(2) });
   const leased = "slot" in job.data ? job.data : undefined;
   if (leased && run.attempts === 1)
     metrics?.dispatchLatency.observe(
@@ -175,7 +155,7 @@ async function execute(
       to: "COMPLETED",
       output: result.output,
       unitsCompleted: Math.min(result.units, run.unitsRequested),
-      charge: settlementCharge(run.pricing as Pricing, result.units, run.reservedTokens),
+      charge: settlementCharge(run.pricing, result.units, run.reservedTokens),
     };
   } catch (error) {
     if (timedOut())

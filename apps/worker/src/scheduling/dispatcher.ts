@@ -31,11 +31,19 @@ export function workerDispatcher(deps: {
 }): WorkerDispatcher {
   const { scheduler, logger } = deps;
   const held = new Set<string>();
-  const launch = async (dispatched: Dispatched[]) => {
+  const launch = async (dispatched: Dispatched[], since = performance.now()) => {
     if (!dispatched.length) return;
+    const leased = performance.now();
     await launchRuns(deps.leased, dispatched);
+    const launched = performance.now();
     for (const d of dispatched)
-      logger.debug("run dispatched", { run_id: d.runId, slot: d.slot, model_id: d.pool });
+      logger.debug("run dispatched", {
+        run_id: d.runId,
+        slot: d.slot,
+        model_id: d.pool,
+        lease_ms: +(leased - since).toFixed(2),
+        enqueue_ms: +(launched - leased).toFixed(2),
+      });
   };
   let expiryTimer: NodeJS.Timeout | undefined;
   let expiryAt = Infinity;
@@ -65,7 +73,8 @@ export function workerDispatcher(deps: {
     forget: (runId) => void held.delete(runId),
     async release(runId) {
       held.delete(runId);
-      await launch(await scheduler.release([runId]));
+      const since = performance.now();
+      await launch(await scheduler.release([runId]), since);
     },
     async setSlots(pool, slots) {
       await launch(await scheduler.setSlots(pool, slots));

@@ -1,5 +1,6 @@
 import type { ModelCategory } from "@svc/core";
 import { findMany, findOne, type Db } from "../client.js";
+import { parseRunner, withCatalogueFields } from "./catalogueFields.js";
 import type { Model, Prisma } from "../generated/prisma/client.js";
 
 export interface ModelFilter {
@@ -25,15 +26,31 @@ export async function listModels(db: Db, filter: ModelFilter) {
     db.model.findMany({ where, orderBy: { id: "asc" }, take: filter.limit, skip: filter.offset }),
     db.model.count({ where }),
   ]);
-  return { models, total };
+  return { models: models.map(withCatalogueFields), total };
 }
 
-/** Run creation and cancel ask this (behind a short cache), so it skips Prisma. */
-export function findModel(db: Db, id: string) {
-  return findOne<Model>(db, "models_by_id", "SELECT * FROM models WHERE id = $1", [id]);
+/** Run creation and cancel ask this (behind a short cache), so it skips Prisma. Pricing and runner typed. */
+export async function findModel(db: Db, id: string) {
+  const row = await findOne<Model>(db, "models_by_id", "SELECT * FROM models WHERE id = $1", [id]);
+  return row && withCatalogueFields(row);
 }
 
-/** Every model's runner, whatever its status (queued runs of a deprecated model still run). */
-export function modelRunners(db: Db) {
-  return findMany<{ id: string; runner: unknown }>(db, "models_runners", "SELECT id, runner FROM models", []);
+/**
+ * Every model's runner, whatever its status (queued runs of a deprecated model still run); null
+ * for a runner that does not parse (the model cannot run).
+ */
+export async function modelRunners(db: Db) {
+  const rows = await findMany<{ id: string; runner: unknown }>(
+    db,
+    "models_runners",
+    "SELECT id, runner FROM models",
+    [],
+  );
+  return rows.map(({ id, runner }) => {
+    try {
+      return { id, runner: parseRunner(runner) };
+    } catch {
+      return { id, runner: null };
+    }
+  });
 }

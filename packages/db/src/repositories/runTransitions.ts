@@ -7,10 +7,13 @@ import type pg from "pg";
 import {
   startedTemplates,
   type Mode,
+  type Pricing,
+  type RunnerSettings,
   type RunPriority,
   type RunStatus,
   type SettlementPlan,
 } from "@svc/core";
+import { parsePricing, parseRunner } from "./catalogueFields.js";
 
 export interface RunRow {
   id: string;
@@ -125,8 +128,8 @@ export interface StartedRun {
   createdAt: Date;
   startedAt: Date;
   deadlineAt: Date;
-  runner: unknown;
-  pricing: unknown;
+  runner: RunnerSettings;
+  pricing: Pricing;
   executionTimeoutMs: number;
   /** The database's clock when the run started: terminal timestamps are derived from it. */
   dbNow: Date;
@@ -198,8 +201,8 @@ export async function startRuns(pool: pg.Pool, ids: readonly string[]): Promise<
         createdAt: r.created_at,
         startedAt: r.started_at,
         deadlineAt: r.deadline_at,
-        runner: r.runner,
-        pricing: r.pricing,
+        runner: parseRunner(r.runner),
+        pricing: parsePricing(r.pricing),
         executionTimeoutMs: r.execution_timeout_ms,
         dbNow: r.db_now,
         deliveryIds: r.delivery_ids,
@@ -356,12 +359,12 @@ export async function recordUnitsDelivered(pool: pg.Pool, runId: string, units: 
 export async function runOutputBasis(
   pool: pg.Pool,
   runId: string,
-): Promise<{ runner: unknown; unitsRequested: number } | null> {
+): Promise<{ runner: RunnerSettings; unitsRequested: number } | null> {
   const result = await pool.query<{ runner: unknown; units_requested: number }>({
     name: "runs_output_basis",
     text: "SELECT m.runner, r.units_requested FROM runs r JOIN models m ON m.id = r.model_id WHERE r.id = $1",
     values: [runId],
   });
   const row = result.rows[0];
-  return row ? { runner: row.runner, unitsRequested: row.units_requested } : null;
+  return row ? { runner: parseRunner(row.runner), unitsRequested: row.units_requested } : null;
 }

@@ -176,18 +176,21 @@ export function createCogRunner(deps: CogRunnerDeps): Runner {
       const cogInput = mapCogInput(input, s.input_map);
       // A run taken over after a crash may find its prediction finished, or running somewhere.
       let prediction = fresh ? null : await deps.results.get(id);
-      const runningOn = prediction || fresh ? null : await deps.results.serverOf(id);
+      // Where an earlier attempt sent it: a server it moved to is recorded, else it is its slot's.
+      const slotServer = slot ? serverOfSlot(slot) : null;
+      const runningOn = prediction || fresh ? null : ((await deps.results.serverOf(id)) ?? slotServer);
       const failedServers = new Set<string>();
-      let server = runningOn ?? (slot ? serverOfSlot(slot) : null);
+      let server = runningOn ?? slotServer;
       if (!prediction && !server) server = await anotherServer(s, id, failedServers, signal);
       let dispatches = 0;
       let busyWait = 100;
       while (!prediction) {
         const on = server!;
         try {
-          // Recorded before the PUT: a worker that dies once the prediction has started, even before
-          // it hears back, leaves the next one a server to re-attach to rather than a second start.
-          await deps.results.setServer(id, on);
+          // A server other than the slot's is recorded before the PUT: a worker that dies once the
+          // prediction has started, even before it hears back, leaves the next one a server to
+          // re-attach to rather than a second start. (The slot's server is in the job already.)
+          if (on !== slotServer) await deps.results.setServer(id, on);
           if (!(await dispatch(s, on, id, cogInput))) {
             log("cog server busy", { server: on });
             await abortableDelay(busyWait, signal);

@@ -389,7 +389,7 @@ export function createRunLifecycle({
       const decision = {
         to: "CANCELED" as const,
         unitsDelivered: delivered,
-        charge: settlementCharge(model!.pricing as Pricing, delivered, run.reservedTokens),
+        charge: settlementCharge(model!.pricing, delivered, run.reservedTokens),
         ...(how.reason && { reason: how.reason(run) }),
       };
       const at = new Date();

@@ -4,7 +4,6 @@
 // executing then: a run canceled meanwhile never shows outputs it was not charged for.
 import {
   outputKindOf,
-  runnerSchema,
   unitsDelivered,
   type OutputKind,
   type RecordedEvent,
@@ -43,7 +42,7 @@ export function createProgressRecorder(deps: {
   async function basisOf(runId: string): Promise<OutputBasis | null> {
     const found = await runOutputBasis(pool, runId);
     if (!found) return null;
-    return { kind: outputKindOf(runnerSchema.parse(found.runner)), unitsRequested: found.unitsRequested };
+    return { kind: outputKindOf(found.runner), unitsRequested: found.unitsRequested };
   }
 
   /** False when the report must not be shown: its outputs could not be recorded as delivered. */
