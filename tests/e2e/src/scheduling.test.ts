@@ -19,13 +19,16 @@ import { startService, type E2EService } from "./service.js";
 describe("scheduling onto model servers", () => {
   let service: E2EService;
   let balancer: Balancer;
-  const workers: { app: SpawnedApp; port: number }[] = [];
+  const workers: { app: SpawnedApp; port: number; metrics: number }[] = [];
   const cogs: FakeCog[] = [];
   let secondApi: string;
 
   const startWorker = async () => {
     const port = await freePort();
+    const metrics = await freePort();
     const app = await service.startWorker({
+      METRICS_PORT: String(metrics),
+      METRICS_HOST: "127.0.0.1",
       COG_CALLBACK_URL: balancer.url,
       COG_CALLBACK_PORT: String(port),
       COG_CALLBACK_HOST: "127.0.0.1",
@@ -34,7 +37,7 @@ describe("scheduling onto model servers", () => {
       SCHEDULER_LEASE_MS: "6000",
       POOL_MONITOR_INTERVAL_MS: "100",
     });
-    workers.push({ app, port });
+    workers.push({ app, port, metrics });
     balancer.targets.push(port);
     return app;
   };
@@ -138,6 +141,17 @@ describe("scheduling onto model servers", () => {
     });
     const model = await client.models.get("sched/slow");
     expect(model).toMatchObject({ capacity: 2, in_flight: 2, queue_length: 10 });
+    // Operators see the same on any worker's /metrics.
+    const scraped = await (await fetch(`http://127.0.0.1:${workers[1]!.metrics}/metrics`)).text();
+    for (const line of [
+      'svc_pool_capacity{model="sched/slow"} 2',
+      'svc_pool_leased{model="sched/slow"} 2',
+      'svc_pool_queued{model="sched/slow"} 10',
+      `svc_model_server_up{model="sched/slow",server="${one!.url}"} 1`,
+    ])
+      expect(scraped).toContain(line);
+    expect(scraped).toMatch(/svc_pool_oldest_queued_seconds\{model="sched\/slow"\} [0-9.]+/);
+    expect(scraped).toMatch(/svc_dispatch_latency_seconds_count\{model="sched\/slow"\} \d+/);
     const views = await Promise.all(ids.map((id) => client.runs.get(id)));
     expect(views.filter((v) => v.status === "EXECUTING")).toHaveLength(2);
     const queued = views.filter((v) => v.status === "QUEUED");
