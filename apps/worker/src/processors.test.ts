@@ -66,18 +66,18 @@ describe("the worker's processors, in-process", () => {
       mode: "live",
       model: {
         id: "test/instant",
+        status: "active",
         pricing: { unit: "image", tokens_per_unit: 5, units_from: "num_images" },
         runner: { kind: "builtin", generator: "image", delay_ms: 0 },
       },
       account: { weight: 1, maxConcurrentRuns: null },
       priority: "normal",
       input: { prompt: "in process", num_images: 1, image_size: "square_hd" },
-      unitsRequested: 1,
+      body: {},
       webhookUrl: extra.webhookUrl ?? null,
-      webhookEvents: ["run.completed", "run.failed"],
+      webhookEventsFilter: null,
       cancelAfterMs: null,
       idempotencyKey: null,
-      requestHash: null,
     });
     if (result.kind !== "created") throw new Error(`not created: ${result.kind}`);
     return { runId: result.run.id, accountId: account.id };

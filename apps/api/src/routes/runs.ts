@@ -1,16 +1,13 @@
-import { createHash } from "node:crypto";
 import type { Response } from "express";
 import { z } from "zod";
 import {
   ApiError,
   CANCEL_AFTER_MAX_MS,
   CANCEL_AFTER_MIN_MS,
-  PER_RUN_EVENTS,
   RUN_PRIORITIES,
   RUN_STATUSES,
   WAIT_MAX_SECONDS,
   WEBHOOK_FILTER_VALUES,
-  canonicalJson,
   costsCompute,
   parseCancelAfter,
   parsePreferWait,
@@ -20,8 +17,6 @@ import {
   presentWaitedRun,
   runIdView,
   poolOf,
-  unitsRequested,
-  webhookFilterEvents,
   type RunRecord,
 } from "@svc/core";
 import { findRunForAccount, listRuns, type Db } from "@svc/db";
@@ -39,22 +34,27 @@ import type { HeldConnections, HeldPlace } from "../runs/heldConnections.js";
 import { testRunQuota } from "../runs/testRunQuota.js";
 import { modelId } from "./models.js";
 
-const createRunBody = z.strictObject({
-  input: z.record(z.string(), z.unknown(), "expected an object"),
-  webhook_url: z
-    .url({ protocol: /^https$/, error: "expected an https:// URL" })
-    .max(2048)
-    .optional(),
-  webhook_events_filter: z
-    .array(z.enum(WEBHOOK_FILTER_VALUES), "expected an array of started, completed, failed, canceled")
-    .min(1)
-    .max(WEBHOOK_FILTER_VALUES.length)
-    .optional(),
-  priority: z.enum(RUN_PRIORITIES, "expected normal or low").default("normal").meta({
-    description:
-      "Lane among the account's own runs waiting for a busy model: low runs start only when the account has no normal run waiting",
-  }),
-});
+const createRunBody = z
+  .strictObject({
+    input: z.record(z.string(), z.unknown(), "expected an object"),
+    webhook_url: z
+      .url({ protocol: /^https$/, error: "expected an https:// URL" })
+      .max(2048)
+      .optional(),
+    webhook_events_filter: z
+      .array(z.enum(WEBHOOK_FILTER_VALUES), "expected an array of started, completed, failed, canceled")
+      .min(1)
+      .max(WEBHOOK_FILTER_VALUES.length)
+      .optional(),
+    priority: z.enum(RUN_PRIORITIES, "expected normal or low").default("normal").meta({
+      description:
+        "Lane among the account's own runs waiting for a busy model: low runs start only when the account has no normal run waiting",
+    }),
+  })
+  .refine((b) => !b.webhook_events_filter || b.webhook_url, {
+    path: ["webhook_events_filter"],
+    message: "applies to webhook_url, which is missing",
+  });
 
 const preferHeader = z
   .string()
@@ -198,23 +198,16 @@ const createRun = route({
     const { db, runs, config, metrics, realtime } = deps;
     const auth = authOf(res);
     const id = params.modelId;
-    const key = headers["idempotency-key"];
     const model = await deps.models(id);
     if (!model) throw new ApiError("MODEL_NOT_FOUND", `No model with id ${JSON.stringify(id)}.`);
-    if (model.status !== "active")
-      throw new ApiError("MODEL_NOT_ACTIVE", `Model ${id} is ${model.status} and cannot run.`);
     if (body.webhook_url)
       await checkWebhookUrl(body.webhook_url, "webhook_url", config.WEBHOOK_ALLOW_PRIVATE_URLS);
-    else if (body.webhook_events_filter)
-      throw new ApiError("VALIDATION_ERROR", "Invalid request body.", [
-        { path: "webhook_events_filter", message: "applies to webhook_url, which is missing" },
-      ]);
     const input = validateRunInput(model, body.input);
     if (!auth.keyId)
       throw new ApiError("VALIDATION_ERROR", "A run is attributed to one of the account's API keys.", [
         { path: "X-Api-Key-Id", message: "expected the id of an active API key of this mode" },
       ]);
-    const { pricing, runner } = model;
+    const { runner } = model;
     if (model.maxQueue !== null && poolOf(runner)) await refuseWhenQueueFull(deps, id, model.maxQueue);
     // Test runs are free: those that cost compute are counted against the account's daily quota.
     const quota = auth.mode === "test" && costsCompute(runner) ? testRuns(deps) : null;
@@ -224,22 +217,15 @@ const createRun = route({
       accountId: auth.accountId,
       apiKeyId: auth.keyId,
       mode: auth.mode,
-      model: { id, pricing, runner },
+      model,
       account,
       priority: body.priority,
       input,
-      unitsRequested: unitsRequested(pricing, input),
+      body: req.body,
       webhookUrl: body.webhook_url ?? null,
-      webhookEvents: body.webhook_events_filter
-        ? webhookFilterEvents(body.webhook_events_filter)
-        : PER_RUN_EVENTS,
+      webhookEventsFilter: body.webhook_events_filter ?? null,
       cancelAfterMs: headers["cancel-after"],
-      idempotencyKey: key ?? null,
-      requestHash: key
-        ? createHash("sha256")
-            .update(canonicalJson({ modelId: id, body: req.body }))
-            .digest("hex")
-        : null,
+      idempotencyKey: headers["idempotency-key"] ?? null,
     });
     const result = await creating.catch(async (error: unknown) => {
       await quota?.giveBack(auth.accountId).catch(() => {});
@@ -257,6 +243,8 @@ const createRun = route({
           "IDEMPOTENCY_KEY_REUSED",
           "This Idempotency-Key was used with a different request in the last 24 hours.",
         );
+      case "model_not_active":
+        throw new ApiError("MODEL_NOT_ACTIVE", `Model ${id} is ${result.status} and cannot run.`);
       case "replayed":
         res.set("Idempotent-Replayed", "true");
         break;

@@ -1,5 +1,5 @@
 import type { Job } from "bullmq";
-import { blockedTerm, outputKindOf, retryWhileDown, settlementCharge } from "@svc/core";
+import { blockedTerm, outputKindOf, retryWhileDown } from "@svc/core";
 import type { Logger } from "@svc/logger";
 import type { LeasedRunJob, RunJob } from "@svc/queue";
 import type { ProgressRecorder, RunLifecycle } from "@svc/use-cases";
@@ -101,6 +101,7 @@ async function execute(
       tokens_charged: settled.tokensCharged,
       duration_ms: run.now().getTime() - run.startedAt.getTime(),
       ...(decision.to === "FAILED" && { code: decision.errorCode }),
+      ...(decision.to === "TIMEOUT" && { code: "TIMEOUT" }),
     });
     return outcome;
   };
@@ -151,19 +152,9 @@ async function execute(
           unitsRequested: run.unitsRequested,
         }),
     });
-    decision = {
-      to: "COMPLETED",
-      output: result.output,
-      unitsCompleted: Math.min(result.units, run.unitsRequested),
-      charge: settlementCharge(run.pricing, result.units, run.reservedTokens),
-    };
+    decision = { to: "COMPLETED", output: result.output, units: result.units };
   } catch (error) {
-    if (timedOut())
-      decision = {
-        to: "FAILED",
-        errorCode: "TIMEOUT",
-        errorMessage: `The run exceeded its execution timeout of ${run.executionTimeoutMs} ms.`,
-      };
+    if (timedOut()) decision = { to: "TIMEOUT" };
     else if (cancelSignal?.aborted) {
       log.info("run aborted after cancel");
       return "canceled";

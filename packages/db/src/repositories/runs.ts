@@ -91,10 +91,11 @@ export function queuedRunsBefore(db: Db, olderThan: Date, limit = 500) {
 
 /** EXECUTING runs whose deadline has passed, with what their settlement needs. */
 export function overdueRuns(db: Db, now: Date, limit = 500) {
-  return findMany<{ id: string; modelId: string; reservedTokens: number }>(
+  return findMany<{ id: string; modelId: string; reservedTokens: number; executionTimeoutMs: number }>(
     db,
     "runs_overdue",
-    "SELECT id, model_id, reserved_tokens FROM runs WHERE status = 'EXECUTING' AND deadline_at < $1 LIMIT $2",
+    `SELECT r.id, r.model_id, r.reserved_tokens, m.execution_timeout_ms FROM runs r JOIN models m ON m.id = r.model_id
+     WHERE r.status = 'EXECUTING' AND r.deadline_at < $1 LIMIT $2`,
     [now, limit],
   );
 }

@@ -92,18 +92,18 @@ describe("run lifecycle (group commit)", () => {
       mode: "live",
       model: {
         id: model,
+        status: "active",
         pricing: { unit: "image", tokens_per_unit: priceOf[model], units_from: "num_images" },
         runner: { kind: "builtin", generator: "image", delay_ms: 0 },
       },
       account: { weight: 1, maxConcurrentRuns: null },
       priority: "normal",
       input: { prompt: "p", num_images: 1 },
-      unitsRequested: 1,
+      body: {},
       webhookUrl: null,
-      webhookEvents: ["run.completed", "run.failed"],
+      webhookEventsFilter: null,
       cancelAfterMs: null,
       idempotencyKey: null,
-      requestHash: null,
       ...extra,
     });
     return { account, command };
@@ -138,12 +138,12 @@ describe("run lifecycle (group commit)", () => {
 
   it("when one Idempotency-Key arrives several times in one batch, then one run is made and the others replay it", async () => {
     const { account, command } = await liveAccount(100);
-    const keyed = command("acme/pixel/fast", { idempotencyKey: "order-1", requestHash: "h1" });
+    const keyed = command("acme/pixel/fast", { idempotencyKey: "order-1", body: { input: { n: 1 } } });
     const results = await Promise.all([runs.create(keyed), runs.create(keyed), runs.create(keyed)]);
     const ids = new Set(results.map((r) => ("run" in r ? r.run.id : r.kind)));
     expect(ids.size).toBe(1);
     expect(results.map((r) => r.kind).sort()).toEqual(["created", "replayed", "replayed"]);
-    const reused = await runs.create({ ...keyed, requestHash: "another body" });
+    const reused = await runs.create({ ...keyed, body: { input: { n: 2 } } });
     expect(reused.kind).toBe("key_reused");
     expect(await expectLedgerExact(account.id)).toEqual({ balance: 100, reserved: 2 });
   });
@@ -180,7 +180,7 @@ describe("run lifecycle (group commit)", () => {
         [...byPlace].map((id) => created_at.get(id)!.getTime()).sort((a, b) => a - b),
       );
       const started = (await runs.start(ids[0]!))!;
-      await runs.finish(started, { to: "COMPLETED", output: { images: [] }, unitsCompleted: 1, charge: 2 });
+      await runs.finish(started, { to: "COMPLETED", output: { images: [] }, units: 1 });
       await runs.drain();
       const events = await hub.history(ids[0]!);
       expect(events.map((e) => e.event.type === "status" && e.event.status)).toEqual([
@@ -206,7 +206,7 @@ describe("run lifecycle (group commit)", () => {
     const outcomes = await Promise.all(
       started.flatMap((run) => [
         runs
-          .finish(run!, { to: "COMPLETED", output: { images: [] }, unitsCompleted: 1, charge: 5 })
+          .finish(run!, { to: "COMPLETED", output: { images: [] }, units: 1 })
           .then((s) => (s ? "completed" : "lost")),
         runs.cancel(owner, run!.id).then((c) => c.kind),
         runs.cancel(owner, run!.id).then((c) => c.kind),
@@ -234,7 +234,7 @@ describe("run lifecycle (group commit)", () => {
       if (created.kind !== "created") return;
       const run = await runs.start(created.run.id);
       if (!run) return;
-      if (i % 3 === 0) await runs.finish(run, { to: "COMPLETED", output: {}, unitsCompleted: 1, charge: 99 });
+      if (i % 3 === 0) await runs.finish(run, { to: "COMPLETED", output: {}, units: 1 });
       else if (i % 3 === 1)
         await runs.finish(run, { to: "FAILED", errorCode: "MODEL_ERROR", errorMessage: "no" });
       else await runs.timeOut(run);
@@ -267,9 +267,7 @@ describe("run lifecycle (group commit)", () => {
 
     it("when 3 of 4 images were shown and the run is canceled, then it is charged for 3 and refunded 1", async () => {
       const { account, command } = await liveAccount(100);
-      const created = await runs.create(
-        command("acme/pixel-hq", { input: { prompt: "p", num_images: 4 }, unitsRequested: 4 }),
-      );
+      const created = await runs.create(command("acme/pixel-hq", { input: { prompt: "p", num_images: 4 } }));
       const id = created.kind === "created" ? created.run.id : "";
       await runs.start(id);
       for (const n of [1, 2, 3]) progress.record(id, { completed: n, total: 4, output: images(n) }, basis);
@@ -292,9 +290,7 @@ describe("run lifecycle (group commit)", () => {
 
     it("when a report with outputs comes after the cancel, then it is never shown and nothing more is charged", async () => {
       const { account, command } = await liveAccount(100);
-      const created = await runs.create(
-        command("acme/pixel-hq", { input: { prompt: "p", num_images: 4 }, unitsRequested: 4 }),
-      );
+      const created = await runs.create(command("acme/pixel-hq", { input: { prompt: "p", num_images: 4 } }));
       const id = created.kind === "created" ? created.run.id : "";
       await runs.start(id);
       progress.record(id, { completed: 1, total: 4, output: images(1) }, basis);
@@ -318,7 +314,7 @@ describe("run lifecycle (group commit)", () => {
       const owner = { accountId: account.id, mode: "live" as const };
       const created = await Promise.all(
         Array.from({ length: 20 }, () =>
-          runs.create(command("acme/pixel-hq", { input: { prompt: "p", num_images: 4 }, unitsRequested: 4 })),
+          runs.create(command("acme/pixel-hq", { input: { prompt: "p", num_images: 4 } })),
         ),
       );
       const ids = created.map((r) => (r.kind === "created" ? r.run.id : ""));

@@ -1,19 +1,22 @@
 // The run lifecycle: the one place that creates, starts, settles, cancels and times out runs, for
-// the API, the worker and the sweeper alike. Each transition is group-committed: the runs that
-// arrive within a short window are applied in one statement, and each caller gets its own answer,
-// exactly as if the runs had been applied one by one.
+// the API, the worker and the sweeper alike, and the one owner of the run rules (which model may
+// run, what a run reserves and is charged, which events its webhook gets, what an Idempotency-Key
+// replay is, when a run timed out). Callers translate its results; its transitions go through the
+// group-committed pipelines (pipelines.ts).
+import { createHash } from "node:crypto";
 import {
+  canonicalJson,
   cancelDecision,
   DEADLINE_CANCEL_CODE,
-  EVENT_VIEW_MAX_BYTES,
-  groupCommit,
-  presentRun,
   newId,
+  PER_RUN_EVENTS,
   planSettlement,
   poolOf,
   settlementCharge,
+  timeoutDecision,
   tokensFor,
-  type GroupCommit,
+  unitsRequested,
+  webhookFilterEvents,
   type Mode,
   type Pricing,
   type RecordedEvent,
@@ -22,24 +25,19 @@ import {
   type RunPriority,
   type RunStatus,
   type SettlementDecision,
-  type SettlementPlan,
+  type WebhookFilterValue,
 } from "@svc/core";
 import {
   findIdempotentRun,
   findModel,
-  findRunForAccount,
-  insertRuns,
-  settleRuns,
-  sqlPool,
-  startRuns,
-  type Db,
-  type InsertOutcome,
   findRun,
-  type RunRow,
+  findRunForAccount,
+  type Db,
   type SettledRun,
   type StartedRun,
 } from "@svc/db";
 import type { Logger } from "@svc/logger";
+import { createPipelines, isError, type NewRun } from "./pipelines.js";
 
 /** A created run handed to the workers: straight away (pool null), or through its pool's queue. */
 export interface AdmittedRun {
@@ -98,22 +96,27 @@ export interface CreateRunCommand {
   accountId: string;
   apiKeyId: string;
   mode: Mode;
-  model: { id: string; pricing: Pricing; runner: RunnerSettings };
+  model: { id: string; status: string; pricing: Pricing; runner: RunnerSettings };
   /** Its turns among accounts waiting for the same model, and its limit of runs executing at once. */
   account: { weight: number; maxConcurrentRuns: number | null };
   priority: RunPriority;
   /** Validated against the model's schema, defaults applied. */
   input: Record<string, unknown>;
-  unitsRequested: number;
+  /** The request body as sent: with an Idempotency-Key, a replay must send the same. */
+  body: unknown;
   webhookUrl: string | null;
+  /** What the run's own webhook_url receives; null: the default (completed and failed). */
+  webhookEventsFilter: readonly WebhookFilterValue[] | null;
   idempotencyKey: string | null;
-  /** Hash of the canonical request, to tell an Idempotency-Key replay from a reuse. */
-  requestHash: string | null;
-  /** Events the run's own webhook_url receives (core's PER_RUN_EVENTS when the client says none). */
-  webhookEvents: readonly string[];
   /** Cancel-After, in ms from now. */
   cancelAfterMs: number | null;
 }
+
+/** How an execution ended, as the worker saw it; the lifecycle decides what the run becomes. */
+export type RunOutcome =
+  | { to: "COMPLETED"; output: Record<string, unknown>; units: number }
+  | { to: "FAILED"; errorCode: RunErrorCode; errorMessage: string }
+  | { to: "TIMEOUT" };
 
 export interface CreatedRun {
   id: string;
@@ -127,7 +130,8 @@ export type CreateRunResult =
   | { kind: "created"; run: CreatedRun }
   | { kind: "replayed"; run: CreatedRun }
   | { kind: "insufficient"; needed: number }
-  | { kind: "key_reused" };
+  | { kind: "key_reused" }
+  | { kind: "model_not_active"; status: string };
 
 /** A run being executed, as its start returned it. */
 export interface ExecutingRun extends StartedRun {
@@ -145,43 +149,22 @@ export interface RunLifecycle {
   create(command: CreateRunCommand): Promise<CreateRunResult>;
   /** QUEUED (or EXECUTING, taken over) -> EXECUTING; null when the run needs no execution. */
   start(runId: string): Promise<ExecutingRun | null>;
-  /** Ends an executing run; null when another settlement (a cancel, a time-out) won. */
-  finish(run: ExecutingRun, decision: SettlementDecision): Promise<SettledRun | null>;
+  /** Ends an executing run as its outcome says; null when another settlement (a cancel, a time-out) won. */
+  finish(run: ExecutingRun, outcome: RunOutcome): Promise<SettledRun | null>;
   cancel(owner: { accountId: string; mode: Mode }, runId: string): Promise<CancelResult>;
   /** Cancel-After: cancels and refunds the run if it has not ended, with the reason in its record. */
   cancelAtDeadline(runId: string): Promise<CancelResult>;
   /** The model server canceled the prediction itself; false when another settlement won. */
   canceledByModel(runId: string): Promise<boolean>;
   /** FAILED/TIMEOUT for an EXECUTING run past its deadline; null when it had ended already. */
-  timeOut(run: { id: string; modelId: string; reservedTokens: number }): Promise<SettledRun | null>;
+  timeOut(run: {
+    id: string;
+    modelId: string;
+    reservedTokens: number;
+    executionTimeoutMs: number;
+  }): Promise<SettledRun | null>;
   /** Resolves when every transition submitted so far is committed. */
   drain(): Promise<void>;
-}
-
-type InsertAnswer = InsertOutcome | { kind: "error"; error: unknown };
-type SettleAnswer = SettledRun | null | { kind: "error"; error: unknown };
-
-const isError = (a: unknown): a is { kind: "error"; error: unknown } =>
-  typeof a === "object" && a !== null && (a as { kind?: string }).kind === "error";
-
-/** The ended run's view for its event, so that streams answer without reading it back. */
-function endedView(run: SettledRun, plan: SettlementPlan): { view?: Record<string, unknown> } {
-  const view = presentRun({
-    id: run.id,
-    status: run.status,
-    modelId: run.modelId,
-    mode: "live",
-    estimatedTokens: 0,
-    tokensCharged: run.tokensCharged,
-    output: plan.output ?? null,
-    errorCode: plan.errorCode ?? null,
-    errorMessage: plan.errorMessage ?? null,
-    createdAt: run.createdAt,
-    startedAt: run.startedAt,
-    completedAt: plan.to === "CANCELED" ? null : plan.at,
-    canceledAt: plan.to === "CANCELED" ? plan.at : null,
-  });
-  return JSON.stringify(view).length <= EVENT_VIEW_MAX_BYTES ? { view } : {};
 }
 
 export function createRunLifecycle({
@@ -190,151 +173,13 @@ export function createRunLifecycle({
   logger,
   groupCommit: settings,
 }: LifecycleDeps): RunLifecycle {
-  const pool = sqlPool(db);
-  const warn = (what: string, ids: Record<string, readonly string[] | string>) => (error: unknown) =>
-    logger.warn(`${what} failed; the sweeper will do it`, { ...ids, error: (error as Error).message });
-  // Events are sent in the order of the transitions (one connection keeps it) but not awaited by
-  // the transition's caller: a worker starts executing without waiting for Redis. drain() waits.
-  const background = new Set<Promise<unknown>>();
-  const inBackground = (work: Promise<unknown>) => {
-    background.add(work);
-    void work.finally(() => background.delete(work));
-  };
-  const recordEvents = (events: RecordedEvent[]) =>
-    inBackground(
-      queues.recordEvents(events).catch((error: unknown) =>
-        logger.warn("recording run events failed; waiting clients read the stored state", {
-          run_ids: events.map((e) => e.runId),
-          error: (error as Error).message,
-        }),
-      ),
-    );
-
-  /** One at a time, each with its own answer: for a batch that failed as a whole. */
-  async function oneByOne<I, A>(
-    items: I[],
-    apply: (item: I) => Promise<A>,
-  ): Promise<(A | { kind: "error"; error: unknown })[]> {
-    const answers: (A | { kind: "error"; error: unknown })[] = [];
-    for (const item of items)
-      answers.push(await apply(item).catch((error: unknown) => ({ kind: "error" as const, error })));
-    return answers;
-  }
-
-  const creations: GroupCommit<
-    RunRow & { admission: Omit<AdmittedRun, "runId" | "createdAt"> },
-    InsertAnswer
-  > = groupCommit({
-    ...settings,
-    keyOf: (r) => (r.idempotencyKey ? `${r.accountId}:${r.mode}:${r.idempotencyKey}` : undefined),
-    async apply(rows) {
-      let answers: InsertAnswer[];
-      try {
-        answers = await insertRuns(pool, rows);
-      } catch (error) {
-        // One run must not fail the others (a twin that won a race elsewhere, a bad value).
-        if (rows.length === 1) throw error;
-        answers = await oneByOne(rows, async (r) => (await insertRuns(pool, [r]))[0]!);
-      }
-      // An account that could not cover the batch's total may still cover some of its runs:
-      // those are retried one at a time, in order, as if the batch had never formed.
-      const reserving = new Map<string, number>();
-      for (const r of rows)
-        if (r.reserve > 0) reserving.set(r.accountId, (reserving.get(r.accountId) ?? 0) + 1);
-      for (let i = 0; i < rows.length; i++) {
-        const row = rows[i]!;
-        if (answers[i]!.kind === "unreserved" && reserving.get(row.accountId)! > 1) {
-          answers[i] = await insertRuns(pool, [row]).then(
-            (a) => a[0]!,
-            (error: unknown) => ({ kind: "error" as const, error }),
-          );
-        }
-      }
-      const made = rows.flatMap((row, i) => {
-        const answer = answers[i]!;
-        return answer.kind === "created" ? [{ row, createdAt: answer.createdAt }] : [];
-      });
-      const created = made.map(({ row }) => row.id);
-      // The QUEUED events go out first, on the same connection: no run can start before its event.
-      // Runs of unlimited models join the queue index by creation time; the others' place is the
-      // scheduler's.
-      recordEvents(
-        made.map(({ row, createdAt }) => ({
-          runId: row.id,
-          modelId: row.modelId,
-          event: { type: "status", status: "QUEUED", at: createdAt.toISOString() },
-          ...(row.admission.pool === null && { queuedAt: createdAt.getTime() }),
-        })),
-      );
-      const deadlines = made.flatMap(({ row }) =>
-        row.cancelAt ? [{ runId: row.id, at: row.cancelAt }] : [],
-      );
-      await Promise.all([
-        queues
-          .admitRuns(made.map(({ row, createdAt }) => ({ runId: row.id, createdAt, ...row.admission })))
-          .catch(warn("enqueue", { run_ids: created })),
-        deadlines.length &&
-          queues
-            .scheduleDeadlines(deadlines)
-            .catch(warn("scheduling Cancel-After", { run_ids: deadlines.map((d) => d.runId) })),
-      ]);
-      return answers;
-    },
+  const pipelines = createPipelines({
+    db,
+    queues,
+    logger,
+    groupCommit: settings,
   });
-
-  const starts: GroupCommit<string, StartedRun | null> = groupCommit({
-    ...settings,
-    keyOf: (id) => id,
-    async apply(ids) {
-      const started = await startRuns(pool, ids);
-      const runs = [...started.values()];
-      recordEvents(
-        runs.map((r) => ({
-          runId: r.id,
-          modelId: r.modelId,
-          event: { type: "status", status: "EXECUTING", at: r.startedAt.toISOString() },
-        })),
-      );
-      const deliveries = runs.flatMap((r) => r.deliveryIds);
-      if (deliveries.length)
-        inBackground(
-          queues
-            .enqueueDeliveries(deliveries)
-            .catch(warn("enqueue of deliveries", { delivery_ids: deliveries })),
-        );
-      return ids.map((id) => started.get(id) ?? null);
-    },
-  });
-
-  const settlements: GroupCommit<SettlementPlan & { runId: string }, SettleAnswer> = groupCommit({
-    ...settings,
-    keyOf: (s) => s.runId,
-    async apply(plans) {
-      let answers: SettleAnswer[];
-      try {
-        const settled = await settleRuns(pool, plans);
-        answers = plans.map((p) => settled.get(p.runId) ?? null);
-      } catch (error) {
-        if (plans.length === 1) throw error;
-        answers = await oneByOne(plans, async (p) => (await settleRuns(pool, [p])).get(p.runId) ?? null);
-      }
-      const settled = answers.flatMap((a, i) => (a && !isError(a) ? [{ run: a, plan: plans[i]! }] : []));
-      recordEvents(
-        settled.map(({ run, plan }) => ({
-          runId: run.id,
-          modelId: run.modelId,
-          event: { type: "status", status: run.status, at: plan.at.toISOString(), ...endedView(run, plan) },
-          ...(run.status === "COMPLETED" &&
-            run.startedAt && { runMs: plan.at.getTime() - run.startedAt.getTime() }),
-        })),
-      );
-      const deliveries = settled.flatMap(({ run }) => run.deliveryIds);
-      await queues
-        .enqueueDeliveries(deliveries)
-        .catch(warn("enqueue of deliveries", { delivery_ids: deliveries }));
-      return answers;
-    },
-  });
+  const { creations, starts, settlements, warn } = pipelines;
 
   async function settle(
     run: { id: string; modelId: string; reservedTokens: number },
@@ -347,14 +192,17 @@ export function createRunLifecycle({
     return answer;
   }
 
-  async function replayOf(command: CreateRunCommand): Promise<CreateRunResult | null> {
+  async function replayOf(
+    command: CreateRunCommand,
+    requestHash: string | null,
+  ): Promise<CreateRunResult | null> {
     const existing = await findIdempotentRun(db, {
       accountId: command.accountId,
       mode: command.mode,
       idempotencyKey: command.idempotencyKey!,
     });
     if (!existing) return null;
-    if (existing.requestHash !== command.requestHash) return { kind: "key_reused" };
+    if (existing.requestHash !== requestHash) return { kind: "key_reused" };
     return { kind: "replayed", run: existing };
   }
 
@@ -405,16 +253,25 @@ export function createRunLifecycle({
 
   return {
     async create(command) {
+      const { model } = command;
+      // The canonical request (key order does not matter) tells a replay from a reuse of the key.
+      const requestHash = command.idempotencyKey
+        ? createHash("sha256")
+            .update(canonicalJson({ modelId: model.id, body: command.body }))
+            .digest("hex")
+        : null;
       if (command.idempotencyKey) {
-        const replay = await replayOf(command);
+        const replay = await replayOf(command, requestHash);
         if (replay) return replay;
       }
-      const estimatedTokens = tokensFor(command.model.pricing, command.unitsRequested);
+      if (model.status !== "active") return { kind: "model_not_active", status: model.status };
+      const units = unitsRequested(model.pricing, command.input);
+      const estimatedTokens = tokensFor(model.pricing, units);
       const reserve = command.mode === "live" ? estimatedTokens : 0;
-      const pool = poolOf(command.model.runner);
-      const row: RunRow & { admission: Omit<AdmittedRun, "runId" | "createdAt"> } = {
+      const pool = poolOf(model.runner);
+      const row: NewRun = {
         admission: {
-          pool: pool ? command.model.id : null,
+          pool: pool ? model.id : null,
           accountId: command.accountId,
           priority: command.priority,
           weight: command.account.weight,
@@ -425,16 +282,18 @@ export function createRunLifecycle({
         accountId: command.accountId,
         apiKeyId: command.apiKeyId,
         mode: command.mode,
-        modelId: command.model.id,
+        modelId: model.id,
         input: command.input,
         webhookUrl: command.webhookUrl,
-        unitsRequested: command.unitsRequested,
+        unitsRequested: units,
         estimatedTokens,
         reserve,
         ledgerId: newId("led"),
         idempotencyKey: command.idempotencyKey,
-        requestHash: command.requestHash,
-        webhookEvents: command.webhookEvents,
+        requestHash,
+        webhookEvents: command.webhookEventsFilter
+          ? webhookFilterEvents(command.webhookEventsFilter)
+          : PER_RUN_EVENTS,
         cancelAt: command.cancelAfterMs === null ? null : new Date(Date.now() + command.cancelAfterMs),
       };
       // A key that conflicted but holds no replayable run was freed meanwhile (past its 24 h
@@ -459,7 +318,7 @@ export function createRunLifecycle({
             return { kind: "insufficient", needed: reserve };
           case "conflict": {
             // A twin with the same key was created first (in an earlier batch or elsewhere).
-            const replay = await replayOf(command);
+            const replay = await replayOf(command, requestHash);
             if (replay) return replay;
             if (attempt > 0) throw new Error("an Idempotency-Key keeps conflicting with no run holding it");
           }
@@ -475,7 +334,18 @@ export function createRunLifecycle({
       return { ...started, now: () => new Date(base + Math.round(performance.now() - t0)) };
     },
 
-    finish(run, decision) {
+    finish(run, outcome) {
+      const decision: SettlementDecision =
+        outcome.to === "COMPLETED"
+          ? {
+              to: "COMPLETED",
+              output: outcome.output,
+              unitsCompleted: Math.min(outcome.units, run.unitsRequested),
+              charge: settlementCharge(run.pricing, outcome.units, run.reservedTokens),
+            }
+          : outcome.to === "TIMEOUT"
+            ? timeoutDecision(run.executionTimeoutMs)
+            : outcome;
       return settle(run, ["EXECUTING"], decision, run.now());
     },
 
@@ -501,21 +371,9 @@ export function createRunLifecycle({
     },
 
     timeOut(run) {
-      return settle(
-        run,
-        ["EXECUTING"],
-        {
-          to: "FAILED",
-          errorCode: "TIMEOUT" satisfies RunErrorCode,
-          errorMessage: "The run exceeded its execution timeout.",
-        },
-        new Date(),
-      );
+      return settle(run, ["EXECUTING"], timeoutDecision(run.executionTimeoutMs), new Date());
     },
 
-    async drain() {
-      await Promise.all([creations.drain(), starts.drain(), settlements.drain()]);
-      await Promise.all([...background]);
-    },
+    drain: pipelines.drain,
   };
 }
