@@ -10,10 +10,10 @@
 //   started while the slow one has a backlog, and how far each queued run's told position and
 //   estimated start were from what happened.
 import { parseArgs } from "node:util";
-import { loadCatalogue, seedCatalogue } from "../../packages/db/dist/index.js";
 import {
   createAccountWithKeys,
   freePort,
+  seedCogModel,
   startBalancer,
   startFakeCog,
   startService,
@@ -40,24 +40,15 @@ const slow = await Promise.all(
   Array.from({ length: SERVERS }, () => startFakeCog({ behaviour: { delayMs: DELAY } })),
 );
 const fast = await startFakeCog({ behaviour: { delayMs: 20 } });
-const [hq] = (await loadCatalogue()).filter((m) => m.id === "acme/pixel-hq");
-const model = (id, servers) => ({
-  ...hq,
-  id,
-  name: id,
-  highlighted: false,
-  runner: {
-    kind: "cog",
-    servers: servers.map((s) => s.url),
-    output: "image",
-    concurrency: 1,
-    dispatch_attempts: 3,
-    health_interval_ms: 1_000,
-    request_timeout_ms: 5_000,
-    input_map: { rename: {}, expand: {} },
-  },
-});
-await seedCatalogue(service.database.db, [model("bench/slow", slow), model("bench/fast", [fast])]);
+const cogModel = (id, servers) =>
+  seedCogModel(
+    service.database.db,
+    id,
+    servers.map((s) => s.url),
+    { runner: { health_interval_ms: 1_000, request_timeout_ms: 5_000 } },
+  );
+await cogModel("bench/slow", slow);
+await cogModel("bench/fast", [fast]);
 const api = await service.startApi();
 const metricsPorts = [];
 for (let i = 0; i < 2; i++) {

@@ -118,8 +118,11 @@ local function dispatch(pool, out)
     end
   end
 end
-local function dispatchAll(pools, out)
+-- Fills every pool named; the runs leased, as (run, slot, pool) triples.
+local function filled(pools)
+  local out = {}
   for pool in pairs(pools) do dispatch(pool, out) end
+  return out
 end
 `;
 
@@ -145,9 +148,7 @@ for _, e in ipairs(cjson.decode(ARGV[5])) do
     pools[e.p] = true
   end
 end
-local out = {}
-dispatchAll(pools, out)
-return out`;
+return filled(pools)`;
 
 // ARGV[5..]: runs whose slots are free again (prediction ended, run ended); unknown ones are ignored.
 const RELEASE = `${COMMON}
@@ -156,9 +157,7 @@ for i = 5, #ARGV do
   local pool = release(ARGV[i])
   if pool then pools[pool] = true end
 end
-local out = {}
-dispatchAll(pools, out)
-return out`;
+return filled(pools)`;
 
 // ARGV[5]: pool; ARGV[6..]: its slots now (replaces the set; busy slots that left stay leased).
 const SET_SLOTS = `${COMMON}
@@ -169,42 +168,31 @@ redis.call('DEL', key)
 for i = 6, #ARGV do redis.call('SADD', key, ARGV[i]) end
 redis.call('SADD', P .. 'pools', pool)
 pools[pool] = true
-local out = {}
-dispatchAll(pools, out)
-return out`;
+return filled(pools)`;
 
 // ARGV[5..]: pools to fill (after a lease expired, or as the periodic safety net).
 const TICK = `${COMMON}
 local pools = purge()
 for i = 5, #ARGV do pools[ARGV[i]] = true end
-local out = {}
-dispatchAll(pools, out)
+local out = filled(pools)
 local first = redis.call('ZRANGE', P .. 'leases', 0, 0, 'WITHSCORES')
 out[#out + 1] = first[2] or ''
 return out`;
 
-// ARGV[2..]: runs that should wait no more (canceled while queued). Returns how many left a queue.
-const REMOVE = `
-local P = ARGV[1]
+// ARGV[5..]: runs that should wait no more (canceled while queued). Returns how many left a queue.
+const REMOVE = `${COMMON}
 local removed = 0
-for i = 2, #ARGV do
+for i = 5, #ARGV do
   local v = redis.call('HGET', P .. 'waiting', ARGV[i])
   if v then
-    local f = {}
-    for part in string.gmatch(v, '([^\\t]+)') do f[#f + 1] = part end
+    local f = split(v)
     local pool, account, lane = f[1], f[2], f[3]
     redis.call('HDEL', P .. 'waiting', ARGV[i])
     if redis.call('ZREM', P .. pool .. ':' .. lane .. ':' .. account, ARGV[i]) == 1 then
       removed = removed + 1
       redis.call('HINCRBY', P .. pool .. ':meta', 'queued', -1)
     end
-    if redis.call('ZCARD', P .. pool .. ':n:' .. account) + redis.call('ZCARD', P .. pool .. ':l:' .. account) == 0 then
-      local pass = redis.call('ZSCORE', P .. pool .. ':ring', account)
-      if pass then
-        redis.call('HSET', P .. pool .. ':passes', account, pass)
-        redis.call('ZREM', P .. pool .. ':ring', account)
-      end
-    end
+    if waitingOf(pool, account) == 0 then leave(pool, account) end
   end
 end
 return removed`;
@@ -289,7 +277,7 @@ type Scripts = Redis & {
   svcSchedRelease(...args: (string | number)[]): Promise<string[]>;
   svcSchedSetSlots(...args: (string | number)[]): Promise<string[]>;
   svcSchedTick(...args: (string | number)[]): Promise<string[]>;
-  svcSchedRemove(...args: string[]): Promise<number>;
+  svcSchedRemove(...args: (string | number)[]): Promise<number>;
   svcSchedRenew(...args: (string | number)[]): Promise<string[]>;
   svcSchedPlace(...args: string[]): Promise<(string | number)[]>;
   svcSchedStats(...args: string[]): Promise<[number, number, number, string]>;
@@ -390,7 +378,7 @@ export function redisScheduler(redis: Redis, prefix: string, settings: Scheduler
     /** Takes runs out of their queues (canceled while waiting); how many were waiting. */
     async remove(runIds: readonly string[]): Promise<number> {
       if (!runIds.length) return 0;
-      return r.svcSchedRemove(P, ...runIds);
+      return r.svcSchedRemove(...head(), ...runIds);
     },
     /** Extends the leases of runs this worker executes; those that still hold one. */
     async renew(runIds: readonly string[]): Promise<string[]> {

@@ -31,3 +31,39 @@ export async function seedTestModels(db: Db): Promise<void> {
     variant("test/timeout", 5_000, 300),
   ]);
 }
+
+/**
+ * A model served by Cog servers (fake ones here), with the public image interface of acme/pixel-hq
+ * (5 tokens per image): `runner` settings and entry fields override the defaults.
+ */
+export async function seedCogModel(
+  db: Db,
+  id: string,
+  servers: readonly string[],
+  extra: { runner?: Record<string, unknown> } & Record<string, unknown> = {},
+): Promise<void> {
+  const [hq] = (await loadCatalogue()).filter((m) => m.id === "acme/pixel-hq");
+  const { runner, ...fields } = extra;
+  await seedCatalogue(db, [
+    {
+      ...hq!,
+      id,
+      name: id,
+      highlighted: false,
+      runner: {
+        kind: "cog",
+        servers: [...servers],
+        output: "image",
+        concurrency: 1,
+        dispatch_attempts: 3,
+        health_interval_ms: 100,
+        request_timeout_ms: 2_000,
+        input_map: { rename: {}, expand: {} },
+        ...runner,
+      } as CatalogueRunner,
+      ...fields,
+    },
+  ]);
+}
+
+type CatalogueRunner = Parameters<typeof seedCatalogue>[1][number]["runner"];

@@ -7,6 +7,7 @@ import { ledgerTotals, loadCatalogue, seedCatalogue } from "@svc/db";
 import { ModelRunError, type AnyRun, type ModelRunClient } from "@svc/sdk";
 import {
   freePort,
+  seedCogModel,
   startFakeCog,
   stopApps,
   TEST_REDIS_URL,
@@ -50,28 +51,13 @@ describe("Cog runner end to end", () => {
   });
 
   /** A model with our public image interface, served by the given Cog servers. */
-  async function cogModel(id: string, servers: FakeCog[], extra: Record<string, unknown> = {}) {
-    const [hq] = (await loadCatalogue()).filter((m) => m.id === "acme/pixel-hq");
-    await seedCatalogue(service.database.db, [
-      {
-        ...hq!,
-        id,
-        name: id,
-        highlighted: false,
-        runner: {
-          kind: "cog",
-          servers: servers.map((s) => s.url),
-          output: "image",
-          concurrency: 1,
-          dispatch_attempts: 3,
-          health_interval_ms: 100,
-          request_timeout_ms: 2_000,
-          input_map: IMAGE_MAP,
-        },
-        ...extra,
-      },
-    ]);
-  }
+  const cogModel = (id: string, servers: FakeCog[], extra: Record<string, unknown> = {}) =>
+    seedCogModel(
+      service.database.db,
+      id,
+      servers.map((s) => s.url),
+      { runner: { input_map: IMAGE_MAP }, ...extra },
+    );
   const fakeCog = async (...args: Parameters<typeof startFakeCog>) => {
     const cog = await startFakeCog(...args);
     cogs.push(cog);

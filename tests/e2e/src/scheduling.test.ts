@@ -1,8 +1,9 @@
 import { runCommand } from "@svc/cli";
-import { ledgerTotals, loadCatalogue, seedCatalogue } from "@svc/db";
+import { ledgerTotals } from "@svc/db";
 import { ModelRunClient, ModelRunError, type AnyRun } from "@svc/sdk";
 import {
   freePort,
+  seedCogModel,
   startBalancer,
   startFakeCog,
   waitFor,
@@ -43,28 +44,13 @@ describe("scheduling onto model servers", () => {
   };
 
   /** A model with the public image interface served by the given Cog servers. */
-  async function cogModel(id: string, servers: FakeCog[], extra: Record<string, unknown> = {}) {
-    const [hq] = (await loadCatalogue()).filter((m) => m.id === "acme/pixel-hq");
-    await seedCatalogue(service.database.db, [
-      {
-        ...hq!,
-        id,
-        name: id,
-        highlighted: false,
-        runner: {
-          kind: "cog",
-          servers: servers.map((s) => s.url),
-          output: "image",
-          concurrency: 1,
-          dispatch_attempts: 3,
-          health_interval_ms: 100,
-          request_timeout_ms: 2_000,
-          input_map: { rename: {}, expand: {} },
-        },
-        ...extra,
-      },
-    ]);
-  }
+  const cogModel = (id: string, servers: FakeCog[], extra: Record<string, unknown> = {}) =>
+    seedCogModel(
+      service.database.db,
+      id,
+      servers.map((s) => s.url),
+      extra,
+    );
   const fakeCog = async (...args: Parameters<typeof startFakeCog>) => {
     const cog = await startFakeCog(...args);
     cogs.push(cog);
@@ -232,18 +218,7 @@ describe("scheduling onto model servers", () => {
 
   it("when an account is limited to 2 runs at once, then concurrent creations through two API processes never execute more than 2", async () => {
     const gpu = await fakeCog({ concurrency: 6, behaviour: { delayMs: 600_000 } });
-    await cogModel("sched/limited", [gpu], {
-      runner: {
-        kind: "cog",
-        servers: [gpu.url],
-        output: "image",
-        concurrency: 6,
-        dispatch_attempts: 3,
-        health_interval_ms: 100,
-        request_timeout_ms: 2_000,
-        input_map: { rename: {}, expand: {} },
-      },
-    });
+    await cogModel("sched/limited", [gpu], { runner: { concurrency: 6 } });
     const { client, accountId, liveKey } = await service.account(10_000);
     await runCommand(
       service.database.db,
