@@ -37,9 +37,9 @@ const sleep = (t) => new Promise((r) => setTimeout(r, t));
 const balancer = await startBalancer();
 const service = await startService({ RATE_LIMIT_ENABLED: "false" });
 const slow = await Promise.all(
-  Array.from({ length: SERVERS }, () => startFakeCog({ behaviour: { delayMs: DELAY } })),
+  Array.from({ length: SERVERS }, () => startFakeCog({ behaviour: { delayMs: DELAY, imageSide: 16 } })),
 );
-const fast = await startFakeCog({ behaviour: { delayMs: 20 } });
+const fast = await startFakeCog({ behaviour: { delayMs: 20, imageSide: 16 } });
 const cogModel = (id, servers) =>
   seedCogModel(
     service.database.db,

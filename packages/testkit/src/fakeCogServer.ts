@@ -20,6 +20,8 @@ export interface FakeCogBehaviour {
   videoBytes?: number;
   /** Answers the PUT that starts a prediction this much later (it is started, the caller not told yet). */
   startReplyDelayMs?: number;
+  /** The side of the images it makes, whatever the input asks (benchmarks: a GPU's output costs this host nothing). */
+  imageSide?: number;
 }
 
 interface Prediction {
@@ -172,8 +174,8 @@ export async function startFakeCog(
     const count = Number(p.input.num_outputs ?? 1);
     if (cog.behaviour.outputAsUrl)
       return Array.from({ length: count }, (_, i) => `${cog.url}/outputs/${p.id}/${i}.png`);
-    const width = Number(p.input.width ?? 512);
-    const height = Number(p.input.height ?? 512);
+    const width = cog.behaviour.imageSide ?? Number(p.input.width ?? 512);
+    const height = cog.behaviour.imageSide ?? Number(p.input.height ?? 512);
     return Array.from(
       { length: count },
       (_, i) =>
@@ -183,7 +185,6 @@ export async function startFakeCog(
   const now = () => performance.timeOrigin + performance.now();
   const finish = (p: Prediction) => {
     if (p.status !== "processing") return;
-    p.endedAt = now();
     if (cog.behaviour.fail) {
       p.status = "failed";
       p.error = cog.behaviour.fail;
@@ -193,6 +194,8 @@ export async function startFakeCog(
       p.status = "succeeded";
       p.output = outputOf(p);
     }
+    // The model has stopped working on it once its output is made: the slot is free from here.
+    p.endedAt = now();
     notify(p);
   };
 

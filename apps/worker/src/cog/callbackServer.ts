@@ -95,6 +95,10 @@ export async function startCogCallbackServer(opts: {
       }
       try {
         if (COG_TERMINAL.has(prediction.status)) {
+          opts.logger.debug("cog prediction ended", {
+            run_id: id,
+            at: performance.timeOrigin + performance.now(),
+          });
           // The slot first: the next run is on its way to the server while the result is stored.
           const released = opts
             .release(id)

@@ -126,7 +126,11 @@ async function execute(
   const { signal } = controller;
   const timedOut = () => signal.aborted && !cancelSignal?.aborted;
   const settings = run.runner;
-  log.debug("run executing", { model_id: run.modelId, start_ms: +(performance.now() - picked).toFixed(2) });
+  log.debug("run executing", {
+    model_id: run.modelId,
+    at: performance.timeOrigin + performance.now(),
+    start_ms: +(performance.now() - picked).toFixed(2),
+  });
   const leased = "slot" in job.data ? job.data : undefined;
   if (leased && run.attempts === 1)
     metrics?.dispatchLatency.observe(

@@ -41,6 +41,7 @@ export function workerDispatcher(deps: {
         run_id: d.runId,
         slot: d.slot,
         model_id: d.pool,
+        at: performance.timeOrigin + launched,
         lease_ms: +(leased - since).toFixed(2),
         enqueue_ms: +(launched - leased).toFixed(2),
       });
