@@ -164,6 +164,31 @@ describe("scheduling onto model servers", () => {
     expect(startedOnce([one!, two!])).toBe(true);
   });
 
+  it("when a server fails its health check, then its slots leave the pool until it passes again; a server added to the catalogue adds capacity without a restart", async () => {
+    const [one, two] = [
+      await fakeCog({ behaviour: { delayMs: 50 } }),
+      await fakeCog({ behaviour: { delayMs: 50 } }),
+    ];
+    await cogModel("sched/health", [one!]);
+    const { client } = await service.account(1_000);
+    const capacity = (n: number) =>
+      waitFor(async () => ((await client.models.get("sched/health")).capacity === n ? true : null), {
+        what: `capacity ${n}`,
+      });
+    expect((await until(client, await create(client, "sched/health"), ["COMPLETED"])).status).toBe(
+      "COMPLETED",
+    );
+    await capacity(1);
+    one!.health = "STARTING";
+    await capacity(0);
+    const waiting = await create(client, "sched/health");
+    expect((await client.runs.get(waiting)).status).toBe("QUEUED");
+    one!.health = "READY";
+    expect((await until(client, waiting, ["COMPLETED"])).status).toBe("COMPLETED");
+    await cogModel("sched/health", [one!, two!]);
+    await capacity(2);
+  });
+
   it("when a second account submits one run after a first account's burst, then it starts within the next two dispatches", async () => {
     const gpu = await fakeCog({ behaviour: { delayMs: 600_000 } });
     await cogModel("sched/fair", [gpu]);
