@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
-import { parseSecretsKey } from "@svc/core";
+import { parseSecretsKey, ttlCache } from "@svc/core";
+import { findModel } from "@svc/db";
 import {
   createDeadlinesQueue,
   createDeliveriesQueue,
@@ -86,6 +87,10 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
     runners,
     blocklist: loadBlocklist(config),
     slots: dispatcher,
+    runnerOf: ttlCache(
+      async (id) => (await findModel(db, id))?.runner ?? null,
+      config.CATALOGUE_CACHE_TTL_MS,
+    ),
     metrics,
   };
   const deliver: DeliverDeps = {

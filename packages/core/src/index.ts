@@ -25,3 +25,4 @@ export * from "./runHeaders.js";
 export * from "./scheduling.js";
 export * from "./views.js";
 export * from "./literals.js";
+export * from "./ttlCache.js";

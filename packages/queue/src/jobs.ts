@@ -74,6 +74,10 @@ const leasedPayload = runPayload.extend({
   slot: z.string().min(1).max(4_096),
   /** When the slot was leased (ms), for the dispatch latency. */
   leasedAt: z.int().nonnegative(),
+  /** Its model (the pool's id). */
+  pool: z.string().min(1).max(200),
+  /** Its input as JSON, when small (scheduler's INPUT_KEPT_MAX_BYTES): sent before the start commits. */
+  input: z.string().max(4_096).optional(),
 });
 export type LeasedRunJob = z.infer<typeof leasedPayload>;
 

@@ -46,16 +46,22 @@ export async function enqueueRuns(q: RunsQueue, runIds: readonly string[]): Prom
   );
 }
 
-/** The jobs of runs the scheduler leased a slot to, in the order it leased them. */
+/**
+ * The jobs of runs the scheduler leased a slot to, in the order it leased them. One job alone (a
+ * slot freed) is added with one script call rather than a MULTI: it is on the path between two
+ * predictions of a server.
+ */
 export async function launchRuns(q: LeasedRunsQueue, dispatched: readonly Dispatched[]): Promise<void> {
   if (!dispatched.length) return;
   const at = Date.now();
-  await q.addBulk(
-    jobEntries(
-      LEASED_RUN_JOB,
-      dispatched.map(({ runId, slot }) => ({ data: { runId, slot, leasedAt: at } })),
-    ),
+  const entries = jobEntries(
+    LEASED_RUN_JOB,
+    dispatched.map(({ runId, slot, pool, input }) => ({
+      data: { runId, slot, pool, leasedAt: at, ...(input !== undefined && { input }) },
+    })),
   );
+  if (entries.length === 1) await q.add(entries[0]!.name, entries[0]!.data, entries[0]!.opts);
+  else await q.addBulk(entries);
 }
 
 /** A run to admit: into its pool's queue, or (pool null: unlimited capacity) straight to the workers. */

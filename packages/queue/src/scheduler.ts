@@ -13,6 +13,7 @@
 //   <pool>:busy    HASH slot -> run
 //   <pool>:health  HASH server -> up | down
 //   waiting        HASH run -> pool \t account \t lane
+//   input          HASH run -> its input (JSON), when small: handed to its dispatch
 //   lease          HASH run -> pool \t slot \t account \t leased ms
 //   leases         ZSET run -> expiry ms
 //   running        HASH account -> leases held (all pools)
@@ -106,6 +107,8 @@ local function dispatch(pool, out)
     else
       local run = popped[1]
       redis.call('HDEL', P .. 'waiting', run)
+      local input = redis.call('HGET', P .. 'input', run)
+      if input then redis.call('HDEL', P .. 'input', run) end
       redis.call('HINCRBY', P .. pool .. ':meta', 'queued', -1)
       redis.call('HSET', P .. pool .. ':meta', 'vt', pass)
       redis.call('ZADD', ring, pass + stride(chosen), chosen)
@@ -115,10 +118,11 @@ local function dispatch(pool, out)
       out[#out + 1] = run
       out[#out + 1] = slot
       out[#out + 1] = pool
+      out[#out + 1] = input or ''
     end
   end
 end
--- Fills every pool named; the runs leased, as (run, slot, pool) triples.
+-- Fills every pool named; the runs leased, as (run, slot, pool, input or '') quads.
 local function filled(pools)
   local out = {}
   for pool in pairs(pools) do dispatch(pool, out) end
@@ -126,7 +130,8 @@ local function filled(pools)
 end
 `;
 
-// ARGV[5]: JSON [{r: run, p: pool, a: account, t: created ms, l: "n" | "l", w: weight, c: limit}].
+// ARGV[5]: JSON [{r: run, p: pool, a: account, t: created ms, l: "n" | "l", w: weight, c: limit,
+// i: input JSON (optional)}].
 // A run already waiting or leased is left as it is (the sweeper may add it again).
 const ENQUEUE = `${COMMON}
 local pools = purge()
@@ -136,6 +141,7 @@ for _, e in ipairs(cjson.decode(ARGV[5])) do
   if redis.call('HEXISTS', P .. 'lease', e.r) == 0 then
     if redis.call('ZADD', P .. e.p .. ':' .. e.l .. ':' .. e.a, 'NX', e.t, e.r) == 1 then
       redis.call('HSET', P .. 'waiting', e.r, e.p .. '\\t' .. e.a .. '\\t' .. e.l)
+      if e.i then redis.call('HSET', P .. 'input', e.r, e.i) end
       redis.call('HINCRBY', P .. e.p .. ':meta', 'queued', 1)
       local ring = P .. e.p .. ':ring'
       if not redis.call('ZSCORE', ring, e.a) then
@@ -188,6 +194,7 @@ for i = 5, #ARGV do
     local f = split(v)
     local pool, account, lane = f[1], f[2], f[3]
     redis.call('HDEL', P .. 'waiting', ARGV[i])
+    redis.call('HDEL', P .. 'input', ARGV[i])
     if redis.call('ZREM', P .. pool .. ':' .. lane .. ':' .. account, ARGV[i]) == 1 then
       removed = removed + 1
       redis.call('HINCRBY', P .. pool .. ':meta', 'queued', -1)
@@ -305,6 +312,8 @@ export interface Dispatched {
   runId: string;
   slot: string;
   pool: string;
+  /** Its input, when it was small enough to wait with it: the worker can send it before the start commits. */
+  input?: string;
 }
 
 export interface WaitingRun {
@@ -316,7 +325,12 @@ export interface WaitingRun {
   /** The account's weight and concurrency limit (null: the default), as the database has them. */
   weight: number;
   maxConcurrentRuns: number | null;
+  /** Its input as JSON, kept while it waits when small (INPUT_KEPT_MAX_BYTES). */
+  input?: string;
 }
+
+/** The largest input kept with a waiting run (a million waiting runs then hold at most 2 GB). */
+export const INPUT_KEPT_MAX_BYTES = 2_048;
 
 export interface PoolStats {
   capacity: number;
@@ -332,10 +346,15 @@ export interface SchedulerSettings {
   defaultLimit: number;
 }
 
-const triples = (flat: string[]): Dispatched[] => {
+const quads = (flat: string[]): Dispatched[] => {
   const out: Dispatched[] = [];
-  for (let i = 0; i + 2 < flat.length; i += 3)
-    out.push({ runId: flat[i]!, slot: flat[i + 1]!, pool: flat[i + 2]! });
+  for (let i = 0; i + 3 < flat.length; i += 4)
+    out.push({
+      runId: flat[i]!,
+      slot: flat[i + 1]!,
+      pool: flat[i + 2]!,
+      ...(flat[i + 3] && { input: flat[i + 3] }),
+    });
   return out;
 };
 
@@ -357,23 +376,24 @@ export function redisScheduler(redis: Redis, prefix: string, settings: Scheduler
         l: run.priority === "low" ? "l" : "n",
         w: run.weight,
         c: run.maxConcurrentRuns,
+        ...(run.input !== undefined && run.input.length <= INPUT_KEPT_MAX_BYTES && { i: run.input }),
       }));
-      return triples(await r.svcSchedEnqueue(...head(), JSON.stringify(batch)));
+      return quads(await r.svcSchedEnqueue(...head(), JSON.stringify(batch)));
     },
     /** Frees the runs' slots (idempotent) and dispatches into them. */
     async release(runIds: readonly string[]): Promise<Dispatched[]> {
       if (!runIds.length) return [];
-      return triples(await r.svcSchedRelease(...head(), ...runIds));
+      return quads(await r.svcSchedRelease(...head(), ...runIds));
     },
     /** Sets a pool's slots (its capacity now) and dispatches into any that are free. */
     async setSlots(pool: string, slots: readonly string[]): Promise<Dispatched[]> {
-      return triples(await r.svcSchedSetSlots(...head(), pool, ...slots));
+      return quads(await r.svcSchedSetSlots(...head(), pool, ...slots));
     },
     /** Gives back expired leases, fills the pools; also when the next lease expires (ms), if any. */
     async tick(pools: readonly string[]): Promise<{ dispatched: Dispatched[]; nextExpiry: number | null }> {
       const flat = await r.svcSchedTick(...head(), ...pools);
       const last = flat.pop();
-      return { dispatched: triples(flat), nextExpiry: last ? Number(last) : null };
+      return { dispatched: quads(flat), nextExpiry: last ? Number(last) : null };
     },
     /** Takes runs out of their queues (canceled while waiting); how many were waiting. */
     async remove(runIds: readonly string[]): Promise<number> {

@@ -17,6 +17,8 @@ export interface RunContext {
   slot?: string;
   /** The run's first start: no earlier attempt can have left work behind to re-attach to. */
   fresh?: boolean;
+  /** The work was sent before the start committed (Runner.begin): true when it was accepted. */
+  begun?: Promise<boolean>;
 }
 
 export interface RunResult {
@@ -27,6 +29,13 @@ export interface RunResult {
 
 export interface Runner {
   run(ctx: RunContext): Promise<RunResult>;
+  /**
+   * Sends the work to its slot before the run's start has committed (a Cog prediction: the GPU
+   * starts while Postgres records the start); run() then continues it. False when not sent.
+   */
+  begin?(ctx: Pick<RunContext, "runId" | "input" | "settings" | "slot">): Promise<boolean>;
+  /** Stops work that begin() sent for a run that turned out to need no execution. */
+  abandon?(ctx: Pick<RunContext, "runId" | "settings" | "slot">): Promise<void>;
 }
 
 /** A failure that belongs to the run (it ends FAILED with this code) rather than to the worker. */

@@ -1,20 +1,5 @@
+import { ttlCache } from "@svc/core";
 import { findAccountScheduling, findModel, type Db } from "@svc/db";
-
-/** A per-process cache of rows that change rarely, each kept ttlMs (0: no cache). */
-function ttlCache<T>(load: (id: string) => Promise<T>, ttlMs: number) {
-  const entries = new Map<string, { value: T; expiresAt: number }>();
-  return async (id: string): Promise<T> => {
-    const now = Date.now();
-    const hit = entries.get(id);
-    if (hit && hit.expiresAt > now) return hit.value;
-    const value = await load(id);
-    if (ttlMs > 0) {
-      if (entries.size > 5_000) entries.clear();
-      entries.set(id, { value, expiresAt: now + ttlMs });
-    }
-    return value;
-  };
-}
 
 export type Model = NonNullable<Awaited<ReturnType<typeof findModel>>>;
 

@@ -1,4 +1,5 @@
 import got, { type Got } from "got";
+import { Agent, request } from "undici";
 import {
   COG_TERMINAL,
   mapCogInput,
@@ -58,6 +59,7 @@ class ServerUnavailable extends Error {}
  * dispatch attempt, and the run moves to a free slot on another server.
  */
 export function createCogRunner(deps: CogRunnerDeps): Runner {
+  const predictions = new Agent({ keepAliveTimeout: 30_000 });
   const clients = new Map<number, Got>();
   const http = (timeoutMs: number) => {
     let client = clients.get(timeoutMs);
@@ -109,27 +111,32 @@ export function createCogRunner(deps: CogRunnerDeps): Runner {
     id: string,
     input: Record<string, unknown>,
   ): Promise<boolean> {
-    let res;
+    // undici directly, on kept-alive connections: this request is what a freed server waits for.
+    let status: number;
+    let body: string;
     try {
-      res = await http(s.request_timeout_ms).put(
-        new URL(`predictions/${encodeURIComponent(id)}`, `${server}/`),
-        {
-          headers: { prefer: "respond-async" },
-          json: {
-            id,
-            input,
-            webhook: deps.webhookUrl(id),
-            webhook_events_filter: ["output", "logs", "completed"],
-          },
-        },
-      );
+      const res = await request(new URL(`predictions/${encodeURIComponent(id)}`, `${server}/`), {
+        method: "PUT",
+        dispatcher: predictions,
+        headers: { prefer: "respond-async", "content-type": "application/json" },
+        body: JSON.stringify({
+          id,
+          input,
+          webhook: deps.webhookUrl(id),
+          webhook_events_filter: ["output", "logs", "completed"],
+        }),
+        headersTimeout: s.request_timeout_ms,
+        bodyTimeout: s.request_timeout_ms,
+      });
+      status = res.statusCode;
+      body = await res.body.text();
     } catch (error) {
       throw new ServerUnavailable(`${server}: ${(error as Error).message}`);
     }
-    if (res.statusCode === 409) return false;
-    if (res.statusCode >= 500) throw new ServerUnavailable(`${server} answered ${res.statusCode}`);
-    if (res.statusCode >= 400)
-      throw new RunnerError("INVALID_INPUT", `the model refused the input: ${res.body.slice(0, 500)}`);
+    if (status === 409) return false;
+    if (status >= 500) throw new ServerUnavailable(`${server} answered ${status}`);
+    if (status >= 400)
+      throw new RunnerError("INVALID_INPUT", `the model refused the input: ${body.slice(0, 500)}`);
     return true;
   }
 
@@ -169,7 +176,22 @@ export function createCogRunner(deps: CogRunnerDeps): Runner {
   }
 
   return {
-    async run({ runId, input, settings, signal, outputs, unitsRequested, slot, fresh }) {
+    async begin({ runId, input, settings, slot }) {
+      const server = slot ? serverOfSlot(slot) : null;
+      if (settings.kind !== "cog" || !server) return false;
+      const sent = await dispatch(settings, server, runId, mapCogInput(input, settings.input_map)).catch(
+        () => false,
+      );
+      if (sent) log("cog prediction started", { server, prediction_id: runId, early: true });
+      return sent;
+    },
+
+    async abandon({ runId, settings, slot }) {
+      const server = slot ? serverOfSlot(slot) : null;
+      if (settings.kind === "cog" && server) await cancel(settings, server, runId);
+    },
+
+    async run({ runId, input, settings, signal, outputs, unitsRequested, slot, fresh, begun }) {
       if (settings.kind !== "cog") throw new RunnerError("INTERNAL_ERROR", "not a cog model");
       const s = settings;
       const id = runId;
@@ -184,9 +206,16 @@ export function createCogRunner(deps: CogRunnerDeps): Runner {
       if (!prediction && !server) server = await anotherServer(s, id, failedServers, signal);
       let dispatches = 0;
       let busyWait = 100;
+      // Sent already (begin): the first turn waits for it rather than sending it again.
+      let sent = !prediction && server === slotServer && (await (begun ?? false));
       while (!prediction) {
         const on = server!;
         try {
+          if (sent) {
+            sent = false;
+            prediction = await await_(s, on, id, signal);
+            continue;
+          }
           // A server other than the slot's is recorded before the PUT: a worker that dies once the
           // prediction has started, even before it hears back, leaves the next one a server to
           // re-attach to rather than a second start. (The slot's server is in the job already.)

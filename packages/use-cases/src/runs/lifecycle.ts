@@ -48,6 +48,8 @@ export interface AdmittedRun {
   priority: RunPriority;
   weight: number;
   maxConcurrentRuns: number | null;
+  /** A waiting run's input (JSON), kept with it so that its dispatch can send it at once. */
+  input?: string;
 }
 
 /** Transport for what the lifecycle commits. Failures are logged: the sweeper redoes the work. */
@@ -272,6 +274,7 @@ export function createRunLifecycle({
       const row: NewRun = {
         admission: {
           pool: pool ? model.id : null,
+          ...(pool && { input: JSON.stringify(command.input) }),
           accountId: command.accountId,
           priority: command.priority,
           weight: command.account.weight,
