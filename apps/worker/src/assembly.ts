@@ -1,5 +1,5 @@
 import { availableParallelism } from "node:os";
-import { parseSecretsKey, ttlCache } from "@svc/core";
+import { blockedTerm, parseSecretsKey, ttlCache } from "@svc/core";
 import { findModel } from "@svc/db";
 import {
   createDeadlinesQueue,
@@ -46,11 +46,27 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
       deadlines: () => queues.deadlines,
     },
   });
+  const runnerOf = ttlCache(
+    async (id) => (await findModel(db, id))?.runner ?? null,
+    config.CATALOGUE_CACHE_TTL_MS,
+  );
+  const blocklist = loadBlocklist(config);
   const dispatcher = workerDispatcher({
     scheduler,
     leased: queues.leased,
     logger,
     leaseMs: config.SCHEDULER_LEASE_MS,
+    // The slot just freed here: the run given it starts on its server now (its input came with the
+    // dispatch), not after a job hop and a start statement. Never for a blocked prompt.
+    begin: async ({ runId, slot, pool, input }) => {
+      if (input === undefined) return false;
+      const settings = await runnerOf(pool);
+      const runner = settings && runners.for(settings);
+      if (!settings || !runner?.begin) return false;
+      const parsed = JSON.parse(input) as Record<string, unknown>;
+      if (blockedTerm(String(parsed.prompt ?? ""), blocklist)) return false;
+      return runner.begin({ runId, input: parsed, settings, slot });
+    },
   });
   const progress = createProgressRecorder({ db, recordEvents: transport.recordEvents, logger });
   const secretsKey = parseSecretsKey(config.SECRETS_KEY);
@@ -85,12 +101,12 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
     logger,
     storage: runOutputs(store, config.PUBLIC_BASE_URL),
     runners,
-    blocklist: loadBlocklist(config),
+    blocklist,
     slots: dispatcher,
-    runnerOf: ttlCache(
-      async (id) => (await findModel(db, id))?.runner ?? null,
-      config.CATALOGUE_CACHE_TTL_MS,
-    ),
+    abandon: async (pool, runId, slot) => {
+      const settings = await runnerOf(pool);
+      if (settings) await runners.for(settings).abandon?.({ runId, settings, slot });
+    },
     metrics,
   };
   const deliver: DeliverDeps = {

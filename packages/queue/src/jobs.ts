@@ -76,8 +76,8 @@ const leasedPayload = runPayload.extend({
   leasedAt: z.int().nonnegative(),
   /** Its model (the pool's id). */
   pool: z.string().min(1).max(200),
-  /** Its input as JSON, when small (scheduler's INPUT_KEPT_MAX_BYTES): sent before the start commits. */
-  input: z.string().max(4_096).optional(),
+  /** Its work was sent to the slot by the dispatching worker already (a Cog prediction started). */
+  begun: z.boolean().optional(),
 });
 export type LeasedRunJob = z.infer<typeof leasedPayload>;
 

@@ -47,17 +47,22 @@ export async function enqueueRuns(q: RunsQueue, runIds: readonly string[]): Prom
 }
 
 /**
- * The jobs of runs the scheduler leased a slot to, in the order it leased them. One job alone (a
+ * The jobs of runs the scheduler leased a slot to, in the order it leased them (`begun`: those whose
+ * work the dispatching worker sent already). One job alone (a
  * slot freed) is added with one script call rather than a MULTI: it is on the path between two
  * predictions of a server.
  */
-export async function launchRuns(q: LeasedRunsQueue, dispatched: readonly Dispatched[]): Promise<void> {
+export async function launchRuns(
+  q: LeasedRunsQueue,
+  dispatched: readonly Dispatched[],
+  begun: ReadonlySet<string> = new Set(),
+): Promise<void> {
   if (!dispatched.length) return;
   const at = Date.now();
   const entries = jobEntries(
     LEASED_RUN_JOB,
-    dispatched.map(({ runId, slot, pool, input }) => ({
-      data: { runId, slot, pool, leasedAt: at, ...(input !== undefined && { input }) },
+    dispatched.map(({ runId, slot, pool }) => ({
+      data: { runId, slot, pool, leasedAt: at, ...(begun.has(runId) && { begun: true }) },
     })),
   );
   if (entries.length === 1) await q.add(entries[0]!.name, entries[0]!.data, entries[0]!.opts);
@@ -225,18 +230,14 @@ export function runTransport(
       );
     },
     async stopRun(runId: string) {
-      const [removed, removedLeased, published, unqueued] = await Promise.allSettled([
+      // A leased run's job is left to run: it finds the run ended, stops any work already sent to
+      // its slot and gives the slot back (removing it here would leave that work running).
+      const results = await Promise.allSettled([
         queues.runs().remove(runId),
-        queues.leased().remove(runId),
         publishCancel(redis, prefix, runId),
         scheduler.remove([runId]),
       ]);
-      for (const r of [removed, removedLeased, published, unqueued])
-        if (r.status === "rejected") throw r.reason;
-      // A leased job removed before any worker took it leaves its slot to nobody: it is given back
-      // now. (An executing run's slot is given back by its worker once the model server stopped.)
-      if (removedLeased.status === "fulfilled" && removedLeased.value === 1)
-        await launchRuns(queues.leased(), await scheduler.release([runId]));
+      for (const r of results) if (r.status === "rejected") throw r.reason;
     },
   };
 }

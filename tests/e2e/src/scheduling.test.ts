@@ -1,7 +1,10 @@
 import { runCommand } from "@svc/cli";
 import { ledgerTotals } from "@svc/db";
 import { ModelRunClient, ModelRunError, type AnyRun } from "@svc/sdk";
+import { Redis } from "ioredis";
+import { createLeasedRunsQueue } from "@svc/queue";
 import {
+  TEST_REDIS_URL,
   freePort,
   seedCogModel,
   startBalancer,
@@ -37,6 +40,7 @@ describe("scheduling onto model servers", () => {
       RUN_LOCK_MS: "1000",
       SCHEDULER_LEASE_MS: "6000",
       POOL_MONITOR_INTERVAL_MS: "100",
+      CONTENT_POLICY_BLOCKLIST: "forbidden",
     });
     workers.push({ app, port, metrics });
     balancer.targets.push(port);
@@ -162,6 +166,55 @@ describe("scheduling onto model servers", () => {
     expect(peak(two!)).toBe(1);
     expect(one!.conflicts + two!.conflicts).toBe(0);
     expect(startedOnce([one!, two!])).toBe(true);
+    // A slot freed on a worker gets its next run sent there and then, before that run's job.
+    const early = workers
+      .flatMap((w) => w.app.lines)
+      .filter((l) => l.message === "cog prediction started" && l.early);
+    expect(early.length).toBeGreaterThanOrEqual(8);
+  });
+
+  it("when a run with a blocked prompt is given a freed slot, then nothing is sent to the server and it fails CONTENT_POLICY", async () => {
+    const gpu = await fakeCog({ behaviour: { delayMs: 600_000 } });
+    await cogModel("sched/policy", [gpu]);
+    const { client } = await service.account(1_000);
+    const first = await create(client, "sched/policy");
+    await waitFor(async () => running(gpu).length === 1);
+    const blocked = await create(client, "sched/policy", {
+      input: { prompt: "something forbidden", num_images: 1 },
+    });
+    const after = await create(client, "sched/policy");
+    gpu.finish(first);
+    expect(await until(client, blocked, ["FAILED"])).toMatchObject({ error: { code: "CONTENT_POLICY" } });
+    await waitFor(async () => running(gpu).length === 1);
+    expect(gpu.puts.map((p) => p.id)).toEqual([first, after]);
+    gpu.finish(after);
+    expect((await until(client, after, ["COMPLETED"])).status).toBe("COMPLETED");
+  });
+
+  it("when a run whose work was sent ahead of its start turns out canceled, then the work is canceled on the server", async () => {
+    // As when a cancel lands between a slot's lease (the prediction sent) and the run's start.
+    const gpu = await fakeCog({ behaviour: { delayMs: 600_000 } });
+    await cogModel("sched/abandon", [gpu]);
+    const { client } = await service.account(1_000);
+    const first = await create(client, "sched/abandon");
+    await waitFor(async () => running(gpu).length === 1);
+    const late = await create(client, "sched/abandon");
+    await client.runs.cancel(late);
+    const redis = new Redis(TEST_REDIS_URL);
+    const leased = createLeasedRunsQueue(redis, service.prefix);
+    try {
+      await leased.add(
+        "execute",
+        { runId: late, slot: `${gpu.url}#0`, pool: "sched/abandon", leasedAt: Date.now(), begun: true },
+        { jobId: late },
+      );
+      await waitFor(async () => gpu.cancels.includes(late), { what: "the cancel to reach the server" });
+    } finally {
+      await leased.close();
+      redis.disconnect();
+    }
+    gpu.finish(first);
+    expect((await until(client, first, ["COMPLETED"])).status).toBe("COMPLETED");
   });
 
   it("when a server fails its health check, then its slots leave the pool until it passes again; a server added to the catalogue adds capacity without a restart", async () => {

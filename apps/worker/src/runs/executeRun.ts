@@ -1,5 +1,5 @@
 import type { Job } from "bullmq";
-import { blockedTerm, outputKindOf, retryWhileDown, type RunnerSettings } from "@svc/core";
+import { blockedTerm, outputKindOf, retryWhileDown } from "@svc/core";
 import type { Logger } from "@svc/logger";
 import type { LeasedRunJob, RunJob } from "@svc/queue";
 import type { ProgressRecorder, RunLifecycle } from "@svc/use-cases";
@@ -18,8 +18,8 @@ export interface ExecuteDeps {
   storage: OutputStorage;
   runners: Runners;
   blocklist: readonly string[];
-  /** Models' runners by id, cached (CATALOGUE_CACHE_TTL_MS): a leased run's work is sent before its start commits. */
-  runnerOf(modelId: string): Promise<RunnerSettings | null>;
+  /** Stops the work sent to a slot before the start, of a run that needs no execution. */
+  abandon(modelId: string, runId: string, slot: string): Promise<void>;
   /** Holds a leased run's slot while it executes and gives it back when the run has ended. */
   slots: Pick<WorkerDispatcher, "hold" | "release" | "forget">;
   metrics?: Pick<WorkerMetrics, "runsFinished" | "runQueueWait" | "tokensCharged" | "dispatchLatency">;
@@ -28,27 +28,6 @@ export interface ExecuteDeps {
 export type ExecuteOutcome = "completed" | "failed" | "canceled" | "skipped";
 
 type Decision = Parameters<RunLifecycle["finish"]>[1];
-
-/**
- * A leased run's first attempt whose input came with its job: its work is sent to its slot now,
- * while Postgres records its start, so that a model server that just freed is busy again a start
- * statement sooner. Never for a blocked prompt; a run that turns out to need no execution (canceled
- * meanwhile) has the work stopped again. Resolves true when the work was sent.
- */
-function beginEarly(deps: ExecuteDeps, job: Job<RunJob | LeasedRunJob>): Promise<boolean> | undefined {
-  const data = job.data;
-  if (!("slot" in data) || data.input === undefined || job.attemptsMade > 0 || job.stalledCounter > 0)
-    return undefined;
-  return (async () => {
-    const settings = await deps.runnerOf(data.pool);
-    if (!settings) return false;
-    const runner = deps.runners.for(settings);
-    if (!runner.begin) return false;
-    const input = JSON.parse(data.input!) as Record<string, unknown>;
-    if (blockedTerm(String(input.prompt ?? ""), deps.blocklist)) return false;
-    return runner.begin({ runId: data.runId, input, settings, slot: data.slot });
-  })().catch(() => false);
-}
 
 /**
  * The run job. A run of a limited model comes with the slot the scheduler leased it: the lease is
@@ -102,17 +81,10 @@ async function execute(
     });
 
   const picked = performance.now();
-  const begun = beginEarly(deps, job);
   const run = await throughOutage("start", () => runs.start(runId));
   if (!run) {
-    if (begun && (await begun) && "slot" in job.data) {
-      const settings = await deps.runnerOf(job.data.pool);
-      if (settings)
-        await deps.runners
-          .for(settings)
-          .abandon?.({ runId, settings, slot: job.data.slot })
-          .catch(() => {});
-    }
+    // Work sent before the start (by the dispatching worker) for a run canceled meanwhile stops.
+    if ("slot" in job.data && job.data.begun) await deps.abandon(job.data.pool, runId, job.data.slot);
     log.info("run already finished; nothing to do");
     return "skipped";
   }
@@ -182,7 +154,7 @@ async function execute(
       unitsRequested: run.unitsRequested,
       slot: leased?.slot,
       fresh: run.attempts === 1,
-      ...(begun && { begun }),
+      ...(leased?.begun && run.attempts === 1 && { begun: Promise.resolve(true) }),
       progress: (report) =>
         deps.progress.record(runId, report, {
           kind: outputKindOf(settings),

@@ -28,13 +28,22 @@ export function workerDispatcher(deps: {
   leased: LeasedRunsQueue;
   logger: Logger;
   leaseMs: number;
+  /** Sends a leased run's work to its slot at once (true when sent); its job then only continues it. */
+  begin?(dispatched: Dispatched): Promise<boolean>;
 }): WorkerDispatcher {
   const { scheduler, logger } = deps;
   const held = new Set<string>();
   const launch = async (dispatched: Dispatched[], since = performance.now()) => {
     if (!dispatched.length) return;
     const leased = performance.now();
-    await launchRuns(deps.leased, dispatched);
+    const begun = new Set<string>();
+    if (deps.begin)
+      await Promise.all(
+        dispatched.map(async (d) => {
+          if (await deps.begin!(d).catch(() => false)) begun.add(d.runId);
+        }),
+      );
+    await launchRuns(deps.leased, dispatched, begun);
     const launched = performance.now();
     for (const d of dispatched)
       logger.debug("run dispatched", {
