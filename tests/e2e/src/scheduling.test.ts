@@ -369,13 +369,11 @@ describe("scheduling onto model servers", () => {
     const ids = await Promise.all(Array.from({ length: 6 }, () => create(client, "sched/crash")));
     await waitFor(async () => running(one!).length + running(two!).length === 2);
     const executing = [...running(one!), ...running(two!)].map((p) => p.id);
-    const holder = await waitFor(async () =>
-      workers.find((w) =>
-        w.app.lines.some(
-          (l) => l.message === "cog prediction started" && executing.includes(l.prediction_id as string),
-        ),
-      ),
-    );
+    // The worker executing one of them (not the one that may have sent it ahead of its job).
+    const executes = (l: Record<string, unknown>) =>
+      ((l.message === "cog prediction started" && !l.early) || l.message === "cog prediction continued") &&
+      executing.includes(l.prediction_id as string);
+    const holder = await waitFor(async () => workers.find((w) => w.app.lines.some(executes)));
     holder.app.child.kill("SIGKILL");
     await holder.app.exited;
     balancer.targets.splice(balancer.targets.indexOf(holder.port), 1);

@@ -213,6 +213,7 @@ export function createCogRunner(deps: CogRunnerDeps): Runner {
         try {
           if (sent) {
             sent = false;
+            log("cog prediction continued", { server: on, prediction_id: id });
             prediction = await await_(s, on, id, signal);
             continue;
           }
