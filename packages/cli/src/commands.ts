@@ -24,7 +24,8 @@ export const USAGE = `usage: svc <command> [options]
   accounts set-limits <acct_…> [--weight <n>] [--max-concurrent-runs <n>|default]
                                                   the account's share of busy models (weight, 1 by default)
                                                   and its runs executing at once (default:
-                                                  ACCOUNT_MAX_CONCURRENT_RUNS); new runs use them within seconds
+                                                  ACCOUNT_MAX_CONCURRENT_RUNS); its waiting runs follow within
+                                                  a sweep (SWEEP_INTERVAL_MS), new ones within seconds
   tokens grant --account <acct_…> --amount <n>    add tokens to an account (ledger GRANT)
   keys create --account <acct_…> --mode live|test [--name <label>]
                                                   create an API key; the full key is printed once

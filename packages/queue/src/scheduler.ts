@@ -165,6 +165,17 @@ for i = 5, #ARGV do
 end
 return filled(pools)`;
 
+// ARGV[5]: JSON [{a: account, w: weight, c: limit or null, p: [pools it waits for]}]: settings
+// changed by an operator reach accounts whose runs already wait; a higher limit fills slots now.
+const ACCOUNTS = `${COMMON}
+local pools = purge()
+for _, e in ipairs(cjson.decode(ARGV[5])) do
+  redis.call('HSET', P .. 'weight', e.a, e.w)
+  if e.c and e.c ~= cjson.null then redis.call('HSET', P .. 'limit', e.a, e.c) else redis.call('HDEL', P .. 'limit', e.a) end
+  for _, pool in ipairs(e.p) do pools[pool] = true end
+end
+return filled(pools)`;
+
 // ARGV[5]: pool; ARGV[6..]: its slots now (replaces the set; busy slots that left stay leased).
 const SET_SLOTS = `${COMMON}
 local pools = purge()
@@ -283,6 +294,7 @@ type Scripts = Redis & {
   svcSchedEnqueue(...args: (string | number)[]): Promise<string[]>;
   svcSchedRelease(...args: (string | number)[]): Promise<string[]>;
   svcSchedSetSlots(...args: (string | number)[]): Promise<string[]>;
+  svcSchedAccounts(...args: (string | number)[]): Promise<string[]>;
   svcSchedTick(...args: (string | number)[]): Promise<string[]>;
   svcSchedRemove(...args: (string | number)[]): Promise<number>;
   svcSchedRenew(...args: (string | number)[]): Promise<string[]>;
@@ -297,6 +309,7 @@ function scripts(redis: Redis): Scripts {
     define("svcSchedEnqueue", ENQUEUE);
     define("svcSchedRelease", RELEASE);
     define("svcSchedSetSlots", SET_SLOTS);
+    define("svcSchedAccounts", ACCOUNTS);
     define("svcSchedTick", TICK);
     define("svcSchedRemove", REMOVE);
     define("svcSchedRenew", RENEW);
@@ -384,6 +397,27 @@ export function redisScheduler(redis: Redis, prefix: string, settings: Scheduler
     async release(runIds: readonly string[]): Promise<Dispatched[]> {
       if (!runIds.length) return [];
       return quads(await r.svcSchedRelease(...head(), ...runIds));
+    },
+    /**
+     * An account's weight and limit as the database has them now, for accounts with runs waiting
+     * in `pools`; dispatches what a higher limit or weight allows at once.
+     */
+    async refreshAccounts(
+      accounts: readonly {
+        accountId: string;
+        weight: number;
+        maxConcurrentRuns: number | null;
+        pools: string[];
+      }[],
+    ): Promise<Dispatched[]> {
+      if (!accounts.length) return [];
+      const batch = accounts.map((a) => ({
+        a: a.accountId,
+        w: a.weight,
+        c: a.maxConcurrentRuns,
+        p: a.pools,
+      }));
+      return quads(await r.svcSchedAccounts(...head(), JSON.stringify(batch)));
     },
     /** Sets a pool's slots (its capacity now) and dispatches into any that are free. */
     async setSlots(pool: string, slots: readonly string[]): Promise<Dispatched[]> {

@@ -41,6 +41,8 @@ describe("scheduling onto model servers", () => {
       SCHEDULER_LEASE_MS: "6000",
       POOL_MONITOR_INTERVAL_MS: "100",
       CONTENT_POLICY_BLOCKLIST: "forbidden",
+      SWEEP_INTERVAL_MS: "300",
+      SWEEP_QUEUED_AFTER_MS: "300",
     });
     workers.push({ app, port, metrics });
     balancer.targets.push(port);
@@ -330,6 +332,29 @@ describe("scheduling onto model servers", () => {
     let most = 0;
     for (const [, d] of edges) most = Math.max(most, (now += d!));
     expect(most).toBe(2);
+  });
+
+  it("when an operator raises a waiting account's limit, then more of its runs start without a new creation", async () => {
+    const gpu = await fakeCog({ concurrency: 4, behaviour: { delayMs: 600_000 } });
+    await cogModel("sched/raised", [gpu], { runner: { concurrency: 4 } });
+    const { client, accountId } = await service.account(1_000);
+    const limits = (n: string) =>
+      runCommand(
+        service.database.db,
+        ["accounts", "set-limits", accountId, "--max-concurrent-runs", n],
+        () => {},
+        {
+          API_KEYS_PER_MODE_MAX: 20,
+        },
+      );
+    await limits("1");
+    const ids = await Promise.all(Array.from({ length: 4 }, () => create(client, "sched/raised")));
+    await waitFor(async () => running(gpu).length === 1);
+    await limits("3");
+    await waitFor(async () => running(gpu).length === 3, { what: "the raised limit to start two more" });
+    await finishInTurn([gpu], async () =>
+      (await Promise.all(ids.map((id) => client.runs.get(id)))).every((v) => v.status === "COMPLETED"),
+    );
   });
 
   it("when runs wait longer than their model's execution timeout, then none times out: the timeout counts from EXECUTING", async () => {

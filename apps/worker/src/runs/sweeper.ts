@@ -48,6 +48,7 @@ async function launchEach(deps: SweepDeps, dispatched: Dispatched[]) {
  * Makes "Redis was down for a minute" and "a worker vanished" non-events. Idempotent, so every
  * worker replica may run it: the same job id cannot be added twice, and settlement is conditional.
  * 1. QUEUED runs with no job (enqueue failed after commit, Redis lost data) are enqueued again;
+ *    waiting accounts get their weight and limit as the database has them now (an operator's change);
  *    a job that failed for good while its run is still QUEUED is retried. A run of a limited model
  *    that is neither waiting in its pool nor leased a slot goes back in line (at its creation
  *    time, so it keeps its place); one leased a slot whose job was lost gets its job.
@@ -79,13 +80,29 @@ export async function sweepRuns(
   const readmitted = await deps.scheduler.enqueue(
     lost.map((run) => ({ ...run, runId: run.id, pool: run.modelId })),
   );
+  // An operator's change of an account's weight or limit reaches the runs it has waiting.
+  const accounts = new Map<
+    string,
+    { accountId: string; weight: number; maxConcurrentRuns: number | null; pools: string[] }
+  >();
+  for (const run of pooled) {
+    const entry = accounts.get(run.accountId) ?? {
+      accountId: run.accountId,
+      weight: run.weight,
+      maxConcurrentRuns: run.maxConcurrentRuns,
+      pools: [],
+    };
+    if (!entry.pools.includes(run.modelId)) entry.pools.push(run.modelId);
+    accounts.set(run.accountId, entry);
+  }
+  const refreshed = await deps.scheduler.refreshAccounts([...accounts.values()]);
   const leased = pooled.flatMap((run) => {
     const slot = states.get(run.id)?.slot;
     return slot ? [{ runId: run.id, slot, pool: run.modelId }] : [];
   });
   const jobless = [];
   for (const lease of leased) if (!(await deps.leased.getJob(lease.runId))) jobless.push(lease);
-  await launchEach(deps, [...readmitted, ...jobless]);
+  await launchEach(deps, [...readmitted, ...refreshed, ...jobless]);
   // Time-outs go through the lifecycle together (one settlement statement for all of them); a run
   // that cannot be settled now is logged and met again by the next sweep.
   const overdue = await overdueRuns(deps.db, new Date());
