@@ -80,7 +80,6 @@ async function execute(
         log.warn(`run ${transition} waits for the database`, { retry: attempt, delay_ms: delayMs, error }),
     });
 
-  const picked = performance.now();
   const run = await throughOutage("start", () => runs.start(runId));
   if (!run) {
     // Work sent before the start (by the dispatching worker) for a run canceled meanwhile stops.
@@ -130,11 +129,7 @@ async function execute(
   const { signal } = controller;
   const timedOut = () => signal.aborted && !cancelSignal?.aborted;
   const settings = run.runner;
-  log.debug("run executing", {
-    model_id: run.modelId,
-    at: performance.timeOrigin + performance.now(),
-    start_ms: +(performance.now() - picked).toFixed(2),
-  });
+  log.debug("run executing", { model_id: run.modelId });
   const leased = "slot" in job.data ? job.data : undefined;
   if (leased && run.attempts === 1)
     metrics?.dispatchLatency.observe(

@@ -37,20 +37,11 @@ import {
   type StartedRun,
 } from "@svc/db";
 import type { Logger } from "@svc/logger";
+import type { AdmittedRun } from "@svc/queue";
 import { createPipelines, isError, type NewRun } from "./pipelines.js";
 
 /** A created run handed to the workers: straight away (pool null), or through its pool's queue. */
-export interface AdmittedRun {
-  runId: string;
-  pool: string | null;
-  accountId: string;
-  createdAt: Date;
-  priority: RunPriority;
-  weight: number;
-  maxConcurrentRuns: number | null;
-  /** A waiting run's input (JSON), kept with it so that its dispatch can send it at once. */
-  input?: string;
-}
+export type { AdmittedRun } from "@svc/queue";
 
 /** Transport for what the lifecycle commits. Failures are logged: the sweeper redoes the work. */
 export interface LifecycleQueues {
