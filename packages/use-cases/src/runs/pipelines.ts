@@ -177,6 +177,7 @@ export function createPipelines({ db, queues, logger, groupCommit: settings }: L
 
   const settlements: GroupCommit<SettlementPlan & { runId: string }, SettleAnswer> = groupCommit({
     ...settings,
+    windowMs: settings.settleWindowMs ?? settings.windowMs,
     keyOf: (s) => s.runId,
     async apply(plans) {
       let answers: SettleAnswer[];
