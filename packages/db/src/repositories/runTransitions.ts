@@ -5,6 +5,7 @@
 // cannot deadlock. Per-run rules (charges, payload bodies, fallbacks) are the caller's.
 import type pg from "pg";
 import {
+  newId,
   startedTemplates,
   type Mode,
   type Pricing,
@@ -237,7 +238,7 @@ WITH b AS (
     run_id text, "from" text[], "to" "RunStatus", expected_reserved int, expected_units int, at timestamptz,
     units_completed int, output jsonb, error_code text, error_message text,
     charge int, charge_bd int, charge_rd int, release int, release_bd int, release_rd int,
-    event text, run_body text, endpoint_head text, endpoint_tail text)
+    event text, run_body text, endpoint_head text, endpoint_tail text, charge_id text, release_id text)
 ), locked AS MATERIALIZED (
   SELECT r.id FROM runs r JOIN b ON b.run_id = r.id
   WHERE r.status::text = ANY(b."from") AND r.reserved_tokens = b.expected_reserved
@@ -265,10 +266,10 @@ WITH b AS (
   FROM totals t WHERE a.id = t.account_id AND a.id IN (SELECT id FROM account_locks)
 ), ledger AS (
   INSERT INTO ledger_entries (id, account_id, run_id, kind, amount, balance_delta, reserved_delta)
-  SELECT svc_random_id('led'), s.account_id, s.id, 'CHARGE'::"LedgerKind", b.charge, b.charge_bd, b.charge_rd
+  SELECT b.charge_id, s.account_id, s.id, 'CHARGE'::"LedgerKind", b.charge, b.charge_bd, b.charge_rd
   FROM settled s JOIN b ON b.run_id = s.id WHERE b.charge > 0
   UNION ALL
-  SELECT svc_random_id('led'), s.account_id, s.id, 'RELEASE'::"LedgerKind", b.release, b.release_bd, b.release_rd
+  SELECT b.release_id, s.account_id, s.id, 'RELEASE'::"LedgerKind", b.release, b.release_bd, b.release_rd
   FROM settled s JOIN b ON b.run_id = s.id WHERE b.release > 0
 ), deliveries_made AS (
   INSERT INTO deliveries (id, account_id, mode, run_id, endpoint_id, url, event, body, created_at)
@@ -318,6 +319,10 @@ export async function settleRuns(
     run_body: s.runBody,
     endpoint_head: s.endpointHead,
     endpoint_tail: s.endpointTail,
+    // Made here rather than by svc_random_id in the statement: a SQL function call per ledger row
+    // was a third of the statement's time.
+    charge_id: s.charge.amount > 0 ? newId("led") : null,
+    release_id: s.release.amount > 0 ? newId("led") : null,
   }));
   const result = await pool.query({ name: "runs_settle", text: SETTLE_RUNS, values: [JSON.stringify(rows)] });
   return new Map(
