@@ -14,7 +14,7 @@ export default {
     ],
   },
   moduleNameMapper: {
-    "^@svc/(core|config|logger|db|queue|runners|testkit|sdk|use-cases)$": `${root}packages/$1/src/index.ts`,
+    "^@svc/(core|config|logger|db|queue|runners|testkit|sdk|use-cases|telemetry)$": `${root}packages/$1/src/index.ts`,
     "^@svc/cli$": `${root}packages/cli/src/commands.ts`,
     "^(\\.{1,2}/.*)\\.js$": "$1",
   },

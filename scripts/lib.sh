@@ -32,18 +32,25 @@ ensure_services() {
   redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null || { echo "redis does not answer on 127.0.0.1:6379" >&2; exit 1; }
 }
 
-# The console's browser tests drive Debian's Chromium (playwright-core cannot download browsers
-# here). A test-time step: starting the service never needs it.
-ensure_chromium() {
-  local chromium=${CHROMIUM_PATH:-/usr/bin/chromium}
-  if [ ! -x "$chromium" ]; then
-    step "installing chromium (browser tests)"
+# A Debian package a test step needs, installed when its binary is missing.
+ensure_debian_package() { # package binary why
+  local package=$1 binary=$2 why=$3
+  if [ ! -x "$binary" ]; then
+    step "installing $package ($why)"
     local sudo=""
     [ "$(id -u)" = 0 ] || sudo="sudo -n"
     $sudo apt-get update -qq >/dev/null
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$package" >/dev/null
   fi
-  [ -x "$chromium" ] || { echo "chromium is not at $chromium (set CHROMIUM_PATH)" >&2; exit 1; }
+  [ -x "$binary" ] || { echo "$package is not at $binary" >&2; exit 1; }
+}
+
+# The console's browser tests drive Debian's Chromium (playwright-core cannot download browsers
+# here); the pooled e2e project runs the service behind Debian's PgBouncer. Test-time steps:
+# starting the service needs neither.
+ensure_test_packages() {
+  ensure_debian_package chromium "${CHROMIUM_PATH:-/usr/bin/chromium}" "browser tests"
+  ensure_debian_package pgbouncer "${PGBOUNCER_BIN:-/usr/sbin/pgbouncer}" "e2e tests behind a pooler"
 }
 
 install_and_build() {

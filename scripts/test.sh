@@ -3,7 +3,7 @@
 # ends with a plain "N passed, N failed" line. Extra arguments go to jest.
 . "$(dirname "$0")/lib.sh"
 ensure_services
-ensure_chromium
+ensure_test_packages
 if [ "${SKIP_BUILD:-}" != 1 ]; then install_and_build; fi
 
 # Databases of interrupted earlier runs (each test file clones its own from a template).

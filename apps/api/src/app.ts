@@ -10,6 +10,7 @@ import { parseJsonBody, requireJsonBody } from "./http/jsonBody.js";
 import { authFailureLimit, rateLimits } from "./http/rateLimit.js";
 import { requestId } from "./http/requestId.js";
 import { observeRequests } from "./http/observeRequests.js";
+import { traceRequests } from "./http/traceRequests.js";
 import { mountRoutes, type Guards, type RouteGroup } from "./http/route.js";
 import { API_V1, FILES, OPERATIONS } from "./routes/api.js";
 import { CONSOLE_API, consoleApi } from "./console/routes.js";
@@ -30,6 +31,7 @@ export function createApp(deps: AppDeps): express.Express {
 
   app.use(
     requestId,
+    ...(deps.tracing.enabled ? [traceRequests(deps.tracing)] : []),
     observeRequests(logger, deps.metrics),
     (_req, res, next) => {
       // While draining, clients are told not to reuse their connections, so none is idle (and

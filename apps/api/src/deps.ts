@@ -1,9 +1,10 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "@svc/queue";
 import type { ApiConfig } from "@svc/config";
 import type { Db } from "@svc/db";
 import type { Logger } from "@svc/logger";
 import type { Producer, Scheduler } from "@svc/queue";
 import type { OutputStore, OutputUrls } from "@svc/storage";
+import type { Tracing } from "@svc/telemetry";
 import type { RunLifecycle } from "@svc/use-cases";
 import type { QueueDashboard } from "./admin/queueDashboard.js";
 import type { Model } from "./cache/ttlCache.js";
@@ -15,7 +16,7 @@ import type { Realtime } from "./runs/realtime.js";
 export interface AppDeps {
   config: ApiConfig;
   db: Db;
-  redis: Redis;
+  redis: RedisClient;
   logger: Logger;
   queues: Producer;
   /** Run creation and cancel: the use-cases the worker shares (group-committed). */
@@ -27,6 +28,8 @@ export interface AppDeps {
   /** An account's weight and concurrency limit for new runs, cached for AUTH_CACHE_TTL_MS. */
   accountScheduling: (accountId: string) => Promise<{ weight: number; maxConcurrentRuns: number | null }>;
   metrics: ApiMetrics;
+  /** Traces, when OTEL_EXPORTER_OTLP_ENDPOINT is set (a span per request, kept on the runs it makes). */
+  tracing: Tracing;
   /** Runs' events for waiting requests and streams, and the queue's index. */
   realtime: Realtime;
   /** What streams and waiting requests hold, capped per key or session, account and process. */

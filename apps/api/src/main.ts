@@ -1,6 +1,7 @@
 import { once } from "node:events";
 import { configOrExit, loadApiConfig } from "@svc/config";
 import { createLogger, exitOnFatalErrors } from "@svc/logger";
+import { whenRedisReady } from "@svc/queue";
 import { assembleApi } from "./server.js";
 
 const config = configOrExit(loadApiConfig);
@@ -8,6 +9,9 @@ const config = configOrExit(loadApiConfig);
 const logger = createLogger({ service: "api", level: config.LOG_LEVEL });
 exitOnFatalErrors(logger);
 const api = await assembleApi(config, logger);
+// A moment for Redis before serving, so that the first requests' limits are counted there rather
+// than per process; an API whose Redis is down still starts (and says so on /readyz).
+await whenRedisReady(api.deps.redis, config.READY_TIMEOUT_MS);
 const server = api.app.listen(config.PORT, config.HOST);
 server.keepAliveTimeout = config.HTTP_KEEP_ALIVE_TIMEOUT_MS;
 await once(server, "listening");

@@ -1,7 +1,8 @@
 import { setMaxListeners } from "node:events";
 import type { ApiConfig } from "@svc/config";
-import { createDb } from "@svc/db";
+import { dbFromConfig } from "@svc/db";
 import type { Logger } from "@svc/logger";
+import { startTracing } from "@svc/telemetry";
 import { createProducer, createRedis, createRunEventHub, queueIndex } from "@svc/queue";
 import { wireRuns } from "@svc/use-cases";
 import { configuredOutputUrls, createOutputStore, type OutputStore } from "@svc/storage";
@@ -47,11 +48,11 @@ export async function assembleApi(
   logger: Logger,
   poolSize = config.DATABASE_POOL_SIZE,
 ): Promise<AssembledApi> {
-  const db = createDb({ url: config.DATABASE_URL, poolSize });
-  const redis = createRedis(config.REDIS_URL, "producer");
+  const db = dbFromConfig(config, poolSize);
+  const redis = createRedis(config, "producer");
   const queues = createProducer(redis, config.QUEUE_PREFIX);
   const dashboard = config.ADMIN_PASSWORD
-    ? await queueDashboard(config.REDIS_URL, config.QUEUE_PREFIX, config.ADMIN_PASSWORD, redis)
+    ? await queueDashboard(config, config.QUEUE_PREFIX, config.ADMIN_PASSWORD, redis)
     : undefined;
   const closing = new AbortController();
   // Every waiting request and open stream listens to it.
@@ -76,6 +77,7 @@ export async function assembleApi(
   });
   const wired = wireRuns(config, { db, redis, logger, queues });
   const models = modelCache(db, config.CATALOGUE_CACHE_TTL_MS);
+  const tracing = startTracing(config, "api");
   const deps: AppDeps = {
     config,
     db,
@@ -87,6 +89,7 @@ export async function assembleApi(
     models,
     accountScheduling: accountSchedulingCache(db, config.AUTH_CACHE_TTL_MS),
     metrics: createApiMetrics(held),
+    tracing,
     realtime: {
       hub,
       queue: queueIndex(redis, config.QUEUE_PREFIX, wired.scheduler, () => queues.runs().getActiveCount()),
@@ -119,6 +122,7 @@ export async function assembleApi(
       store.close();
       if (redis.status === "ready") await redis.quit().catch(() => {});
       else redis.disconnect();
+      await tracing.shutdown().catch(() => {});
     },
   };
 }

@@ -15,6 +15,7 @@ import { redisCogResults } from "./cog/results.js";
 import type { WorkerDeps } from "./deps.js";
 import { createWorkerMetrics } from "./metrics.js";
 import { loadBlocklist } from "./runs/contentPolicy.js";
+import { startTracing } from "@svc/telemetry";
 import type { ExecuteDeps } from "./runs/executeRun.js";
 import { workerDispatcher } from "./scheduling/dispatcher.js";
 import { webhookSender } from "./webhooks/sendWebhook.js";
@@ -94,8 +95,10 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
       },
     }),
   });
+  const tracing = startTracing(config, "worker");
   const execute: ExecuteDeps = {
     runs: lifecycle,
+    tracing,
     progress,
     outageHorizonMs: config.OUTAGE_HORIZON_MS,
     logger,
@@ -112,6 +115,7 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
   const deliver: DeliverDeps = {
     db,
     logger,
+    tracing,
     secretsKey,
     metrics,
     urls: configuredOutputUrls(store, config),
@@ -136,5 +140,6 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
     renderSlots,
     execute,
     deliver,
+    tracing,
   };
 }

@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "@svc/queue";
 import type { WorkerConfig } from "@svc/config";
 import type { Db } from "@svc/db";
 import type { Logger } from "@svc/logger";
@@ -7,6 +7,6 @@ export interface WorkerDeps {
   config: WorkerConfig;
   db: Db;
   /** Blocking-capable connection (maxRetriesPerRequest: null) shared by BullMQ workers. */
-  redis: Redis;
+  redis: RedisClient;
   logger: Logger;
 }

@@ -1,5 +1,5 @@
 import { configOrExit, loadWorkerConfig } from "@svc/config";
-import { createDb } from "@svc/db";
+import { dbFromConfig } from "@svc/db";
 import { createLogger, exitOnFatalErrors } from "@svc/logger";
 import { createRedis } from "@svc/queue";
 import { startWorker, type RunningWorker } from "./worker.js";
@@ -8,8 +8,8 @@ const config = configOrExit(loadWorkerConfig);
 
 const logger = createLogger({ service: "worker", level: config.LOG_LEVEL });
 exitOnFatalErrors(logger);
-const db = createDb({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE });
-const redis = createRedis(config.REDIS_URL, "worker");
+const db = dbFromConfig(config);
+const redis = createRedis(config, "worker");
 // Handlers go in before start-up so that a signal during start-up is not a hard kill.
 const running: { worker?: RunningWorker } = {};
 let stopping = false;
@@ -17,7 +17,9 @@ async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   logger.info("worker shutting down", { signal, grace_ms: config.SHUTDOWN_GRACE_MS });
-  await (running.worker?.close() ?? Promise.allSettled([redis.quit(), db.$disconnect()]));
+  // Still waiting for its dependencies: a QUIT would wait in the offline queue for a Redis that
+  // may never answer.
+  await (running.worker?.close() ?? Promise.allSettled([redis.disconnect(), db.$disconnect()]));
   logger.info("worker stopped");
   process.exit(0);
 }

@@ -126,13 +126,24 @@ export function createWorkerMetrics(queues: Record<string, Queue>, scheduler: Sc
   };
 }
 
+/**
+ * The worker's own port: GET /metrics (Prometheus), /healthz (the process answers: a liveness
+ * probe) and /readyz (it takes work: 503 once a shutdown's drain has begun).
+ */
 export async function startMetricsServer(
   metrics: WorkerMetrics,
   host: string,
   port: number,
+  draining: () => boolean,
 ): Promise<Server> {
   const server = createServer(async (req, res) => {
-    if (req.method !== "GET" || req.url !== "/metrics") return res.writeHead(404).end();
+    if (req.method !== "GET") return res.writeHead(405).end();
+    if (req.url === "/healthz") return res.writeHead(200, { "content-type": "text/plain" }).end("ok");
+    if (req.url === "/readyz")
+      return draining()
+        ? res.writeHead(503, { "content-type": "text/plain" }).end("draining")
+        : res.writeHead(200, { "content-type": "text/plain" }).end("ready");
+    if (req.url !== "/metrics") return res.writeHead(404).end();
     res
       .writeHead(200, { "content-type": metrics.registry.contentType })
       .end(await metrics.registry.metrics());

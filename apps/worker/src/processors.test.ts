@@ -3,11 +3,17 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
-import type { Redis } from "ioredis";
 import { loadWorkerConfig, type WorkerConfig } from "@svc/config";
 import { createDb, ledgerTotals, type Db } from "@svc/db";
 import { createLogger } from "@svc/logger";
-import { createProducer, createRedis, createRunsQueue, whenRedisReady, type Producer } from "@svc/queue";
+import {
+  createProducer,
+  createRedis,
+  createRunsQueue,
+  whenRedisReady,
+  type Producer,
+  type RedisClient,
+} from "@svc/queue";
 import {
   createAccountWithKeys,
   createTestDatabase,
@@ -33,15 +39,15 @@ describe("the worker's processors, in-process", () => {
   let database: TestDatabase;
   let config: WorkerConfig;
   let db: Db;
-  let redis: Redis;
+  let redis: RedisClient;
   let worker: RunningWorker;
   let receiver: HttpsReceiver;
   /** The runs queue as a producer sees it, for jobs made by hand. */
   let runsQueue: ReturnType<typeof createRunsQueue>;
-  let queueRedis: Redis;
+  let queueRedis: RedisClient;
   const prefix = testQueuePrefix();
   const lines: Record<string, unknown>[] = [];
-  const made: { lifecycle: RunLifecycle; producer: Producer; redis: Redis }[] = [];
+  const made: { lifecycle: RunLifecycle; producer: Producer; redis: RedisClient }[] = [];
 
   /** The API's side: run creation over a producer on `redisUrl` (a dead one loses the enqueue). */
   async function creator(redisUrl = TEST_REDIS_URL) {

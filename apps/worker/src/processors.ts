@@ -9,7 +9,7 @@ import {
   RUN_JOB,
   type JobDefinition,
 } from "@svc/queue";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "@svc/queue";
 import type { AssembledWorker } from "./assembly.js";
 import { executeRun } from "./runs/executeRun.js";
 import { deliverWebhook } from "./webhooks/deliverWebhook.js";
@@ -68,7 +68,7 @@ export function processors(config: WorkerConfig, parts: AssembledWorker): Proces
 }
 
 /** Starts a BullMQ worker per processor, on the shared connection and prefix. */
-export function startProcessors(list: Processor<unknown>[], redis: Redis, prefix: string) {
+export function startProcessors(list: Processor<unknown>[], redis: RedisClient, prefix: string) {
   return new Map(
     list.map((p) => [
       p.name,

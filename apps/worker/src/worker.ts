@@ -1,5 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { CANCEL_CHANNEL, COG_DONE_CHANNEL, startWorkerHeartbeat, whenRedisReady } from "@svc/queue";
+import {
+  CANCEL_CHANNEL,
+  COG_DONE_CHANNEL,
+  duplicateAs,
+  redisRefusal,
+  startWorkerHeartbeat,
+  whenRedisReady,
+} from "@svc/queue";
 import { sqlPool } from "@svc/db";
 import { assembleWorker } from "./assembly.js";
 import { startCogCallbackServer } from "./cog/callbackServer.js";
@@ -7,6 +14,7 @@ import type { WorkerDeps } from "./deps.js";
 import { startHousekeeping } from "./housekeeping.js";
 import { startMetricsServer } from "./metrics.js";
 import { processors, startProcessors } from "./processors.js";
+import { brakeOnRedisErrors } from "./queueBrake.js";
 
 export interface RunningWorker {
   /**
@@ -16,7 +24,7 @@ export interface RunningWorker {
   close(): Promise<void>;
 }
 
-async function waitForDependencies({ db, redis, logger }: WorkerDeps) {
+async function waitForDependencies({ config, db, redis, logger }: WorkerDeps) {
   for (let attempt = 1; ; attempt++) {
     try {
       await sqlPool(db).query("SELECT 1");
@@ -26,7 +34,19 @@ async function waitForDependencies({ db, redis, logger }: WorkerDeps) {
       await new Promise((r) => setTimeout(r, Math.min(attempt * 500, 5_000)));
     }
   }
-  while (!(await whenRedisReady(redis, 5_000))) logger.warn("waiting for redis");
+  // The connection's own errors are otherwise silent (it reconnects by itself): the last one says why.
+  let lastError = "";
+  const remember = (error: Error) => (lastError = error.message);
+  redis.on("error", remember);
+  for (let attempt = 1; ; attempt++) {
+    const refusal = (await whenRedisReady(redis, 5_000))
+      ? await redisRefusal(redis, config.QUEUE_PREFIX)
+      : `not connected${lastError && `: ${lastError}`}`;
+    if (!refusal) break;
+    logger.warn("waiting for redis", { attempt, error: refusal });
+    await new Promise((r) => setTimeout(r, Math.min(attempt * 500, 30_000)));
+  }
+  redis.off("error", remember);
 }
 
 /** Waits until Postgres and Redis answer (a worker may start before them), then starts processing. */
@@ -47,13 +67,20 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
         logger,
       })
     : undefined;
+  let draining = false;
   const metricsServer = config.METRICS_PORT
-    ? await startMetricsServer(parts.metrics, config.METRICS_HOST, config.METRICS_PORT)
+    ? await startMetricsServer(parts.metrics, config.METRICS_HOST, config.METRICS_PORT, () => draining)
     : undefined;
 
   const workers = startProcessors(processors(config, parts), redis, prefix);
-  for (const [name, worker] of workers)
-    worker.on("error", (error) => logger.error(`${name} worker error`, { error }));
+  const brakes = [...workers].map(([name, worker]) => {
+    const brake = brakeOnRedisErrors(worker);
+    worker.on("error", (error) => {
+      const pausedMs = brake.onError(error);
+      logger.error(`${name} worker error`, { error, ...(pausedMs && { intake_paused_ms: pausedMs }) });
+    });
+    return brake;
+  });
   const runWorkers = [workers.get("runs")!, workers.get("leased runs")!];
   for (const w of runWorkers)
     w.on("failed", (job, error) => logger.warn("run job failed", { job_id: job?.id, error: error.message }));
@@ -70,8 +97,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   );
 
   // A cancel reaches every worker; the one holding the run aborts its runner.
-  const subscriber = redis.duplicate();
-  subscriber.on("error", () => {});
+  const subscriber = duplicateAs(redis, "worker");
   const [cancels, cogDone] = [CANCEL_CHANNEL.name(prefix), COG_DONE_CHANNEL.name(prefix)];
   await subscriber.subscribe(cancels, cogDone);
   subscriber.on("message", (channel: string, id: string) => {
@@ -88,9 +114,10 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
 
   return {
     async close() {
+      draining = true;
       stopHousekeeping();
+      for (const brake of brakes) brake.stop();
       cogServer?.close();
-      metricsServer?.close();
       // Finish running jobs within the grace period. Past it, stop waiting: the process exits, the
       // jobs' locks expire, and BullMQ's stalled-job check hands them to another worker. (A later
       // close(true) would not help: BullMQ returns the pending graceful close.)
@@ -116,6 +143,8 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
         parts.runners.close(),
       ]);
       parts.store.close();
+      metricsServer?.close();
+      await parts.tracing.shutdown().catch(() => {});
       await Promise.allSettled([redis.quit(), deps.db.$disconnect()]);
     },
   };

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { ConfigError, loadBaseConfig } from "@svc/config";
-import { createDb } from "@svc/db";
+import { dbFromConfig } from "@svc/db";
 import { USAGE, UsageError, runCommand } from "./commands.js";
 
 const argv = process.argv.slice(2);
@@ -12,7 +12,7 @@ if (argv.length === 0 || argv.includes("--help") || argv.includes("-h")) {
 let exitCode = 0;
 try {
   const config = loadBaseConfig();
-  const db = createDb({ url: config.DATABASE_URL, poolSize: 2 });
+  const db = dbFromConfig(config, 2);
   try {
     await runCommand(db, argv, (line) => console.log(line), config);
   } finally {

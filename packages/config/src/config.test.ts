@@ -5,6 +5,83 @@ const minimal = {
   SECRETS_KEY: Buffer.alloc(32, 1).toString("base64"),
 };
 
+describe("Redis and Postgres topology settings", () => {
+  it("when sentinels or cluster nodes are listed, then they are parsed into hosts and ports", () => {
+    expect(
+      loadWorkerConfig({ ...minimal, REDIS_SENTINELS: "10.0.0.1:26379, sentinel-2:26380,[::1]:26381" }),
+    ).toMatchObject({
+      REDIS_SENTINELS: [
+        { host: "10.0.0.1", port: 26379 },
+        { host: "sentinel-2", port: 26380 },
+        { host: "::1", port: 26381 },
+      ],
+      REDIS_SENTINEL_NAME: "mymaster",
+    });
+    expect(
+      loadWorkerConfig({ ...minimal, REDIS_CLUSTER_NODES: "a:7000,b:7001", QUEUE_PREFIX: "{svc}" }),
+    ).toMatchObject({
+      REDIS_CLUSTER_NODES: [
+        { host: "a", port: 7000 },
+        { host: "b", port: 7001 },
+      ],
+    });
+  });
+
+  it("when a node list is malformed, then the variable is named with the bad entry", () => {
+    expect(() => loadWorkerConfig({ ...minimal, REDIS_SENTINELS: "a:26379,b" })).toThrow(
+      /REDIS_SENTINELS: expected host:port entries, comma-separated \(got "b"\)/,
+    );
+    expect(() => loadWorkerConfig({ ...minimal, REDIS_CLUSTER_NODES: "a:99999" })).toThrow(
+      /REDIS_CLUSTER_NODES/,
+    );
+  });
+
+  it("when Cluster is chosen with a prefix without a hash tag, then the fix is named", () => {
+    expect(() => loadWorkerConfig({ ...minimal, REDIS_CLUSTER_NODES: "a:7000" })).toThrow(
+      /QUEUE_PREFIX: Redis Cluster needs a hash tag in the prefix, such as \{svc\}/,
+    );
+  });
+
+  it("when both Sentinel and Cluster are set, or TLS files without TLS, or a certificate without its key, then each is refused", () => {
+    expect(() =>
+      loadWorkerConfig({
+        ...minimal,
+        REDIS_SENTINELS: "a:1",
+        REDIS_CLUSTER_NODES: "b:2",
+        QUEUE_PREFIX: "{s}",
+      }),
+    ).toThrow(/not both/);
+    expect(() => loadWorkerConfig({ ...minimal, REDIS_TLS_CA_FILE: "/ca.pem" })).toThrow(
+      /REDIS_TLS_CA_FILE: Redis TLS files need TLS/,
+    );
+    expect(() =>
+      loadWorkerConfig({ ...minimal, REDIS_URL: "rediss://r:6380", REDIS_TLS_CERT_FILE: "/c.pem" }),
+    ).toThrow(/REDIS_TLS_KEY_FILE: REDIS_TLS_CERT_FILE and REDIS_TLS_KEY_FILE go together/);
+    expect(
+      loadWorkerConfig({
+        ...minimal,
+        REDIS_SENTINELS: "a:1",
+        REDIS_TLS: "true",
+        REDIS_TLS_CA_FILE: "/ca.pem",
+      }),
+    ).toMatchObject({ REDIS_TLS: true });
+  });
+
+  it("when a Redis password is given, then an error elsewhere never echoes it", () => {
+    expect(() => loadWorkerConfig({ ...minimal, REDIS_PASSWORD: "hunter2", PORT: "x" })).not.toThrow(
+      /hunter2/,
+    );
+  });
+
+  it("when DATABASE_POOLING is transaction, then it is kept; anything else is refused", () => {
+    expect(loadWorkerConfig({ ...minimal, DATABASE_POOLING: "transaction" }).DATABASE_POOLING).toBe(
+      "transaction",
+    );
+    expect(loadWorkerConfig(minimal).DATABASE_POOLING).toBe("session");
+    expect(() => loadWorkerConfig({ ...minimal, DATABASE_POOLING: "statement" })).toThrow(/DATABASE_POOLING/);
+  });
+});
+
 describe("API configuration", () => {
   it("when only DATABASE_URL is set, then every other variable takes its documented default", () => {
     const config = loadApiConfig(minimal);

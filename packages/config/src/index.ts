@@ -2,7 +2,7 @@ import { parseEnv } from "./parse.js";
 import {
   apiEnvSchema,
   baseEnvSchema,
-  storageRules,
+  crossRules,
   workerEnvSchema,
   type ApiConfig,
   type BaseConfig,
@@ -16,11 +16,11 @@ export * from "./schemas.js";
 type Env = Record<string, string | undefined>;
 
 export const loadBaseConfig = (env: Env = process.env): BaseConfig =>
-  parseEnv(baseEnvSchema.superRefine(storageRules), env);
+  parseEnv(baseEnvSchema.superRefine(crossRules), env);
 export const loadApiConfig = (env: Env = process.env): ApiConfig =>
-  parseEnv(apiEnvSchema.superRefine(storageRules), env);
+  parseEnv(apiEnvSchema.superRefine(crossRules), env);
 export const loadWorkerConfig = (env: Env = process.env): WorkerConfig =>
-  parseEnv(workerEnvSchema.superRefine(storageRules), env);
+  parseEnv(workerEnvSchema.superRefine(crossRules), env);
 
 /** For a process's entry point: the parsed configuration, or exit 78 (EX_CONFIG) naming every problem. */
 export function configOrExit<T>(load: () => T): T {

@@ -52,6 +52,31 @@ export const url = (protocols: string[]) =>
     error: `expected a ${protocols.join(" or ")} URL`,
   });
 
+/** "host:port,host:port" (IPv6 in brackets) as a list of addresses, for Redis Sentinel and Cluster. */
+export const hostPorts = z.string().transform((value, ctx): { host: string; port: number }[] => {
+  const out: { host: string; port: number }[] = [];
+  for (const item of value
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    const match = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9_.-]+):(\d{1,5})$/.exec(item);
+    const port = Number(match?.[2]);
+    if (!match || port < 1 || port > 65_535) {
+      ctx.addIssue({
+        code: "custom",
+        message: `expected host:port entries, comma-separated (got "${item}")`,
+      });
+      return z.NEVER;
+    }
+    out.push({ host: match[1]!.replace(/^\[|\]$/g, ""), port });
+  }
+  if (!out.length) {
+    ctx.addIssue({ code: "custom", message: "expected at least one host:port" });
+    return z.NEVER;
+  }
+  return out;
+});
+
 const PROXY_PRESETS = new Set(["loopback", "linklocal", "uniquelocal"]);
 const TRUST_PROXY_HELP =
   "expected false, the number of proxies in front (1 for one load balancer), or their addresses: IPs, CIDRs, loopback, linklocal, uniquelocal, comma-separated";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { bool, int, trustProxy, url } from "./parse.js";
+import { bool, hostPorts, int, trustProxy, url } from "./parse.js";
 
 const LOG_LEVELS = ["error", "warn", "info", "http", "debug", "silent"] as const;
 
@@ -30,20 +30,74 @@ export const baseEnvSchema = z.object({
     "postgresql://postgres@127.0.0.1:5432/svc",
   ),
   DATABASE_POOL_SIZE: doc(int(1, 200).default(10), "Connections per process in the Postgres pool."),
+  DATABASE_POOLING: doc(
+    z.enum(["session", "transaction"]).default("session"),
+    "session: DATABASE_URL reaches Postgres itself or a pooler in session mode, and the hot path's statements are prepared once per connection. transaction: DATABASE_URL is a pooler in transaction mode (PgBouncer's pool_mode=transaction, most managed poolers), where a connection is not the same server session from one transaction to the next; statements are then sent unprepared. See README \"Postgres behind a pooler\".",
+  ),
+  DATABASE_DIRECT_URL: doc(
+    url(["postgres", "postgresql"]).optional(),
+    "A direct (not pooled) PostgreSQL connection for db:migrate, which needs a session of its own (as Prisma's directUrl). Unset: DATABASE_URL.",
+    "postgresql://postgres@127.0.0.1:5432/svc",
+  ),
   API_KEYS_PER_MODE_MAX: doc(
     int(1, 10_000).default(20),
     "Active API keys an account may hold per mode (live, test), created in the console or with the CLI; past it, a key must be revoked first (409 KEY_LIMIT_REACHED).",
   ),
   REDIS_URL: doc(
     url(["redis", "rediss"]).default("redis://127.0.0.1:6379"),
-    "Redis for the job queues (BullMQ). Use maxmemory-policy noeviction.",
+    'One Redis (the job queues, run events, the scheduler), when neither REDIS_SENTINELS nor REDIS_CLUSTER_NODES is set: redis://[user:password@]host:port[/db], rediss:// for TLS. Use maxmemory-policy noeviction. See README "Redis: one node, Sentinel or Cluster".',
+  ),
+  REDIS_SENTINELS: doc(
+    hostPorts.optional(),
+    "Redis Sentinel: the sentinels, host:port comma-separated. The process asks them for the current master of REDIS_SENTINEL_NAME and follows failovers.",
+    "10.0.0.1:26379,10.0.0.2:26379,10.0.0.3:26379",
+  ),
+  REDIS_SENTINEL_NAME: doc(z.string().min(1).default("mymaster"), "Redis Sentinel: the master group's name."),
+  REDIS_SENTINEL_PASSWORD: doc(
+    z.string().min(1).optional(),
+    "Redis Sentinel: the sentinels' own password (requirepass on the sentinels), when they have one.",
+    "change-me",
+  ),
+  REDIS_CLUSTER_NODES: doc(
+    hostPorts.optional(),
+    "Redis Cluster: some of its nodes, host:port comma-separated (the rest are discovered). QUEUE_PREFIX must then hold a hash tag, such as {svc}.",
+    "10.0.0.1:6379,10.0.0.2:6379,10.0.0.3:6379",
+  ),
+  REDIS_USERNAME: doc(
+    z.string().min(1).optional(),
+    "The Redis nodes' ACL user (Sentinel and Cluster; with REDIS_URL it replaces the URL's).",
+    "svc",
+  ),
+  REDIS_PASSWORD: doc(
+    z.string().min(1).optional(),
+    "The Redis nodes' password (Sentinel and Cluster; with REDIS_URL it replaces the URL's).",
+    "change-me",
+  ),
+  REDIS_TLS: doc(
+    bool.default(false),
+    "TLS to the Redis nodes (and sentinels) in Sentinel and Cluster modes; REDIS_URL says it with rediss://. Certificates are always verified.",
+  ),
+  REDIS_TLS_CA_FILE: doc(
+    z.string().min(1).optional(),
+    "A CA bundle (PEM) to trust for Redis over TLS, added to the system roots.",
+    "/etc/ssl/redis-ca.pem",
+  ),
+  REDIS_TLS_CERT_FILE: doc(
+    z.string().min(1).optional(),
+    "A client certificate (PEM) for Redis over TLS (mutual TLS), with REDIS_TLS_KEY_FILE.",
+    "/etc/ssl/svc-redis.crt",
+  ),
+  REDIS_TLS_KEY_FILE: doc(
+    z.string().min(1).optional(),
+    "The client certificate's private key (PEM), with REDIS_TLS_CERT_FILE.",
+    "/etc/ssl/svc-redis.key",
   ),
   QUEUE_PREFIX: doc(
     z
       .string()
       .regex(/^[A-Za-z0-9_:{}-]+$/, "expected letters, digits, _ : - { }")
       .default("svc"),
-    "Prefix of every BullMQ key; use a hash tag such as {svc} on Redis Cluster.",
+    "Prefix of every Redis key (BullMQ's and ours). On Redis Cluster it must hold a hash tag, such as {svc}, so that every key is in one slot (BullMQ's scripts and ours touch several at once).",
   ),
   PUBLIC_BASE_URL: doc(
     url(["http", "https"]).default("http://localhost:3000"),
@@ -98,19 +152,54 @@ export const baseEnvSchema = z.object({
 });
 
 /** Rules between variables, which a schema of single variables cannot say. */
-export function storageRules(config: z.infer<typeof baseEnvSchema>, ctx: z.RefinementCtx): void {
+export function crossRules(config: z.infer<typeof baseEnvSchema>, ctx: z.RefinementCtx): void {
+  const issue = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
   if (config.OUTPUT_STORAGE === "s3" && !config.S3_BUCKET)
-    ctx.addIssue({ code: "custom", path: ["S3_BUCKET"], message: "required with OUTPUT_STORAGE=s3" });
+    issue("S3_BUCKET", "required with OUTPUT_STORAGE=s3");
   if (config.OUTPUT_URLS === "signed" && config.OUTPUT_STORAGE !== "s3")
-    ctx.addIssue({
-      code: "custom",
-      path: ["OUTPUT_URLS"],
-      message: "signed URLs need OUTPUT_STORAGE=s3",
-    });
+    issue("OUTPUT_URLS", "signed URLs need OUTPUT_STORAGE=s3");
+  if (config.REDIS_SENTINELS && config.REDIS_CLUSTER_NODES)
+    issue("REDIS_CLUSTER_NODES", "set REDIS_SENTINELS or REDIS_CLUSTER_NODES, not both");
+  if (config.REDIS_CLUSTER_NODES && !/\{[^{}]+\}/.test(config.QUEUE_PREFIX))
+    issue("QUEUE_PREFIX", `Redis Cluster needs a hash tag in the prefix, such as {${config.QUEUE_PREFIX}}`);
+  if (!!config.REDIS_TLS_CERT_FILE !== !!config.REDIS_TLS_KEY_FILE)
+    issue("REDIS_TLS_KEY_FILE", "REDIS_TLS_CERT_FILE and REDIS_TLS_KEY_FILE go together");
+  const tls =
+    config.REDIS_SENTINELS || config.REDIS_CLUSTER_NODES
+      ? config.REDIS_TLS
+      : config.REDIS_URL.startsWith("rediss:");
+  if (!tls && (config.REDIS_TLS_CA_FILE || config.REDIS_TLS_CERT_FILE))
+    issue(
+      "REDIS_TLS_CA_FILE",
+      "Redis TLS files need TLS: a rediss:// REDIS_URL, or REDIS_TLS=true with Sentinel or Cluster",
+    );
 }
 
 // What the API and the worker need beyond the base (the CLI and the migration runner do not).
 export const serviceEnvSchema = baseEnvSchema.extend({
+  OTEL_EXPORTER_OTLP_ENDPOINT: doc(
+    url(["http", "https"]).optional(),
+    'Traces (OpenTelemetry): an OTLP/HTTP collector\'s base URL; spans go to <it>/v1/traces. Unset: no tracing, at no cost. See README "Traces".',
+    "http://otel-collector:4318",
+  ),
+  OTEL_EXPORTER_OTLP_HEADERS: doc(
+    z.string().optional(),
+    "Headers sent with every export, key=value comma-separated (a collector's token).",
+    "authorization=Bearer%20token",
+  ),
+  OTEL_SERVICE_NAME: doc(
+    z.string().min(1).optional(),
+    "The service name on the spans. Unset: model-run-api or model-run-worker.",
+    "model-run-api",
+  ),
+  OTEL_TRACES_SAMPLER_ARG: doc(
+    z.coerce.number({ error: "expected a number from 0 to 1" }).min(0).max(1).default(1),
+    "Share of new traces kept (0 to 1); a request that arrives with a sampled W3C traceparent is always kept, and a run's later spans follow its request's choice.",
+  ),
+  OTEL_BSP_SCHEDULE_DELAY: doc(
+    int(10, 60_000).default(5_000),
+    "How long spans wait in the process to be exported together (ms).",
+  ),
   ACCOUNT_MAX_CONCURRENT_RUNS: doc(
     int(1, 1_000_000).default(50),
     "Runs of one account executing at once on models with limited capacity (Cog servers, built-in renders; acme/echo is not counted); more stay QUEUED, never refused. Per account with `svc accounts set-limits --max-concurrent-runs`.",

@@ -1,5 +1,6 @@
 import pg from "pg";
 import { PrismaPg } from "@prisma/adapter-pg";
+import type { BaseConfig } from "@svc/config";
 import { PrismaClient } from "./generated/prisma/client.js";
 
 export type Db = PrismaClient;
@@ -7,6 +8,8 @@ export type Db = PrismaClient;
 export interface DbOptions {
   url: string;
   poolSize?: number;
+  /** "transaction": behind a transaction-mode pooler, where named statements cannot be kept. */
+  pooling?: BaseConfig["DATABASE_POOLING"];
 }
 
 const pools = new WeakMap<Db, pg.Pool>();
@@ -15,14 +18,36 @@ const pools = new WeakMap<Db, pg.Pool>();
  * A Prisma client on the pg driver adapter: no native engine, a bounded pool. The run lifecycle's
  * hot path talks to the same pool directly (see runTransitions.ts); $disconnect() ends it.
  */
-export function createDb({ url, poolSize = 10 }: DbOptions): Db {
+export function createDb({ url, poolSize = 10, pooling = "session" }: DbOptions): Db {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5_000 });
+  if (pooling === "transaction") sendUnprepared(pool);
   // An idle connection that breaks (database restarted) is dropped by the pool; without a
   // listener the error event would end the process.
   pool.on("error", () => {});
   const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
   pools.set(db, pool);
   return db;
+}
+
+/** A process's client from its configuration: its URL, pool size and pooling mode. */
+export const dbFromConfig = (config: BaseConfig, poolSize = config.DATABASE_POOL_SIZE): Db =>
+  createDb({ url: config.DATABASE_URL, poolSize, pooling: config.DATABASE_POOLING });
+
+/**
+ * Behind a transaction-mode pooler each transaction may land on another server session, so a
+ * statement prepared under a name on one is missing (or already there) on the next. The hot
+ * path's queries keep their names (they say what a statement is, in logs and here) and are sent
+ * as unnamed statements, which live within their own transaction. Prisma names none.
+ */
+function sendUnprepared(pool: pg.Pool): void {
+  const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
+  pool.query = ((config: unknown, ...rest: unknown[]) => {
+    if (typeof config === "object" && config !== null && "name" in config) {
+      const { name: _name, ...unnamed } = config as pg.QueryConfig;
+      return query(unnamed, ...rest);
+    }
+    return query(config, ...rest);
+  }) as typeof pool.query;
 }
 
 /** The node-postgres pool under a client made by createDb. */

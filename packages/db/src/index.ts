@@ -1,4 +1,4 @@
-export { createDb, sqlPool, type Db, type DbOptions } from "./client.js";
+export { createDb, dbFromConfig, sqlPool, type Db, type DbOptions } from "./client.js";
 export { repoPaths } from "./paths.js";
 export { loadCatalogue, seedCatalogue } from "./catalogue.js";
 export * from "./repositories/accounts.js";

@@ -18,8 +18,12 @@ export function redactSecrets(text: string): string {
  * (as the redaction does for objects) would log `{}`. Own fields such as `code` come along.
  */
 function errorFields(error: Error): Record<string, unknown> {
+  // ioredis errors carry the failed command with its arguments (jobs' data, runs' inputs): its
+  // name says enough.
+  const command = (error as { command?: { name?: unknown } }).command;
   return {
     ...error,
+    ...(command && typeof command === "object" && { command: { name: command.name } }),
     name: error.name,
     message: error.message,
     stack: error.stack,
@@ -49,21 +53,64 @@ const redact = winston.format((info) => {
   return info;
 });
 
+export interface RepeatLimit {
+  /** Lines of one kind (level, message, error message with its numbers blanked) per window. */
+  lines: number;
+  windowMs: number;
+}
+
+/**
+ * Warnings and errors that repeat (a Redis that answers every call with an error, a database
+ * away) are logged `lines` times per window; the next line of that kind after the window says
+ * how many were left out (`repeated`). Without it a hot error path writes gigabytes.
+ */
+const limitRepeats = ({ lines, windowMs }: RepeatLimit) => {
+  const kinds = new Map<string, { since: number; count: number; dropped: number }>();
+  return winston.format((info) => {
+    if (info.level !== "warn" && info.level !== "error") return info;
+    const error = info.error as { message?: unknown } | undefined;
+    const detail = typeof error?.message === "string" ? error.message : "";
+    const kind = `${info.level}\0${String(info.message)}\0${detail.slice(0, 200).replace(/\d+/g, "#")}`;
+    const now = Date.now();
+    let seen = kinds.get(kind);
+    if (!seen || now - seen.since >= windowMs) {
+      if (kinds.size >= 1_000) for (const [k, v] of kinds) if (now - v.since >= windowMs) kinds.delete(k);
+      const dropped = seen?.dropped ?? 0;
+      seen = { since: now, count: 0, dropped: 0 };
+      kinds.set(kind, seen);
+      if (dropped) info.repeated = dropped;
+    }
+    if (++seen.count > lines) {
+      seen.dropped++;
+      return false;
+    }
+    return info;
+  })();
+};
+
 export interface LoggerOptions {
   service: string;
   level: string;
   /** Where lines go; standard output by default. Tests pass a stream to read them back. */
   stream?: NodeJS.WritableStream;
+  /** Default: 10 lines of a kind per 30 s. */
+  repeatLimit?: RepeatLimit;
 }
 
 /** JSON lines with timestamp, level, service, message and any context (request_id, run_id, job_id). */
-export function createLogger({ service, level, stream }: LoggerOptions): Logger {
+export function createLogger({
+  service,
+  level,
+  stream,
+  repeatLimit = { lines: 10, windowMs: 30_000 },
+}: LoggerOptions): Logger {
   return winston.createLogger({
     level: level === "silent" ? "error" : level,
     silent: level === "silent",
     defaultMeta: { service },
     format: winston.format.combine(
       winston.format.errors({ stack: true }),
+      limitRepeats(repeatLimit),
       redact(),
       winston.format.timestamp(),
       winston.format.json(),

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { PassThrough } from "node:stream";
+import { jest } from "@jest/globals";
 import { createLogger, redactSecrets } from "./index.js";
 
 function capture() {
@@ -112,5 +113,51 @@ describe("logger", () => {
   it("when an output URL's token is in a line, then it is redacted (the URL is a credential)", () => {
     expect(redactSecrets("/files/out_4ReEbWIXuDXbjwlguHgMmo/0.png")).toBe("/files/out_[redacted]/0.png");
     expect(redactSecrets("out_short stays")).toBe("out_short stays");
+  });
+
+  describe("repeated warnings and errors", () => {
+    afterEach(() => jest.useRealTimers());
+
+    it("when one error repeats, then it is logged `lines` times per window and the next window says how many were left out", async () => {
+      jest.useFakeTimers({ now: 1_000_000, doNotFake: ["setImmediate", "nextTick"] });
+      const { stream, lines } = capture();
+      const logger = createLogger({
+        service: "worker",
+        level: "info",
+        stream,
+        repeatLimit: { lines: 3, windowMs: 30_000 },
+      });
+      // The slot number differs from one MOVED to the next: still one kind.
+      for (let slot = 0; slot < 500; slot++)
+        logger.error("runs worker error", { error: new Error(`MOVED ${slot} 127.0.0.1:7102`) });
+      logger.warn("run sweep failed", { error: new Error("connect ECONNREFUSED") });
+      logger.info("not limited");
+      logger.info("not limited");
+      await new Promise((r) => setImmediate(r));
+      expect(lines.map((l) => l.message)).toEqual([
+        "runs worker error",
+        "runs worker error",
+        "runs worker error",
+        "run sweep failed",
+        "not limited",
+        "not limited",
+      ]);
+      jest.setSystemTime(1_000_000 + 30_000);
+      logger.error("runs worker error", { error: new Error("MOVED 9 127.0.0.1:7102") });
+      await new Promise((r) => setImmediate(r));
+      expect(lines.at(-1)).toMatchObject({ message: "runs worker error", repeated: 497 });
+    });
+
+    it("when a Redis error carries its command's arguments, then only the command's name is logged", async () => {
+      const { stream, lines } = capture();
+      const error = Object.assign(new Error("MOVED 1 127.0.0.1:7102"), {
+        name: "ReplyError",
+        command: { name: "evalsha", args: ["sha", "1", '{"input":{"prompt":"private"}}'] },
+      });
+      createLogger({ service: "worker", level: "info", stream }).error("runs worker error", { error });
+      await new Promise((r) => setImmediate(r));
+      expect(lines[0]).toMatchObject({ error: { message: error.message, command: { name: "evalsha" } } });
+      expect(JSON.stringify(lines[0])).not.toContain("private");
+    });
   });
 });

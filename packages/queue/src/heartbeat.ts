@@ -1,6 +1,6 @@
 // Workers' heartbeats: each live worker's run slots and render threads, valid for three beats.
 // The start estimate of unlimited models counts the slots; built-in models' pools the threads.
-import type { Redis } from "ioredis";
+import type { RedisClient } from "./redis.js";
 import { keys } from "./runEventKeys.js";
 
 export interface LiveWorkers {
@@ -10,7 +10,11 @@ export interface LiveWorkers {
 }
 
 /** The live workers' slots and threads, from their heartbeats ("slots:expires:threads"). */
-export async function liveWorkers(redis: Redis, prefix: string, now = Date.now()): Promise<LiveWorkers> {
+export async function liveWorkers(
+  redis: RedisClient,
+  prefix: string,
+  now = Date.now(),
+): Promise<LiveWorkers> {
   const live = { slots: 0, threads: 0 };
   for (const value of Object.values(await redis.hgetall(keys(prefix).workers))) {
     const [slots, expires, threads] = value.split(":").map(Number);
@@ -27,7 +31,7 @@ export async function liveWorkers(redis: Redis, prefix: string, now = Date.now()
  * would expire).
  */
 export function startWorkerHeartbeat(
-  redis: Redis,
+  redis: RedisClient,
   prefix: string,
   workerId: string,
   capacity: { slots: number; threads: number },

@@ -1,4 +1,13 @@
-export { createRedis, pingRedis, whenRedisReady, type RedisRole } from "./redis.js";
+export {
+  createRedis,
+  duplicateAs,
+  pingRedis,
+  redisRefusal,
+  whenRedisReady,
+  type RedisClient,
+  type RedisRole,
+  type RedisSettings,
+} from "./redis.js";
 export * from "./queues.js";
 export * from "./runEvents.js";
 export * from "./queueIndex.js";

@@ -1,7 +1,7 @@
 // The waiting runs of unlimited models (acme/echo), which start as soon as a worker is free: sorted
 // by creation time (a run's place is one ZRANK), in the index the run-event script keeps. Runs of
 // limited models wait in the scheduler (scheduler.ts), which answers for their place.
-import type { Redis } from "ioredis";
+import type { RedisClient } from "./redis.js";
 import { estimateStartMs, median, runsBefore, type QueueSnapshot } from "@svc/core";
 import { liveWorkers } from "./heartbeat.js";
 import { keys } from "./runEventKeys.js";
@@ -35,7 +35,7 @@ export interface QueueIndex {
 const numbers = (values: string[]) => values.map(Number).filter(Number.isFinite);
 
 export function queueIndex(
-  redis: Redis,
+  redis: RedisClient,
   prefix: string,
   scheduler: Scheduler,
   executing: () => Promise<number>,
@@ -132,7 +132,7 @@ export function queueIndex(
  * recorded while Redis was away); `stillQueued` answers from the database. Returns how many.
  */
 export async function trimQueueIndex(
-  redis: Redis,
+  redis: RedisClient,
   prefix: string,
   stillQueued: (ids: string[]) => Promise<Map<string, { queued: boolean; modelId: string }>>,
   head = 200,

@@ -1,5 +1,5 @@
 import { Queue } from "bullmq";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "./redis.js";
 import {
   CANCEL_CHANNEL,
   DEADLINE_JOB,
@@ -20,19 +20,19 @@ export type LeasedRunsQueue = Queue<LeasedRunJob>;
 export type DeliveriesQueue = Queue<DeliveryJob>;
 export type DeadlinesQueue = Queue<RunJob>;
 
-function queue<T>(job: JobDefinition<T>, connection: Redis, prefix: string): Queue<T> {
+function queue<T>(job: JobDefinition<T>, connection: RedisClient, prefix: string): Queue<T> {
   const q = new Queue<T>(job.queue, { connection, prefix });
   q.on("error", () => {});
   return q;
 }
 
-export const createRunsQueue = (connection: Redis, prefix: string): RunsQueue =>
+export const createRunsQueue = (connection: RedisClient, prefix: string): RunsQueue =>
   queue(RUN_JOB, connection, prefix);
-export const createLeasedRunsQueue = (connection: Redis, prefix: string): LeasedRunsQueue =>
+export const createLeasedRunsQueue = (connection: RedisClient, prefix: string): LeasedRunsQueue =>
   queue(LEASED_RUN_JOB, connection, prefix);
-export const createDeliveriesQueue = (connection: Redis, prefix: string): DeliveriesQueue =>
+export const createDeliveriesQueue = (connection: RedisClient, prefix: string): DeliveriesQueue =>
   queue(DELIVERY_JOB, connection, prefix);
-export const createDeadlinesQueue = (connection: Redis, prefix: string): DeadlinesQueue =>
+export const createDeadlinesQueue = (connection: RedisClient, prefix: string): DeadlinesQueue =>
   queue(DEADLINE_JOB, connection, prefix);
 
 /** A batch of runs in one round trip (a group-committed batch of creations). */
@@ -159,7 +159,7 @@ export interface Producer extends RunQueues {
  * only once the connection is ready; until then every call fails at once, and the caller falls
  * back on the sweeper.
  */
-export function createProducer(connection: Redis, prefix: string): Producer {
+export function createProducer(connection: RedisClient, prefix: string): Producer {
   const made: {
     runs?: RunsQueue;
     leased?: LeasedRunsQueue;
@@ -197,7 +197,7 @@ export function createProducer(connection: Redis, prefix: string): Producer {
   };
 }
 
-export async function publishCancel(redis: Redis, prefix: string, runId: string): Promise<void> {
+export async function publishCancel(redis: RedisClient, prefix: string, runId: string): Promise<void> {
   await redis.publish(CANCEL_CHANNEL.name(prefix), runId);
 }
 
@@ -206,7 +206,7 @@ export async function publishCancel(redis: Redis, prefix: string, runId: string)
  * caller's queues: the API's fail-fast producer or the worker's own.
  */
 export function runTransport(
-  redis: Redis,
+  redis: RedisClient,
   prefix: string,
   queues: RunQueues,
   events: RunEventSettings,

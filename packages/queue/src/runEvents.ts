@@ -2,7 +2,7 @@
 // resumes from), announced on one channel that every API process subscribes to once. The same
 // script keeps the index of waiting runs of unlimited models (queueIndex.ts) and the models'
 // recent run times. One script call records a whole batch of events.
-import type { Redis } from "ioredis";
+import { duplicateAs, type RedisClient } from "./redis.js";
 import { statusRank, type RecordedEvent, type RunEvent } from "@svc/core";
 import { keys, NAMES } from "./runEventKeys.js";
 
@@ -55,18 +55,26 @@ end
 redis.call('PUBLISH', prefix .. '${NAMES.channel}', cjson.encode(out))
 return #out`;
 
-type WithRecord = Redis & {
-  svcRecordRunEvents(prefix: string, activeTtl: number, endedTtl: number, events: string): Promise<number>;
+type WithRecord = RedisClient & {
+  svcRecordRunEvents(
+    route: string,
+    prefix: string,
+    activeTtl: number,
+    endedTtl: number,
+    events: string,
+  ): Promise<number>;
 };
 
-function withRecord(redis: Redis): WithRecord {
+function withRecord(redis: RedisClient): WithRecord {
   if (!("svcRecordRunEvents" in redis))
-    redis.defineCommand("svcRecordRunEvents", { numberOfKeys: 0, lua: RECORD });
+    // KEYS[1] (the channel) only routes the script on Redis Cluster: every key it touches shares
+    // the prefix's hash tag. The script reads the prefix from ARGV[1].
+    redis.defineCommand("svcRecordRunEvents", { numberOfKeys: 1, lua: RECORD });
   return redis as WithRecord;
 }
 
 /** Records a batch of events in one round trip; the caller decides what a failure means. */
-export function runEventRecorder(redis: Redis, prefix: string, settings: RunEventSettings) {
+export function runEventRecorder(redis: RedisClient, prefix: string, settings: RunEventSettings) {
   const r = withRecord(redis);
   return async (events: readonly RecordedEvent[]): Promise<void> => {
     if (!events.length) return;
@@ -81,7 +89,13 @@ export function runEventRecorder(redis: Redis, prefix: string, settings: RunEven
       ...(e.queuedAt !== undefined && { q: e.queuedAt }),
       ...(e.runMs !== undefined && { t: Math.max(0, Math.round(e.runMs)) }),
     }));
-    await r.svcRecordRunEvents(prefix, settings.activeTtlMs, settings.endedTtlMs, JSON.stringify(batch));
+    await r.svcRecordRunEvents(
+      keys(prefix).channel,
+      prefix,
+      settings.activeTtlMs,
+      settings.endedTtlMs,
+      JSON.stringify(batch),
+    );
   };
 }
 
@@ -116,15 +130,14 @@ const parseEvent = (text: string): RunEvent => JSON.parse(text) as RunEvent;
  * what it may have missed.
  */
 export function createRunEventHub(
-  redis: Redis,
+  redis: RedisClient,
   prefix: string,
   onError: (error: unknown) => void,
 ): RunEventHub {
   const k = keys(prefix);
   const listeners = new Map<string, Set<(m: HubMessage) => void>>();
   let count = 0;
-  const subscriber = redis.duplicate({ maxRetriesPerRequest: null, enableOfflineQueue: true });
-  subscriber.on("error", () => {});
+  const subscriber = duplicateAs(redis, "worker");
   let subscribedOnce = false;
   subscriber.on("ready", () => {
     if (subscribedOnce) for (const set of listeners.values()) for (const l of [...set]) l("resync");

@@ -19,7 +19,7 @@
 //   running        HASH account -> leases held (all pools)
 //   limit, weight  HASH account -> its concurrency limit and weight (written with its runs)
 //   pools          SET pools known (their metrics, the periodic tick)
-import type { Redis } from "ioredis";
+import type { RedisClient } from "./redis.js";
 import { STRIDE, type RunPriority, type WaitingAccount } from "@svc/core";
 
 const COMMON = `
@@ -290,7 +290,7 @@ for _, slot in ipairs(redis.call('SMEMBERS', P .. pool .. ':slots')) do
 end
 return nil`;
 
-type Scripts = Redis & {
+type Scripts = RedisClient & {
   svcSchedEnqueue(...args: (string | number)[]): Promise<string[]>;
   svcSchedRelease(...args: (string | number)[]): Promise<string[]>;
   svcSchedSetSlots(...args: (string | number)[]): Promise<string[]>;
@@ -303,9 +303,11 @@ type Scripts = Redis & {
   svcSchedRelocate(...args: (string | number)[]): Promise<string | null>;
 };
 
-function scripts(redis: Redis): Scripts {
+function scripts(redis: RedisClient): Scripts {
   if (!("svcSchedEnqueue" in redis)) {
-    const define = (name: string, lua: string) => redis.defineCommand(name, { numberOfKeys: 0, lua });
+    // KEYS[1] is the key prefix, only so that Redis Cluster routes the script to the node of its
+    // hash tag (every key it touches shares it); the scripts read the prefix from ARGV[1].
+    const define = (name: string, lua: string) => redis.defineCommand(name, { numberOfKeys: 1, lua });
     define("svcSchedEnqueue", ENQUEUE);
     define("svcSchedRelease", RELEASE);
     define("svcSchedSetSlots", SET_SLOTS);
@@ -373,10 +375,10 @@ const quads = (flat: string[]): Dispatched[] => {
 
 export type Scheduler = ReturnType<typeof redisScheduler>;
 
-export function redisScheduler(redis: Redis, prefix: string, settings: SchedulerSettings) {
+export function redisScheduler(redis: RedisClient, prefix: string, settings: SchedulerSettings) {
   const r = scripts(redis);
   const P = `${prefix}:sched:`;
-  const head = () => [P, Date.now(), settings.leaseMs, settings.defaultLimit] as const;
+  const head = () => [P, P, Date.now(), settings.leaseMs, settings.defaultLimit] as const;
   return {
     /** Adds runs to their pools' queues and dispatches; the runs (of any pool) that got a slot. */
     async enqueue(runs: readonly WaitingRun[]): Promise<Dispatched[]> {
@@ -437,7 +439,7 @@ export function redisScheduler(redis: Redis, prefix: string, settings: Scheduler
     /** Extends the leases of runs this worker executes; those that still hold one. */
     async renew(runIds: readonly string[]): Promise<string[]> {
       if (!runIds.length) return [];
-      return r.svcSchedRenew(P, Date.now() + settings.leaseMs, ...runIds);
+      return r.svcSchedRenew(P, P, Date.now() + settings.leaseMs, ...runIds);
     },
     /** Moves a run to a free slot on a server not in `avoid`; the slot, or null when none is free. */
     async relocate(runId: string, avoid: readonly string[]): Promise<string | null> {
@@ -448,7 +450,7 @@ export function redisScheduler(redis: Redis, prefix: string, settings: Scheduler
       pool: string,
       runId: string,
     ): Promise<{ own: WaitingAccount; index: number; accounts: WaitingAccount[] } | null> {
-      const flat = await r.svcSchedPlace(P, pool, runId);
+      const flat = await r.svcSchedPlace(P, P, pool, runId);
       if (!flat.length) return null;
       const accounts: WaitingAccount[] = [];
       for (let i = 2; i + 3 < flat.length; i += 4)
@@ -463,7 +465,7 @@ export function redisScheduler(redis: Redis, prefix: string, settings: Scheduler
       return { own, index: Number(flat[1]), accounts };
     },
     async stats(pool: string): Promise<PoolStats> {
-      const [capacity, leased, queued, oldest] = await r.svcSchedStats(P, pool);
+      const [capacity, leased, queued, oldest] = await r.svcSchedStats(P, P, pool);
       return {
         capacity: Number(capacity),
         leased: Number(leased),

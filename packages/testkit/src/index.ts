@@ -12,3 +12,6 @@ export * from "./s3Server.js";
 export * from "./metrics.js";
 export * from "./service.js";
 export * from "./balancer.js";
+export * from "./pooler.js";
+export * from "./redisServers.js";
+export * from "./otlpReceiver.js";

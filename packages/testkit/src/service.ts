@@ -7,6 +7,7 @@ import { testCertificate } from "./httpsReceiver.js";
 import { seedTestModels } from "./models.js";
 import { serviceEnv, spawnApp, stopApps, type SpawnedApp } from "./process.js";
 import { deleteRedisPrefix, testQueuePrefix } from "./redis.js";
+import { startPgBouncer, testPooling } from "./pooler.js";
 import { freePort } from "./wait.js";
 
 export interface RunningApi {
@@ -42,8 +43,11 @@ export async function startService(shared: Record<string, string> = {}): Promise
   const base = `http://127.0.0.1:${firstPort}`;
   const { caFile } = await testCertificate();
   const outputs = await mkdtemp(join(tmpdir(), "svc-e2e-"));
+  // The processes reach Postgres through the pooler; the test itself (fixtures, checks) directly.
+  const pooler = testPooling() ? await startPgBouncer(database.url) : undefined;
   const env = {
-    ...serviceEnv(database.url, prefix),
+    ...serviceEnv(pooler?.urlFor(database.url) ?? database.url, prefix),
+    ...(pooler && { DATABASE_POOLING: "transaction", DATABASE_DIRECT_URL: database.url }),
     OUTPUT_DIR: outputs,
     PUBLIC_BASE_URL: base,
     RATE_LIMIT_ENABLED: "false",
@@ -89,6 +93,7 @@ export async function startService(shared: Record<string, string> = {}): Promise
     },
     async stop() {
       await stopApps(...apps);
+      await pooler?.stop();
       await deleteRedisPrefix(prefix);
       await database.drop();
       await rm(outputs, { recursive: true, force: true });

@@ -1,4 +1,4 @@
-import { freePort, metricSample as sample, startHttpsReceiver, waitFor } from "@svc/testkit";
+import { freePort, metricSample as sample, startHttpsReceiver, stopApps, waitFor } from "@svc/testkit";
 import { startService } from "./service.js";
 
 describe("worker metrics", () => {
@@ -31,6 +31,32 @@ describe("worker metrics", () => {
       expect(created.run_id).toMatch(/^run_/);
     } finally {
       await receiver.close();
+      await service.stop();
+    }
+  });
+
+  it("when a worker runs and then drains, then /healthz stays 200 and /readyz turns 503 (its Kubernetes probes)", async () => {
+    const port = await freePort();
+    const service = await startService();
+    try {
+      await service.startApi();
+      const worker = await service.startWorker({
+        METRICS_PORT: String(port),
+        METRICS_HOST: "127.0.0.1",
+        SHUTDOWN_GRACE_MS: "20000",
+      });
+      const probe = (path: string) => fetch(`http://127.0.0.1:${port}${path}`).then((r) => r.status);
+      expect([await probe("/healthz"), await probe("/readyz")]).toEqual([200, 200]);
+      // A run that holds the drain open for its 3 s.
+      const { client } = await service.account(100);
+      const { run_id } = await client.runs.create("test/slow", { input: { prompt: "hold" } });
+      await waitFor(async () => ((await client.runs.get(run_id)).status === "EXECUTING" ? true : null));
+      worker.child.kill("SIGTERM");
+      await waitFor(async () => ((await probe("/readyz")) === 503 ? true : null), { what: "/readyz 503" });
+      expect(await probe("/healthz")).toBe(200);
+      await stopApps(worker);
+      expect((await client.runs.get(run_id)).status).toBe("COMPLETED");
+    } finally {
       await service.stop();
     }
   });

@@ -1,8 +1,14 @@
 import type { Request, RequestHandler, Router } from "express";
-import type { Redis } from "ioredis";
 import { RateLimiterRes } from "rate-limiter-flexible";
 import { ApiError, constantTimeEqual } from "@svc/core";
-import { createDeliveriesQueue, createLeasedRunsQueue, createRedis, createRunsQueue } from "@svc/queue";
+import {
+  createDeliveriesQueue,
+  createLeasedRunsQueue,
+  createRedis,
+  createRunsQueue,
+  type RedisClient,
+  type RedisSettings,
+} from "@svc/queue";
 import { limited, redisLimiter } from "../http/rateLimit.js";
 
 export const DASHBOARD_PATH = "/admin/queues";
@@ -51,7 +57,7 @@ function crossSite(req: Request): boolean {
 }
 
 /** HTTP Basic with user "admin" and the configured password, compared in constant time. */
-function basicAuth(password: string, redis: Redis, prefix: string): RequestHandler {
+function basicAuth(password: string, redis: RedisClient, prefix: string): RequestHandler {
   const expected = `Basic ${Buffer.from(`admin:${password}`).toString("base64")}`;
   const failures = redisLimiter(
     redis,
@@ -99,18 +105,18 @@ export interface QueueDashboard {
 
 /** bull-board is loaded only here, so an API without a dashboard does not carry it in memory. */
 export async function queueDashboard(
-  redisUrl: string,
+  redisSettings: RedisSettings,
   prefix: string,
   password: string,
   /** The API's own connection, for the failed-password counts shared by replicas. */
-  redis: Redis,
+  redis: RedisClient,
 ): Promise<QueueDashboard> {
   const [{ createBullBoard }, { BullMQAdapter }, { ExpressAdapter }] = await Promise.all([
     import("@bull-board/api"),
     import("@bull-board/api/bullMQAdapter"),
     import("@bull-board/express"),
   ]);
-  const connection = createRedis(redisUrl, "worker");
+  const connection = createRedis(redisSettings, "worker");
   const queues = [
     createRunsQueue(connection, prefix),
     createLeasedRunsQueue(connection, prefix),

@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "@svc/queue";
 import { RateLimiterRes } from "rate-limiter-flexible";
 import { limited, redisLimiter } from "../http/rateLimit.js";
 
@@ -20,7 +20,12 @@ export interface SignInLimit {
  *   locked: each address may try it once a minute, so someone guessing a password slows to a
  *   crawl while its owner, from their own address, waits a minute at most.
  */
-export function signInLimit(redis: Redis, prefix: string, perEmail: number, perAddress: number): SignInLimit {
+export function signInLimit(
+  redis: RedisClient,
+  prefix: string,
+  perEmail: number,
+  perAddress: number,
+): SignInLimit {
   const byAddress = redisLimiter(redis, prefix, "signin:ip", perAddress, WINDOW_SECONDS);
   const byEmail = redisLimiter(redis, prefix, "signin:email", perEmail, WINDOW_SECONDS);
   const slowLane = redisLimiter(redis, prefix, "signin:slow", 1, SIGN_IN_SLOW_LANE_SECONDS);

@@ -1,11 +1,11 @@
 import type { RequestHandler, Response } from "express";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "@svc/queue";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { ApiError } from "@svc/core";
 import { authOf, principalOf } from "../auth/authenticate.js";
 
 export interface RateLimitOptions {
-  redis: Redis;
+  redis: RedisClient;
   prefix: string;
   perMinute: number;
   runsPerMinute: number;
@@ -53,7 +53,13 @@ export function rateLimits({
 }
 
 /** A limiter counted in Redis, with an in-process one of the same budget while Redis fails. */
-export function redisLimiter(redis: Redis, prefix: string, name: string, points: number, duration: number) {
+export function redisLimiter(
+  redis: RedisClient,
+  prefix: string,
+  name: string,
+  points: number,
+  duration: number,
+) {
   return new RateLimiterRedis({
     storeClient: redis,
     keyPrefix: `${prefix}:rl:${name}`,
@@ -93,7 +99,7 @@ export interface AuthFailureLimit {
 }
 
 export function authFailureLimit(
-  redis: Redis,
+  redis: RedisClient,
   prefix: string,
   perWindow: number,
   windowSeconds: number,

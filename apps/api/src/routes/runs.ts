@@ -226,6 +226,7 @@ const createRun = route({
       webhookEventsFilter: body.webhook_events_filter ?? null,
       cancelAfterMs: headers["cancel-after"],
       idempotencyKey: headers["idempotency-key"] ?? null,
+      ...(deps.tracing.enabled && { traceParent: deps.tracing.traceparentOf(res.locals.span) }),
     });
     const result = await creating.catch(async (error: unknown) => {
       await quota?.giveBack(auth.accountId).catch(() => {});

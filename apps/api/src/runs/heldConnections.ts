@@ -4,7 +4,7 @@
 // connection also ends when the credential behind it does: a revoked key, a signed-out or expired
 // session, a disabled user.
 import { randomUUID } from "node:crypto";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "@svc/queue";
 import { ApiError } from "@svc/core";
 import { activeKeyIds, standingSessionIds, type Db } from "@svc/db";
 import type { Logger } from "@svc/logger";
@@ -64,7 +64,7 @@ const over = (what: string, cap: number) =>
   );
 
 export function heldConnections(deps: {
-  redis: Redis;
+  redis: RedisClient;
   db: Db;
   prefix: string;
   limits: HeldLimits;

@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "@svc/queue";
 import { RateLimiterRes } from "rate-limiter-flexible";
 import { limited, redisLimiter } from "../http/rateLimit.js";
 
@@ -26,7 +26,7 @@ export interface TestRunQuota {
   allowance(accountId: string): Promise<TestRunAllowance>;
 }
 
-export function testRunQuota(redis: Redis, prefix: string, perDay: number): TestRunQuota {
+export function testRunQuota(redis: RedisClient, prefix: string, perDay: number): TestRunQuota {
   const limiter = redisLimiter(redis, prefix, "test-runs", Math.max(1, perDay), WINDOW_SECONDS);
   const exceeded = (state: Pick<RateLimiterRes, "msBeforeNext">) =>
     limited(

@@ -1,8 +1,7 @@
 import { PassThrough } from "node:stream";
-import type { Redis } from "ioredis";
 import { apiEnvSchema, parseEnv, type ApiConfig } from "@svc/config";
 import { createLogger } from "@svc/logger";
-import { whenRedisReady, type Producer } from "@svc/queue";
+import { whenRedisReady, type Producer, type RedisClient } from "@svc/queue";
 import {
   createTestDatabase,
   testQueuePrefix,
@@ -22,7 +21,7 @@ export interface ApiHarness {
   app: ReturnType<typeof createApp>;
   database: TestDatabase;
   config: ApiConfig;
-  redis: Redis;
+  redis: RedisClient;
   queues: Producer;
   metrics: ApiMetrics;
   logLines: string[];

@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "@svc/queue";
 import { cogPredictionSchema, type CogPrediction } from "@svc/core";
 import { COG_DONE_CHANNEL } from "@svc/queue";
 import type { CogResults } from "@svc/runners";
@@ -12,7 +12,7 @@ const KEEP_SECONDS = 3_600;
  * Pub/sub delivers at most once (a subscriber reconnecting misses what was published meanwhile),
  * so a waiter also reads the stored result every pollMs.
  */
-export function redisCogResults(redis: Redis, prefix: string, pollMs = 1_000) {
+export function redisCogResults(redis: RedisClient, prefix: string, pollMs = 1_000) {
   const waiters = new Map<string, Set<(p: CogPrediction) => void>>();
   const resultKey = (id: string) => `${prefix}:cog:result:${id}`;
   const serverKey = (id: string) => `${prefix}:cog:server:${id}`;

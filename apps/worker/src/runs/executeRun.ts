@@ -7,9 +7,12 @@ import type { WorkerMetrics } from "../metrics.js";
 import type { WorkerDispatcher } from "../scheduling/dispatcher.js";
 import { RunnerCanceled, RunnerError, type Runners } from "@svc/runners";
 import type { OutputStorage } from "@svc/storage";
+import { inSpan, SpanKind, type Tracing } from "@svc/telemetry";
 
 export interface ExecuteDeps {
   runs: RunLifecycle;
+  /** Spans of the start, the model's execution and the settlement, in the run's trace. */
+  tracing: Tracing;
   /** Records a runner's progress reports in the run's event stream (outputs first on the run). */
   progress: Pick<ProgressRecorder, "record" | "flush">;
   /** How long start and settlement are retried while Postgres or Redis is unreachable. */
@@ -70,7 +73,7 @@ async function execute(
   job: Job<RunJob | LeasedRunJob>,
   cancelSignal?: AbortSignal,
 ): Promise<ExecuteOutcome> {
-  const { runs, metrics } = deps;
+  const { runs } = deps;
   const { runId } = job.data;
   const log = deps.logger.child({ run_id: runId, job_id: job.id, attempt: job.attemptsMade + 1 });
   const throughOutage = <T>(transition: string, fn: () => Promise<T>) =>
@@ -80,6 +83,7 @@ async function execute(
         log.warn(`run ${transition} waits for the database`, { retry: attempt, delay_ms: delayMs, error }),
     });
 
+  const startBegan = Date.now();
   const run = await throughOutage("start", () => runs.start(runId));
   if (!run) {
     // Work sent before the start (by the dispatching worker) for a run canceled meanwhile stops.
@@ -87,10 +91,64 @@ async function execute(
     log.info("run already finished; nothing to do");
     return "skipped";
   }
+  const traced = runTrace(deps.tracing, run, startBegan, job.attemptsMade + 1);
+  let ended: ExecuteOutcome | undefined;
+  try {
+    ended = await executeStarted(deps, job, run, log, throughOutage, traced, cancelSignal);
+    return ended;
+  } finally {
+    traced?.end(ended ?? "retried");
+  }
+}
+
+type Started = NonNullable<Awaited<ReturnType<RunLifecycle["start"]>>>;
+type RunTrace = ReturnType<typeof runTrace>;
+
+/**
+ * The run's spans in the trace of the request that made it (when tracing is on and it was
+ * sampled): run.execute, with run.start (from before the start statement), model.execute and
+ * run.settle inside.
+ */
+function runTrace(tracing: Tracing, run: Started, startBegan: number, attempt: number) {
+  if (!tracing.enabled || !run.traceParent) return undefined;
+  const root = tracing.tracer.startSpan(
+    "run.execute",
+    {
+      kind: SpanKind.CONSUMER,
+      startTime: startBegan,
+      attributes: { "svc.run_id": run.id, "svc.model_id": run.modelId, "svc.attempt": attempt },
+    },
+    tracing.contextOf(run.traceParent),
+  );
+  const inside = tracing.within(root);
+  tracing.tracer.startSpan("run.start", { startTime: startBegan }, inside).end();
+  return {
+    step: <T>(name: string, fn: () => Promise<T>) => inSpan(tracing, name, inside, {}, fn),
+    end(outcome: string) {
+      root.setAttribute("svc.outcome", outcome);
+      root.end();
+    },
+  };
+}
+
+async function executeStarted(
+  deps: ExecuteDeps,
+  job: Job<RunJob | LeasedRunJob>,
+  run: Started,
+  log: Logger,
+  throughOutage: <T>(transition: string, fn: () => Promise<T>) => Promise<T>,
+  traced: RunTrace,
+  cancelSignal?: AbortSignal,
+): Promise<ExecuteOutcome> {
+  const { runs, metrics } = deps;
+  const { runId } = job.data;
+  const step = <T>(name: string, fn: () => Promise<T>) => (traced ? traced.step(name, fn) : fn());
   if (run.attempts === 1)
     metrics?.runQueueWait.observe((run.startedAt.getTime() - run.createdAt.getTime()) / 1000);
   const finish = async (decision: Decision): Promise<ExecuteOutcome> => {
-    const settled = await throughOutage("settlement", () => runs.finish(run, decision));
+    const settled = await step("run.settle", () =>
+      throughOutage("settlement", () => runs.finish(run, decision)),
+    );
     if (!settled) {
       log.info("run was settled elsewhere (canceled or timed out); its result is dropped");
       return "canceled";
@@ -140,22 +198,24 @@ async function execute(
   // failure is never mistaken for a runner failure (and the model run again).
   let decision: Decision | "canceled_by_model";
   try {
-    const result = await deps.runners.for(settings).run({
-      runId,
-      input: run.input,
-      settings,
-      signal,
-      outputs: deps.storage(),
-      unitsRequested: run.unitsRequested,
-      slot: leased?.slot,
-      fresh: run.attempts === 1,
-      ...(leased?.begun && run.attempts === 1 && { begun: Promise.resolve(true) }),
-      progress: (report) =>
-        deps.progress.record(runId, report, {
-          kind: outputKindOf(settings),
-          unitsRequested: run.unitsRequested,
-        }),
-    });
+    const result = await step("model.execute", () =>
+      deps.runners.for(settings).run({
+        runId,
+        input: run.input,
+        settings,
+        signal,
+        outputs: deps.storage(),
+        unitsRequested: run.unitsRequested,
+        slot: leased?.slot,
+        fresh: run.attempts === 1,
+        ...(leased?.begun && run.attempts === 1 && { begun: Promise.resolve(true) }),
+        progress: (report) =>
+          deps.progress.record(runId, report, {
+            kind: outputKindOf(settings),
+            unitsRequested: run.unitsRequested,
+          }),
+      }),
+    );
     decision = { to: "COMPLETED", output: result.output, units: result.units };
   } catch (error) {
     if (timedOut()) decision = { to: "TIMEOUT" };

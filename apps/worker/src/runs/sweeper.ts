@@ -13,7 +13,7 @@ import {
   type Scheduler,
 } from "@svc/queue";
 import type { RunLifecycle } from "@svc/use-cases";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "@svc/queue";
 
 export interface SweepDeps {
   db: Db;
@@ -21,7 +21,7 @@ export interface SweepDeps {
   queue: RunsQueue;
   leased: LeasedRunsQueue;
   scheduler: Scheduler;
-  redis: Redis;
+  redis: RedisClient;
   prefix: string;
   logger: Logger;
   queuedAfterMs: number;

@@ -2,7 +2,7 @@ import { poolOf, poolSlots, runnerSchema, type PoolSpec } from "@svc/core";
 import { modelRunners, type Db } from "@svc/db";
 import type { Logger } from "@svc/logger";
 import { liveWorkers, type Scheduler } from "@svc/queue";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "@svc/queue";
 import type { WorkerDispatcher } from "./dispatcher.js";
 
 /** A Cog server takes runs while /health-check says READY (idle) or BUSY (working at its limit). */
@@ -35,7 +35,7 @@ export interface PoolMonitor {
  */
 export function startPoolMonitor(deps: {
   db: Db;
-  redis: Redis;
+  redis: RedisClient;
   prefix: string;
   scheduler: Scheduler;
   dispatcher: WorkerDispatcher;

@@ -9,6 +9,7 @@ import {
   type Db,
 } from "@svc/db";
 import type { Logger } from "@svc/logger";
+import { inSpan, SpanStatusCode, type Tracing } from "@svc/telemetry";
 import type { DeliveryJob } from "@svc/queue";
 import type { OutputUrls } from "@svc/storage";
 import type { WorkerMetrics } from "../metrics.js";
@@ -17,6 +18,8 @@ import type { WebhookSender } from "./sendWebhook.js";
 export interface DeliverDeps {
   db: Db;
   logger: Logger;
+  /** A span per attempt, in its run's trace; its traceparent goes to the receiver too. */
+  tracing: Tracing;
   secretsKey: Buffer;
   send: WebhookSender;
   /** Signed output URLs are signed afresh for each attempt, so that a late retry still works. */
@@ -76,7 +79,22 @@ export async function deliverWebhook(
     body,
     at: startedAt,
   });
-  const result = await deps.send(delivery.url, body, { ...headers });
+  const result = await inSpan(
+    deps.tracing,
+    "webhook.attempt",
+    deps.tracing.contextOf(delivery.traceParent),
+    { "svc.delivery_id": delivery.id, "svc.event": delivery.event, "svc.attempt": number },
+    async (span) => {
+      const traceparent = span && deps.tracing.traceparentOf(span);
+      const sent = await deps.send(delivery.url, body, { ...headers, ...(traceparent && { traceparent }) });
+      span?.setAttributes({
+        ...(sent.statusCode && { "http.response.status_code": sent.statusCode }),
+        ...(sent.errorClass && { "error.type": sent.errorClass }),
+      });
+      if (sent.errorClass) span?.setStatus({ code: SpanStatusCode.ERROR });
+      return sent;
+    },
+  );
   const durationMs = Date.now() - startedAt.getTime();
   const outcome = await recordAttempt(db, {
     deliveryId: delivery.id,

@@ -1,8 +1,8 @@
 import { loadBaseConfig } from "@svc/config";
 import { loadCatalogue, seedCatalogue } from "../catalogue.js";
-import { createDb } from "../client.js";
+import { dbFromConfig } from "../client.js";
 
-const db = createDb({ url: loadBaseConfig().DATABASE_URL, poolSize: 2 });
+const db = dbFromConfig(loadBaseConfig(), 2);
 try {
   const count = await seedCatalogue(db, await loadCatalogue(process.argv[2]));
   console.log(`catalogue seeded: ${count} models`);

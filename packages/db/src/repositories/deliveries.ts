@@ -68,15 +68,19 @@ export interface DeliveryToSend {
   } | null;
   /** The account's sealed secret for per-run webhook_url deliveries of this mode, if made yet. */
   defaultSecretEnc: string | null;
+  /** Its run's trace (tracing on), which its attempts join. */
+  traceParent: string | null;
 }
 
 const FIND_DELIVERY = `
 SELECT d.id, d.account_id, d.mode, d.run_id, d.endpoint_id, d.url, d.event, d.body, d.status, d.attempt_count,
        e.status AS endpoint_status, e.secret_enc, e.previous_secret_enc, e.previous_secret_until,
        CASE WHEN d.endpoint_id IS NOT NULL THEN NULL
-            WHEN d.mode = 'live' THEN a.webhook_secret_live_enc ELSE a.webhook_secret_test_enc END AS default_secret_enc
+            WHEN d.mode = 'live' THEN a.webhook_secret_live_enc ELSE a.webhook_secret_test_enc END AS default_secret_enc,
+       r.trace_parent
 FROM deliveries d
 LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id
+LEFT JOIN runs r ON r.id = d.run_id
 JOIN accounts a ON a.id = d.account_id
 WHERE d.id = $1`;
 
@@ -109,6 +113,7 @@ export async function findDeliveryToSend(db: Db, id: string): Promise<DeliveryTo
         }
       : null,
     defaultSecretEnc: r.default_secret_enc,
+    traceParent: r.trace_parent,
   };
 }
 

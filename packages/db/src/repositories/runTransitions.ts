@@ -37,6 +37,8 @@ export interface RunRow {
   cancelAt: Date | null;
   /** Its lane while it waits for capacity. */
   priority: RunPriority;
+  /** W3C traceparent of the request that made it, when tracing is on. */
+  traceParent?: string;
 }
 
 /**
@@ -52,7 +54,7 @@ WITH b AS (
   SELECT * FROM jsonb_to_recordset($1::jsonb) AS t(
     id text, account_id text, api_key_id text, mode "Mode", model_id text, input jsonb, webhook_url text,
     units_requested int, estimated_tokens int, reserve int, ledger_id text, idempotency_key text, request_hash text,
-    webhook_events text[], cancel_at timestamptz, priority "RunPriority")
+    webhook_events text[], cancel_at timestamptz, priority "RunPriority", trace_parent text)
 ), fresh AS (
   SELECT b.* FROM b WHERE b.idempotency_key IS NULL OR NOT EXISTS (
     SELECT 1 FROM runs r WHERE r.account_id = b.account_id AND r.mode = b.mode AND r.idempotency_key = b.idempotency_key)
@@ -66,9 +68,10 @@ WITH b AS (
   WHERE a.id = need.account_id AND a.id IN (SELECT id FROM locked) RETURNING a.id
 ), created AS (
   INSERT INTO runs (id, account_id, api_key_id, mode, model_id, input, webhook_url, units_requested,
-                    estimated_tokens, reserved_tokens, idempotency_key, request_hash, webhook_events, cancel_at, priority)
+                    estimated_tokens, reserved_tokens, idempotency_key, request_hash, webhook_events, cancel_at, priority,
+                    trace_parent)
   SELECT id, account_id, api_key_id, mode, model_id, input, webhook_url, units_requested,
-         estimated_tokens, reserve, idempotency_key, request_hash, webhook_events, cancel_at, priority
+         estimated_tokens, reserve, idempotency_key, request_hash, webhook_events, cancel_at, priority, trace_parent
   FROM fresh WHERE reserve = 0 OR account_id IN (SELECT id FROM reserved)
   RETURNING id, created_at
 ), ledger AS (
@@ -102,6 +105,7 @@ export async function insertRuns(pool: pg.Pool, runs: readonly RunRow[]): Promis
     webhook_events: r.webhookEvents,
     cancel_at: r.cancelAt?.toISOString() ?? null,
     priority: r.priority,
+    ...(r.traceParent && { trace_parent: r.traceParent }),
   }));
   const result = await pool.query<{ id: string; created_at: Date | null; outcome: "created" | "conflict" }>({
     name: "runs_insert",
@@ -136,6 +140,8 @@ export interface StartedRun {
   dbNow: Date;
   /** run.started deliveries recorded at the run's first start; the caller enqueues them. */
   deliveryIds: string[];
+  /** The trace of the request that made it (tracing on): the worker's spans join it. */
+  traceParent: string | null;
 }
 
 const START_RUNS = `
@@ -151,7 +157,7 @@ WITH locked AS MATERIALIZED (
   WHERE r.id IN (SELECT id FROM locked) AND m.id = r.model_id
   RETURNING r.id, r.account_id, r.mode, r.model_id, r.input, r.units_requested, r.reserved_tokens, r.attempts,
             r.created_at, r.started_at, r.deadline_at, m.runner, m.pricing, m.execution_timeout_ms,
-            r.webhook_url, r.webhook_events
+            r.webhook_url, r.webhook_events, r.trace_parent
 ), first AS (
   SELECT s.*, to_json(id)::text AS id_json, to_json(model_id)::text AS model_json,
          to_json(to_char(started_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text AS at_json
@@ -207,6 +213,7 @@ export async function startRuns(pool: pg.Pool, ids: readonly string[]): Promise<
         executionTimeoutMs: r.execution_timeout_ms,
         dbNow: r.db_now,
         deliveryIds: r.delivery_ids,
+        traceParent: r.trace_parent,
       } satisfies StartedRun,
     ]),
   );

@@ -1,5 +1,4 @@
 import { PassThrough } from "node:stream";
-import type { Redis } from "ioredis";
 import { ledgerTotals, seedCatalogue, loadCatalogue } from "@svc/db";
 import { createLogger } from "@svc/logger";
 import {
@@ -11,6 +10,7 @@ import {
   createRunsQueue,
   queueIndex,
   whenRedisReady,
+  type RedisClient,
   type Scheduler,
 } from "@svc/queue";
 import {
@@ -30,7 +30,7 @@ import { createProgressRecorder, type ProgressRecorder } from "./progress.js";
 // window so that concurrent calls really share batches.
 describe("run lifecycle (group commit)", () => {
   let database: TestDatabase;
-  let redis: Redis;
+  let redis: RedisClient;
   let runs: RunLifecycle;
   let progress: ProgressRecorder;
   let scheduler: Scheduler;

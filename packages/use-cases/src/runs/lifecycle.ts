@@ -107,6 +107,8 @@ export interface CreateRunCommand {
   idempotencyKey: string | null;
   /** Cancel-After, in ms from now. */
   cancelAfterMs: number | null;
+  /** W3C traceparent of the request (tracing on), kept with the run for the worker's spans. */
+  traceParent?: string | undefined;
 }
 
 /** How an execution ended, as the worker saw it; the lifecycle decides what the run becomes. */
@@ -293,6 +295,7 @@ export function createRunLifecycle({
           ? webhookFilterEvents(command.webhookEventsFilter)
           : PER_RUN_EVENTS,
         cancelAt: command.cancelAfterMs === null ? null : new Date(Date.now() + command.cancelAfterMs),
+        ...(command.traceParent && { traceParent: command.traceParent }),
       };
       // A key that conflicted but holds no replayable run was freed meanwhile (past its 24 h
       // window): the run is submitted once more, now without a twin.

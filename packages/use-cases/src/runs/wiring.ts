@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "@svc/queue";
 import type { Db } from "@svc/db";
 import type { Logger } from "@svc/logger";
 import { redisScheduler, runTransport, type RunQueues } from "@svc/queue";
@@ -24,7 +24,7 @@ export function wireRuns(
   config: RunWiringConfig,
   deps: {
     db: Db;
-    redis: Redis;
+    redis: RedisClient;
     logger: Logger;
     queues: RunQueues;
   },
