@@ -17,7 +17,7 @@ export function startHousekeeping({ config, db, redis, logger }: WorkerDeps, par
       logger.warn(`${what} failed`, { error });
     }
   };
-  const sweep = async () => {
+  const sweepOnce = async () => {
     await periodic("run sweep", () =>
       sweepRuns({
         db,
@@ -35,6 +35,13 @@ export function startHousekeeping({ config, db, redis, logger }: WorkerDeps, par
       sweepDeliveries(db, parts.queues.deliveries, logger, config.SWEEP_QUEUED_AFTER_MS),
     )();
   };
+  // One pass at a time: while Redis or Postgres is away a pass waits, and the next tick must not
+  // start another behind it.
+  let sweeping: Promise<void> | undefined;
+  const sweep = () =>
+    (sweeping ??= sweepOnce().finally(() => {
+      sweeping = undefined;
+    }));
   const sweeper = setInterval(sweep, config.SWEEP_INTERVAL_MS);
   void sweep();
 

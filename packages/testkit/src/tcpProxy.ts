@@ -5,6 +5,8 @@ export interface TcpProxy {
   /** An outage: every open connection is cut and new ones are refused at once, until restore(). */
   cut(): void;
   restore(): void;
+  /** Connections turned away while cut: the clients' reconnection attempts. */
+  refused(): number;
   close(): Promise<void>;
 }
 
@@ -15,8 +17,12 @@ export interface TcpProxy {
 export async function startTcpProxy(targetPort: number, targetHost = "127.0.0.1"): Promise<TcpProxy> {
   const open = new Set<Socket>();
   let down = false;
+  let refused = 0;
   const server = createServer((client) => {
-    if (down) return client.destroy();
+    if (down) {
+      refused++;
+      return client.destroy();
+    }
     const upstream = connect(targetPort, targetHost);
     for (const [a, b] of [
       [client, upstream],
@@ -42,6 +48,7 @@ export async function startTcpProxy(targetPort: number, targetHost = "127.0.0.1"
     restore() {
       down = false;
     },
+    refused: () => refused,
     async close() {
       for (const socket of open) socket.destroy();
       await new Promise((resolve) => server.close(resolve));

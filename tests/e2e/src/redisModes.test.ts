@@ -8,6 +8,7 @@ import {
   startRedisServer,
   startRedisSentinel,
   startRedisTls,
+  startTcpProxy,
   spawnApp,
   stopApps,
   waitFor,
@@ -264,6 +265,36 @@ describe("a worker on a Redis that answers errors", () => {
       });
     } finally {
       admin.disconnect();
+    }
+  });
+
+  it("when Redis refuses connections for a while under a running worker, then the worker logs a bounded number of lines and carries on when it is back", async () => {
+    const proxy = await startTcpProxy(redis.port);
+    const worker = await service.startWorker({ ...WORKER_ENV, REDIS_URL: `redis://127.0.0.1:${proxy.port}` });
+    try {
+      proxy.cut();
+      const cutAt = worker.lines.length;
+      // Its connections try again and again (each attempt turned away here); its timers' passes
+      // wait for Redis rather than fail, and none piles up behind another.
+      await waitFor(async () => (proxy.refused() >= 60 ? true : null), { what: "reconnection attempts" });
+      // Each kind of line (message and error) at most 10 times in 30 s: bounded, whatever the outage.
+      const kinds = new Map<string, number>();
+      for (const l of worker.lines.slice(cutAt)) {
+        const kind = `${String(l.message)} ${String((l.error as { message?: string } | undefined)?.message ?? "").replace(/\d+/g, "#")}`;
+        kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+      }
+      expect(Math.max(0, ...kinds.values())).toBeLessThanOrEqual(10);
+      proxy.restore();
+      const { client } = await service.account(100);
+      const { run_id } = await client.runs.create("acme/echo", { input: { prompt: "after the outage" } });
+      await waitFor(async () => ((await client.runs.get(run_id)).status === "COMPLETED" ? true : null), {
+        what: "a run after Redis is back",
+        timeoutMs: 40_000,
+      });
+    } finally {
+      proxy.restore();
+      await stopApps(worker);
+      await proxy.close();
     }
   });
 });
