@@ -245,6 +245,16 @@ describe("a worker on a Redis that answers errors", () => {
     }
   });
 
+  it("when the API is pointed at a Cluster node as one Redis, then /readyz is 503 naming the fix", async () => {
+    const { base } = await service.startApi({ REDIS_URL: `redis://${cluster.nodes.split(",")[0]}` });
+    const res = await fetch(`${base}/readyz`);
+    expect(res.status).toBe(503);
+    const { error } = (await res.json()) as { error: { details: { path: string; message: string }[] } };
+    expect(error.details).toEqual([
+      { path: "redis", message: expect.stringMatching(/CROSSSLOT.*set REDIS_CLUSTER_NODES/) },
+    ]);
+  });
+
   it("when Redis starts refusing every key under a running worker, then the worker backs off, logs a bounded number of lines, and resumes when Redis accepts again", async () => {
     const worker = await service.startWorker(WORKER_ENV);
     const admin = new Redis(redis.url);

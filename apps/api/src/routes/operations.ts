@@ -1,25 +1,47 @@
 import { ApiError } from "@svc/core";
 import { sqlPool } from "@svc/db";
-import { pingRedis } from "@svc/queue";
+import { pingRedis, redisRefusal } from "@svc/queue";
 import type { AppDeps } from "../deps.js";
 import { rawRoute, route, type Route } from "../http/route.js";
 import * as R from "../openapi/responses.js";
 
-async function pingPostgres(deps: AppDeps): Promise<boolean> {
+/** The promise's answer, or `late` once ms have passed. */
+async function within<T>(promise: Promise<T>, ms: number, late: T): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    await Promise.race([
-      sqlPool(deps.db).query("SELECT 1"),
-      new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error("timeout")), deps.config.READY_TIMEOUT_MS);
-      }),
+    return await Promise.race([
+      promise,
+      new Promise<T>((resolve) => (timer = setTimeout(() => resolve(late), ms))),
     ]);
-    return true;
-  } catch {
-    return false;
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** What is wrong with Postgres, or undefined when it answers in time. */
+function postgresProblem(deps: AppDeps): Promise<string | undefined> {
+  const ms = deps.config.READY_TIMEOUT_MS;
+  return within(
+    sqlPool(deps.db)
+      .query("SELECT 1")
+      .then(
+        () => undefined,
+        () => "did not answer",
+      ),
+    ms,
+    `no answer within ${ms} ms`,
+  );
+}
+
+/**
+ * What is wrong with Redis, or undefined when it answers and takes writes on the queues' keys: a
+ * Redis that answers PING may still refuse them (a Cluster node addressed as one Redis, a replica,
+ * a user without rights), and then no run would start.
+ */
+async function redisProblem(deps: AppDeps): Promise<string | undefined> {
+  const ms = deps.config.READY_TIMEOUT_MS;
+  if (!(await pingRedis(deps.redis, ms))) return `no answer within ${ms} ms`;
+  return within(redisRefusal(deps.redis, deps.config.QUEUE_PREFIX), ms, `no answer within ${ms} ms`);
 }
 
 const tags = ["Operations"];
@@ -39,26 +61,20 @@ const readyz = route({
   method: "get",
   path: "/readyz",
   tags,
-  summary: "Readiness: Postgres and Redis answer (503 while draining for shutdown)",
+  summary:
+    "Readiness: Postgres answers and Redis takes the queues' keys (503 naming what is wrong, and while draining for shutdown)",
   errors: [503],
   reply: { status: 200, schema: R.Ready, description: "Ready" },
   async handler(_input, { deps }) {
     if (deps.lifecycle.draining) throw new ApiError("SERVICE_UNAVAILABLE", "Shutting down.");
-    const [postgres, redis] = await Promise.all([
-      pingPostgres(deps),
-      pingRedis(deps.redis, deps.config.READY_TIMEOUT_MS),
-    ]);
-    if (!postgres || !redis) {
-      const down = Object.entries({ postgres, redis }).filter(([, ok]) => !ok);
+    const [postgres, redis] = await Promise.all([postgresProblem(deps), redisProblem(deps)]);
+    const problems = Object.entries({ postgres, redis }).filter((entry): entry is [string, string] => entry[1] !== undefined);
+    if (problems.length)
       throw new ApiError(
         "SERVICE_UNAVAILABLE",
-        `Not ready: ${down.map(([name]) => name).join(" and ")} did not answer.`,
-        down.map(([name]) => ({
-          path: name,
-          message: `no answer within ${deps.config.READY_TIMEOUT_MS} ms`,
-        })),
+        `Not ready: ${problems.map(([name]) => name).join(" and ")} cannot serve.`,
+        problems.map(([name, message]) => ({ path: name, message })),
       );
-    }
     return { data: { status: "ready" as const, checks: { postgres: "ok" as const, redis: "ok" as const } } };
   },
 });

@@ -4210,7 +4210,7 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: Postgres and Redis answer (503 while draining for shutdown) */
+        /** Readiness: Postgres answers and Redis takes the queues' keys (503 naming what is wrong, and while draining for shutdown) */
         get: {
             parameters: {
                 query?: never;
