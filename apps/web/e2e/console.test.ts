@@ -104,6 +104,41 @@ describe("web console in Chromium", () => {
     await shot("04-key-revoked");
   });
 
+  it("when a key is given a model and an expiry in its form, then the table shows them, the API enforces them, and Edit limits lifts them", async () => {
+    await page.getByRole("link", { name: "API keys" }).click();
+    await page.getByRole("button", { name: "Create key" }).click();
+    const dialog = page.getByRole("dialog", { name: "Create an API key" });
+    await dialog.getByLabel("Name").fill("fast only");
+    await dialog.getByLabel("Test (never charged)").check();
+    const day = new Date(Date.now() + 7 * 86_400_000).toLocaleDateString("sv");
+    await dialog.getByLabel("Expires (optional)").fill(day);
+    await dialog.getByLabel("Models it may run (optional)").selectOption(["acme/pixel/fast"]);
+    await dialog.getByRole("button", { name: "Create" }).click();
+    const shown = page.getByTestId("shown-once");
+    await shown.waitFor();
+    const key = (await shown.textContent())!;
+    await page.getByRole("button", { name: "I have stored it" }).click();
+    const row = page.locator("tr", { hasText: "fast only" });
+    await row.getByTestId("key-limits").filter({ hasText: "Only acme/pixel/fast" }).waitFor();
+    await row.getByTestId("key-limits").filter({ hasText: "Until" }).waitFor();
+    await shot("04b-key-limits");
+    const run = (model: string) =>
+      fetch(`${base}/api/v1/models/${model}/run`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ input: { prompt: "scoped" } }),
+      }).then((r) => r.status);
+    expect(await run("acme/pixel-hq")).toBe(403);
+
+    await row.getByRole("button", { name: "Edit limits of fast only" }).click();
+    const edit = page.getByRole("dialog", { name: "Limits of fast only" });
+    await edit.getByLabel("Models it may run (optional)").selectOption([]);
+    await edit.getByLabel("Expires (optional)").fill("");
+    await edit.getByRole("button", { name: "Save limits" }).click();
+    await row.getByTestId("key-limits").filter({ hasText: "none" }).waitFor();
+    expect(await run("acme/pixel-hq")).toBe(201);
+  });
+
   it("when a run is started from the playground, then its image is rendered and the run is listed", async () => {
     await createTestKey("playground");
     await page.getByRole("button", { name: "I have stored it" }).click();

@@ -27,6 +27,28 @@ describe("svc admin commands", () => {
     expect(totals.ledger).toEqual(totals.cached);
   });
 
+  it("when a key is created with an expiry and models, then the list shows both; a past time or an unknown model is refused", async () => {
+    await seedCatalogue(database.db, await loadCatalogue());
+    const [{ id: accountId }] = await json("accounts", "create", "--name", "scoped keys");
+    const until = new Date(Date.now() + 3_600_000).toISOString();
+    const create = (...extra: string[]) =>
+      run("keys", "create", "--account", accountId, "--mode", "live", ...extra);
+    const [created] = await create("--expires-at", until, "--models", "acme/echo, acme/pixel-hq");
+    const id = created!.match(/key (key_\S+)/)![1]!;
+    const stored = await database.db.apiKey.findUniqueOrThrow({ where: { id } });
+    expect(stored).toMatchObject({
+      expiresAt: new Date(until),
+      allowedModels: ["acme/echo", "acme/pixel-hq"],
+    });
+    const listed = (await run("keys", "list", "--account", accountId)).find((l) => l.startsWith(id))!;
+    expect(listed).toContain(`active until ${until}`);
+    expect(listed).toContain("models acme/echo,acme/pixel-hq");
+    await expect(create("--expires-at", "2001-01-01T00:00:00Z")).rejects.toThrow(/in the future/);
+    await expect(create("--expires-at", "soon")).rejects.toThrow(/ISO 8601/);
+    await expect(create("--models", "acme/echo,nobody/nothing")).rejects.toThrow(/no model nobody\/nothing/);
+    expect(await database.db.apiKey.count({ where: { accountId } })).toBe(1);
+  });
+
   it("when a key is created, then the full key is printed once and only its hash is stored", async () => {
     const [{ id: accountId }] = await json("accounts", "create", "--name", "keys");
     const [{ id, key }] = await json(

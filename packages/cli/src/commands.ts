@@ -13,6 +13,7 @@ import {
   revokeKeysNamed,
   setUserPassword,
   type Db,
+  type KeyLimits,
 } from "@svc/db";
 import { addUser, hashPassword } from "@svc/use-cases";
 import { importCogModel } from "./models.js";
@@ -27,8 +28,9 @@ export const USAGE = `usage: svc <command> [options]
                                                   ACCOUNT_MAX_CONCURRENT_RUNS); its waiting runs follow within
                                                   a sweep (SWEEP_INTERVAL_MS), new ones within seconds
   tokens grant --account <acct_…> --amount <n>    add tokens to an account (ledger GRANT)
-  keys create --account <acct_…> --mode live|test [--name <label>]
-                                                  create an API key; the full key is printed once
+  keys create --account <acct_…> --mode live|test [--name <label>] [--expires-at <ISO time>]
+              [--models <model id>,…]             create an API key; the full key is printed once. It
+                                                  answers 401 after --expires-at, and runs only --models
   keys list [--account <acct_…>]                  list keys (prefix only, never the key)
   keys revoke <key_…>                             revoke a key; it stops working at once
   users create --account <acct_…> --email <email> --password <password> [--role owner|member]
@@ -80,6 +82,38 @@ export const DEMO_EMAIL = "demo@example.com";
 const DEMO_KEY_NAMES = { live: "demo live", test: "demo test" } as const;
 
 /** The role asked for; none: the use-case's default (the account's first person is its owner). */
+/** --expires-at (a future ISO time) and --models (known model ids, comma-separated) as a key's limits. */
+async function keyLimits(db: Db, values: { "expires-at"?: string; models?: string }): Promise<KeyLimits> {
+  const limits: KeyLimits = {};
+  if (values["expires-at"] !== undefined) {
+    const at = new Date(values["expires-at"]);
+    if (Number.isNaN(at.getTime()) || !/^\d{4}-\d\d-\d\dT/.test(values["expires-at"]))
+      throw new UsageError("--expires-at: expected an ISO 8601 time such as 2026-12-31T23:59:59Z");
+    if (at <= new Date()) throw new UsageError("--expires-at: expected a time in the future");
+    limits.expiresAt = at;
+  }
+  if (values.models !== undefined) {
+    const ids = [
+      ...new Set(
+        values.models
+          .split(",")
+          .map((m) => m.trim())
+          .filter(Boolean),
+      ),
+    ];
+    const known = new Set(
+      (await db.model.findMany({ where: { id: { in: ids } }, select: { id: true } })).map((m) => m.id),
+    );
+    const unknown = ids.filter((id) => !known.has(id));
+    if (!ids.length || unknown.length)
+      throw new UsageError(
+        `--models: ${unknown.length ? `no model ${unknown.join(", ")}` : "expected model ids"}`,
+      );
+    limits.allowedModels = ids;
+  }
+  return limits;
+}
+
 function role(value: string | undefined): UserRole | undefined {
   if (value === undefined) return undefined;
   if (!(USER_ROLES as readonly string[]).includes(value))
@@ -112,6 +146,8 @@ function parseOptions(argv: string[]) {
         email: { type: "string" },
         password: { type: "string" },
         role: { type: "string" },
+        "expires-at": { type: "string" },
+        models: { type: "string" },
         save: { type: "boolean", default: false },
         weight: { type: "string" },
         "max-concurrent-runs": { type: "string" },
@@ -127,8 +163,8 @@ export type CommandSettings = Pick<BaseConfig, "API_KEYS_PER_MODE_MAX">;
 
 /** Runs one admin command against the database; prints with out(). */
 export async function runCommand(db: Db, argv: string[], out: Out, settings: CommandSettings): Promise<void> {
-  const newKey = async (accountId: string, keyMode: Mode, name: string) => {
-    const made = await createApiKey(db, accountId, keyMode, name, settings.API_KEYS_PER_MODE_MAX);
+  const newKey = async (accountId: string, keyMode: Mode, name: string, limits: KeyLimits = {}) => {
+    const made = await createApiKey(db, accountId, keyMode, name, settings.API_KEYS_PER_MODE_MAX, limits);
     if (!made)
       throw new UsageError(
         `account ${accountId} already has ${settings.API_KEYS_PER_MODE_MAX} active ${keyMode} keys (API_KEYS_PER_MODE_MAX); revoke one first`,
@@ -172,7 +208,12 @@ export async function runCommand(db: Db, argv: string[], out: Out, settings: Com
       const accountId = required(values.account, "account");
       const keyMode = mode(values.mode);
       await ensureAccount(db, accountId);
-      const { record, key } = await newKey(accountId, keyMode, values.name ?? "");
+      const { record, key } = await newKey(
+        accountId,
+        keyMode,
+        values.name ?? "",
+        await keyLimits(db, values),
+      );
       print(`created ${record.mode} key ${record.id}\n${key}\nStore it now: it is not shown again.`, {
         id: record.id,
         key,
@@ -181,9 +222,14 @@ export async function runCommand(db: Db, argv: string[], out: Out, settings: Com
     }
     case "keys list": {
       for (const k of await listApiKeys(db, values.account)) {
-        const state = k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : "active";
+        const state = k.revokedAt
+          ? `revoked ${k.revokedAt.toISOString()}`
+          : k.expiresAt && k.expiresAt <= new Date()
+            ? `expired ${k.expiresAt.toISOString()}`
+            : `active${k.expiresAt ? ` until ${k.expiresAt.toISOString()}` : ""}`;
+        const models = k.allowedModels.length ? `  models ${k.allowedModels.join(",")}` : "";
         print(
-          `${k.id}  ${k.accountId}  ${k.mode}  ${k.prefix}  ${state}  last used ${k.lastUsedAt?.toISOString() ?? "never"}`,
+          `${k.id}  ${k.accountId}  ${k.mode}  ${k.prefix}  ${state}  last used ${k.lastUsedAt?.toISOString() ?? "never"}${models}`,
           k,
         );
       }

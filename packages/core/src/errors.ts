@@ -6,6 +6,8 @@ export const ERROR_STATUS = {
   // Ours: the web console refuses a state-changing request without its CSRF token, or an action
   // the signed-in user's role does not allow.
   FORBIDDEN: 403,
+  // Ours: the API key is limited to other models (its allowed_models).
+  MODEL_NOT_ALLOWED: 403,
   INSUFFICIENT_TOKENS: 402,
   MODEL_NOT_FOUND: 404,
   RUN_NOT_FOUND: 404,

@@ -1,7 +1,7 @@
 import request from "supertest";
 import { hashApiKey } from "@svc/core";
-import { revokeApiKey } from "@svc/db";
-import { createAccountWithKeys } from "@svc/testkit";
+import { revokeApiKey, updateAccountKey } from "@svc/db";
+import { createAccountWithKeys, seedTestModels } from "@svc/testkit";
 import { startApi, type ApiHarness } from "../test/harness.js";
 
 describe("authentication", () => {
@@ -10,6 +10,7 @@ describe("authentication", () => {
 
   beforeAll(async () => {
     api = await startApi();
+    await seedTestModels(api.database.db);
     keys = await createAccountWithKeys(api.database.db);
   });
   afterAll(() => api.close());
@@ -81,6 +82,50 @@ describe("authentication", () => {
       .set({ Authorization: `Bearer ${own.testKey}` })
       .expect(200);
     expect(account.id).toMatch(/^acct_/);
+  });
+
+  it("when a key's expiry has passed, then it is a 401 saying when, like a revoked key, and the account's other keys keep working", async () => {
+    const own = await createAccountWithKeys(api.database.db);
+    const at = new Date(Date.now() - 1_000);
+    await api.database.db.apiKey.update({ where: { id: own.liveKeyId }, data: { expiresAt: at } });
+    const res = await expect401({ Authorization: `Bearer ${own.liveKey}` });
+    expect(res.body.error.message).toBe(`This API key expired at ${at.toISOString()}.`);
+    await request(api.app)
+      .get("/api/v1/models")
+      .set({ Authorization: `Bearer ${own.testKey}` })
+      .expect(200);
+    // Not yet expired: served.
+    await api.database.db.apiKey.update({
+      where: { id: own.liveKeyId },
+      data: { expiresAt: new Date(Date.now() + 60_000) },
+    });
+    await request(api.app)
+      .get("/api/v1/models")
+      .set({ Authorization: `Bearer ${own.liveKey}` })
+      .expect(200);
+  });
+
+  it("when a key is limited to some models, then it runs those and every other model is a 403 MODEL_NOT_ALLOWED that creates nothing", async () => {
+    const own = await createAccountWithKeys(api.database.db);
+    await updateAccountKey(api.database.db, own.account.id, own.liveKeyId, { allowedModels: ["acme/echo"] });
+    const run = (model: string) =>
+      request(api.app)
+        .post(`/api/v1/models/${model}/run`)
+        .set({ Authorization: `Bearer ${own.liveKey}` })
+        .send({ input: { prompt: "limited" } });
+    await run("acme/echo").expect(201);
+    const refused = await run("acme/pixel-hq").expect(403);
+    expect(refused.body.error).toMatchObject({
+      code: "MODEL_NOT_ALLOWED",
+      message: "This API key may run only acme/echo; acme/pixel-hq is not among them.",
+    });
+    expect(await api.database.db.run.count({ where: { accountId: own.account.id } })).toBe(1);
+    // The account's other key is not limited.
+    await request(api.app)
+      .post("/api/v1/models/acme/pixel-hq/run")
+      .set({ Authorization: `Bearer ${own.testKey}` })
+      .send({ input: { prompt: "free" } })
+      .expect(201);
   });
 
   it("when a request is made with a key, then the key never appears in the logs", async () => {

@@ -12,6 +12,8 @@ export interface AuthContext {
   /** The console user and session of a session-authenticated request. */
   userId?: string;
   sessionId?: string;
+  /** The models the key may run, when its owner limited them (absent: every model). */
+  allowedModels?: readonly string[];
 }
 
 /** Who is counted by the rate limits: the API key, or the signed-in person. */
@@ -23,6 +25,8 @@ type KeyAuth = AuthContext & { keyId: string };
 
 interface CachedKey {
   auth: KeyAuth | null;
+  /** When the key itself expires (its owner's setting), checked at every request. */
+  keyExpiresAt: Date | null;
   expiresAt: number;
 }
 
@@ -51,18 +55,27 @@ export function authenticate({ db, config, logger }: AppDeps, failures?: AuthFai
   const cache = new Map<string, CachedKey>();
   const lastTouched = new Map<string, number>();
 
-  async function lookup(hash: string): Promise<KeyAuth | null> {
+  async function lookup(hash: string): Promise<Omit<CachedKey, "expiresAt">> {
     const now = Date.now();
     const hit = cache.get(hash);
-    if (hit && hit.expiresAt > now) return hit.auth;
+    if (hit && hit.expiresAt > now) return hit;
     const key = await findApiKeyByHash(db, hash);
-    const auth = key && !key.revokedAt ? { accountId: key.accountId, keyId: key.id, mode: key.mode } : null;
+    const auth: KeyAuth | null =
+      key && !key.revokedAt
+        ? {
+            accountId: key.accountId,
+            keyId: key.id,
+            mode: key.mode,
+            ...(key.allowedModels?.length && { allowedModels: key.allowedModels }),
+          }
+        : null;
+    const entry = { auth, keyExpiresAt: key?.expiresAt ?? null };
     const ttl = auth ? config.AUTH_CACHE_TTL_MS : NEGATIVE_TTL_MS;
     if (ttl > 0) {
       if (cache.size >= CACHE_MAX) cache.clear();
-      cache.set(hash, { auth, expiresAt: now + ttl });
+      cache.set(hash, { ...entry, expiresAt: now + ttl });
     }
-    return auth;
+    return entry;
   }
 
   function touch(keyId: string) {
@@ -87,8 +100,10 @@ export function authenticate({ db, config, logger }: AppDeps, failures?: AuthFai
     if (!token) return refuse(ip, "Malformed Authorization header; expected `Bearer <API key>`.");
     if (!parseApiKeyMode(token))
       return refuse(ip, "Malformed API key; keys start with svc_live_ or svc_test_.");
-    const auth = await lookup(hashApiKey(token));
+    const { auth, keyExpiresAt } = await lookup(hashApiKey(token));
     if (!auth) return refuse(ip, "Invalid or revoked API key.");
+    if (keyExpiresAt && keyExpiresAt.getTime() <= Date.now())
+      return refuse(ip, `This API key expired at ${keyExpiresAt.toISOString()}.`);
     res.locals.auth = auth;
     touch(auth.keyId);
     next();

@@ -135,6 +135,71 @@ describe("web console API", () => {
     await request(api.app).get("/api/v1/account").set("Authorization", `Bearer ${key}`).expect(401);
   });
 
+  it("when an owner gives a key an expiry and models, then they are shown and enforced, can be changed or lifted, and bad values are 400s", async () => {
+    const { cookie, csrf } = await signIn("owner@example.com");
+    const auth = { Cookie: cookie, "X-CSRF-Token": csrf };
+    const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
+    const before = await api.database.db.apiKey.count();
+    for (const [body, path] of [
+      [{ allowed_models: ["nobody/nothing"] }, "allowed_models"],
+      [{ expires_at: "2001-01-01T00:00:00Z" }, "expires_at"],
+      [{ expires_at: "tomorrow" }, "expires_at"],
+      [{ allowed_models: "acme/echo" }, "allowed_models"],
+    ] as const) {
+      const res = await request(api.app)
+        .post("/console/api/keys")
+        .set(auth)
+        .send({ name: "bad", mode: "live", ...body })
+        .expect(400);
+      expect(res.body.error.details).toEqual(expect.arrayContaining([expect.objectContaining({ path })]));
+    }
+    expect(await api.database.db.apiKey.count()).toBe(before);
+
+    const created = await request(api.app)
+      .post("/console/api/keys")
+      .set(auth)
+      .send({ name: "limited", mode: "live", expires_at: expiresAt, allowed_models: ["acme/echo"] })
+      .expect(201);
+    expect(created.body.data).toMatchObject({ expires_at: expiresAt, allowed_models: ["acme/echo"] });
+    const key = created.body.data.key as string;
+    const run = (model: string) =>
+      request(api.app)
+        .post(`/api/v1/models/${model}/run`)
+        .set("Authorization", `Bearer ${key}`)
+        .send({ input: { prompt: "scoped" } });
+    expect((await run("acme/pixel-hq")).body.error.code).toBe("MODEL_NOT_ALLOWED");
+
+    const patch = (id: string, body: unknown, as = auth) =>
+      request(api.app)
+        .patch(`/console/api/keys/${id}`)
+        .set(as)
+        .send(body as object);
+    const lifted = await patch(created.body.data.id, { allowed_models: null, expires_at: null }).expect(200);
+    expect(lifted.body.data).toMatchObject({
+      id: created.body.data.id,
+      allowed_models: null,
+      expires_at: null,
+    });
+    expect((await run("acme/pixel-hq")).status).toBe(201);
+    const listed = await request(api.app).get("/console/api/keys").set("Cookie", cookie).expect(200);
+    expect(listed.body.data.keys.find((k: { id: string }) => k.id === created.body.data.id)).toMatchObject({
+      allowed_models: null,
+      expires_at: null,
+    });
+
+    await patch(created.body.data.id, {}).expect(400);
+    await patch(theirs.liveKeyId, { allowed_models: ["acme/echo"] }).expect(404);
+    const member = await signIn("member@example.com");
+    await patch(
+      created.body.data.id,
+      { expires_at: null },
+      { Cookie: member.cookie, "X-CSRF-Token": member.csrf },
+    ).expect(403);
+    expect(
+      (await api.database.db.apiKey.findUniqueOrThrow({ where: { id: theirs.liveKeyId } })).allowedModels,
+    ).toEqual([]);
+  });
+
   it("when an owner mints keys fast, then API_KEYS_PER_MODE_MAX active keys per mode is the most, even for concurrent requests", async () => {
     const { account } = await createAccountWithKeys(api.database.db, 0, "minter");
     await addUser(api.database.db, {

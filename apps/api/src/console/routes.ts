@@ -9,7 +9,15 @@ import {
   runIdView,
   type Mode,
 } from "@svc/core";
-import { createApiKey, findActiveKey, findRunForAccount, listApiKeys, revokeAccountKey } from "@svc/db";
+import {
+  createApiKey,
+  findActiveKey,
+  findRunForAccount,
+  listApiKeys,
+  revokeAccountKey,
+  updateAccountKey,
+  type KeyLimits,
+} from "@svc/db";
 import { signIn, signOut } from "@svc/use-cases";
 import { authOf, type AuthContext } from "../auth/authenticate.js";
 import type { AppDeps } from "../deps.js";
@@ -42,10 +50,61 @@ const signInBody = z.strictObject({
   password: z.string().max(PASSWORD_MAX * 4),
 });
 
+const TEN_YEARS_MS = 10 * 366 * 86_400_000;
+/** What a key may do: until when (null: no end), which models (null or []: every model). */
+const keyLimits = {
+  expires_at: z.iso
+    .datetime({ offset: true, error: "expected an ISO 8601 date-time such as 2026-12-31T23:59:59Z" })
+    .refine((v) => Date.parse(v) > Date.now(), "expected a time in the future")
+    .refine((v) => Date.parse(v) < Date.now() + TEN_YEARS_MS, "expected a time within ten years")
+    .nullable()
+    .optional()
+    .meta({ description: "After it, the key answers 401 like a revoked one; null: it never expires" }),
+  allowed_models: z
+    .array(z.string().min(1).max(200), "expected a list of model ids")
+    .max(100, "expected at most 100 models")
+    .nullable()
+    .optional()
+    .meta({
+      description: "The only models the key may run (others: 403 MODEL_NOT_ALLOWED); null or []: every model",
+    }),
+};
+
 const createKeyBody = z.strictObject({
   name: z.string().trim().min(1, "expected a name").max(100, "expected at most 100 characters"),
   mode: z.enum(["live", "test"], "expected live or test"),
+  ...keyLimits,
 });
+
+const updateKeyBody = z
+  .strictObject(keyLimits)
+  .refine(
+    (b) => b.expires_at !== undefined || b.allowed_models !== undefined,
+    "expected expires_at or allowed_models",
+  );
+
+/** The body's limits as the repository takes them; unknown model ids are a 400 naming them. */
+async function limitsOf(
+  deps: AppDeps,
+  body: { expires_at?: string | null | undefined; allowed_models?: string[] | null | undefined },
+): Promise<KeyLimits> {
+  if (body.allowed_models) {
+    const unknown = [];
+    for (const id of new Set(body.allowed_models)) if (!(await deps.models(id))) unknown.push(id);
+    if (unknown.length)
+      throw new ApiError(
+        "VALIDATION_ERROR",
+        "Unknown model ids in allowed_models.",
+        unknown.map((id) => ({ path: "allowed_models", message: `no model with id ${JSON.stringify(id)}` })),
+      );
+  }
+  return {
+    ...(body.expires_at !== undefined && {
+      expiresAt: body.expires_at === null ? null : new Date(body.expires_at),
+    }),
+    ...(body.allowed_models !== undefined && { allowedModels: [...new Set(body.allowed_models ?? [])] }),
+  };
+}
 
 const KEY_CHOICE_HEADER = "x-api-key-id";
 
@@ -58,6 +117,8 @@ function presentKey(k: Awaited<ReturnType<typeof listApiKeys>>[number]) {
     created_at: k.createdAt.toISOString(),
     last_used_at: k.lastUsedAt?.toISOString() ?? null,
     revoked_at: k.revokedAt?.toISOString() ?? null,
+    expires_at: k.expiresAt?.toISOString() ?? null,
+    allowed_models: k.allowedModels.length ? k.allowedModels : null,
   };
 }
 
@@ -146,14 +207,29 @@ const createKey = route({
   method: "post",
   path: "/keys",
   summary: "Create an API key (owners); the full key is in this answer only",
-  body: { schema: createKeyBody, example: { name: "production server", mode: "live" } },
+  body: {
+    schema: createKeyBody,
+    example: {
+      name: "production server",
+      mode: "live",
+      expires_at: "2027-06-30T00:00:00Z",
+      allowed_models: ["acme/pixel-hq"],
+    },
+  },
   guards: ["owners"],
-  errors: [409],
+  errors: [400, 409],
   reply: { status: 201, schema: R.KeyCreated, description: "The key" },
   async handler({ body }, { res, deps }) {
     const accountId = sessionOf(res).user.account.id;
     const max = deps.config.API_KEYS_PER_MODE_MAX;
-    const made = await createApiKey(deps.db, accountId, body.mode, body.name, max);
+    const made = await createApiKey(
+      deps.db,
+      accountId,
+      body.mode,
+      body.name,
+      max,
+      await limitsOf(deps, body),
+    );
     if (!made)
       throw new ApiError(
         "KEY_LIMIT_REACHED",
@@ -164,6 +240,30 @@ const createKey = route({
       data: { ...presentKey(record), key },
       message: "Copy the key now: it is shown only once and cannot be retrieved again.",
     };
+  },
+});
+
+const updateKey = route({
+  method: "patch",
+  path: "/keys/{keyId}",
+  summary: "Change an API key's expiry or models (owners); in effect within AUTH_CACHE_TTL_MS",
+  params: z.object({ keyId: z.string() }),
+  body: {
+    schema: updateKeyBody,
+    example: { expires_at: null, allowed_models: ["acme/pixel-hq", "acme/echo"] },
+  },
+  guards: ["owners"],
+  errors: [400, 404],
+  reply: { status: 200, schema: R.KeyUpdated, description: "The key as it is now" },
+  async handler({ params: { keyId }, body }, { res, deps }) {
+    const updated = await updateAccountKey(
+      deps.db,
+      sessionOf(res).user.account.id,
+      keyId,
+      await limitsOf(deps, body),
+    );
+    if (!updated) throw new ApiError("NOT_FOUND", `No active API key with id ${JSON.stringify(keyId)}.`);
+    return { data: presentKey(updated) };
   },
 });
 
@@ -213,7 +313,7 @@ const CONSOLE_COMMON = {
 export const CONSOLE: RouteGroup = {
   prefix: CONSOLE_API,
   ...CONSOLE_COMMON,
-  routes: [signInRoute, sessionRoute, signOutRoute, listKeys, createKey, revokeKey],
+  routes: [signInRoute, sessionRoute, signOutRoute, listKeys, createKey, updateKey, revokeKey],
 };
 export const CONSOLE_MODE: RouteGroup = {
   prefix: CONSOLE_BY_MODE,
@@ -244,7 +344,7 @@ export function consoleApi(
   api.use(requireSession(deps));
   mountRoutes(api, [sessionRoute], deps, guards);
   api.use(requireCsrfToken, ...body);
-  mountRoutes(api, [signOutRoute, listKeys, createKey, revokeKey], deps, guards);
+  mountRoutes(api, [signOutRoute, listKeys, createKey, updateKey, revokeKey], deps, guards);
 
   api.use("/:mode", scopedApi(deps, guards, limits?.all));
   // What no route took stays a JSON 404 here, rather than falling to the pages' index.html.
@@ -273,6 +373,8 @@ function scopedApi(deps: AppDeps, guards: Guards, limitAll: RequestHandler | und
       keyId: key?.id ?? null,
       userId: user.id,
       sessionId,
+      // A run made in the console on behalf of a key keeps to that key's models.
+      ...(key?.allowedModels.length && { allowedModels: key.allowedModels }),
     };
     res.locals.auth = auth;
     next();

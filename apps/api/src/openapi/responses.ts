@@ -224,6 +224,11 @@ const ApiKey = z
     created_at: timestamp,
     last_used_at: timestamp.nullable(),
     revoked_at: timestamp.nullable(),
+    expires_at: timestamp.nullable().meta({ description: "After it, the key answers 401; null: never" }),
+    allowed_models: z
+      .array(z.string())
+      .nullable()
+      .meta({ description: "The only models the key may run; null: every model" }),
   })
   .meta({ id: "ApiKey" });
 export const KeyList = z.object({ data: z.object({ keys: z.array(ApiKey) }) });
@@ -231,5 +236,6 @@ export const KeyCreated = z.object({
   data: ApiKey.extend({ key: z.string().meta({ description: "The full key, shown only in this answer" }) }),
   message: z.string(),
 });
+export const KeyUpdated = z.object({ data: ApiKey });
 export const KeyRevoked = z.object({ data: z.object({ id: z.string(), revoked_at: timestamp }) });
 export const RunDetailResponse = z.object({ data: RunDetailView });

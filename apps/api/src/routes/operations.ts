@@ -68,7 +68,9 @@ const readyz = route({
   async handler(_input, { deps }) {
     if (deps.lifecycle.draining) throw new ApiError("SERVICE_UNAVAILABLE", "Shutting down.");
     const [postgres, redis] = await Promise.all([postgresProblem(deps), redisProblem(deps)]);
-    const problems = Object.entries({ postgres, redis }).filter((entry): entry is [string, string] => entry[1] !== undefined);
+    const problems = Object.entries({ postgres, redis }).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined,
+    );
     if (problems.length)
       throw new ApiError(
         "SERVICE_UNAVAILABLE",

@@ -186,7 +186,7 @@ const createRun = route({
     },
   },
   guards: ["runCreation"],
-  errors: [402, 404, 409, 429],
+  errors: [402, 403, 404, 409, 429],
   reply: {
     status: 201,
     schema: R.RunCreated,
@@ -200,6 +200,11 @@ const createRun = route({
     const id = params.modelId;
     const model = await deps.models(id);
     if (!model) throw new ApiError("MODEL_NOT_FOUND", `No model with id ${JSON.stringify(id)}.`);
+    if (auth.allowedModels && !auth.allowedModels.includes(model.id))
+      throw new ApiError(
+        "MODEL_NOT_ALLOWED",
+        `This API key may run only ${auth.allowedModels.join(", ")}; ${model.id} is not among them.`,
+      );
     if (body.webhook_url)
       await checkWebhookUrl(body.webhook_url, "webhook_url", config.WEBHOOK_ALLOW_PRIVATE_URLS);
     const input = validateRunInput(model, body.input);

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { call, type ApiKey, type Mode } from "../api";
+import { call, scoped, type ApiKey, type Mode, type Model } from "../api";
 import { useConsole } from "../session";
 import {
   Confirm,
@@ -14,6 +14,69 @@ import {
   Time,
 } from "../ui";
 
+/** A key's limits as the form holds them: a date (yyyy-mm-dd, empty: none) and model ids (none: all). */
+interface LimitsDraft {
+  expires: string;
+  models: string[];
+}
+
+const NO_LIMITS: LimitsDraft = { expires: "", models: [] };
+
+/** The API's fields for a draft: the key expires at the end of the chosen day, local time. */
+const limitsBody = (draft: LimitsDraft) => ({
+  expires_at: draft.expires ? new Date(`${draft.expires}T23:59:59.999`).toISOString() : null,
+  allowed_models: draft.models.length ? draft.models : null,
+});
+
+const draftOf = (k: ApiKey): LimitsDraft => ({
+  expires: k.expires_at ? new Date(k.expires_at).toLocaleDateString("sv") : "",
+  models: k.allowed_models ?? [],
+});
+
+const expired = (k: ApiKey) => k.expires_at !== null && Date.parse(k.expires_at) <= Date.now();
+
+/** Expiry and models of a key, in the create and edit dialogs. */
+function LimitsFields({ draft, onChange }: { draft: LimitsDraft; onChange: (d: LimitsDraft) => void }) {
+  const { mode } = useConsole();
+  const models = useQuery({
+    queryKey: ["scoped", mode, "models", "all"],
+    queryFn: () => call<{ models: Model[] }>(scoped(mode, "/models?limit=200")),
+  });
+  const tomorrow = new Date(Date.now() + 86_400_000).toLocaleDateString("sv");
+  return (
+    <>
+      <label>
+        Expires (optional)
+        <input
+          type="date"
+          min={tomorrow}
+          value={draft.expires}
+          onChange={(e) => onChange({ ...draft, expires: e.target.value })}
+        />
+        <span className="hint">After this day the key is refused, like a revoked one. Empty: never.</span>
+      </label>
+      <label>
+        Models it may run (optional)
+        <select
+          multiple
+          size={Math.min(8, models.data?.models.length ?? 4)}
+          value={draft.models}
+          onChange={(e) =>
+            onChange({ ...draft, models: [...e.target.selectedOptions].map((option) => option.value) })
+          }
+        >
+          {models.data?.models.map((m) => (
+            <option key={m.id} value={m.id}>
+              {m.id}
+            </option>
+          ))}
+        </select>
+        <span className="hint">None selected: every model. Others answer 403 MODEL_NOT_ALLOWED.</span>
+      </label>
+    </>
+  );
+}
+
 export function Keys() {
   const { isOwner, mode } = useConsole();
   const queryClient = useQueryClient();
@@ -23,14 +86,31 @@ export function Keys() {
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
   const [name, setName] = useState("");
   const [newMode, setNewMode] = useState<Mode>(mode);
+  const [limits, setLimits] = useState<LimitsDraft>(NO_LIMITS);
+  const [editing, setEditing] = useState<{ key: ApiKey; draft: LimitsDraft } | null>(null);
 
   const create = useMutation({
     mutationFn: () =>
-      call<ApiKey & { key: string }>("/keys", { method: "POST", body: { name, mode: newMode } }),
+      call<ApiKey & { key: string }>("/keys", {
+        method: "POST",
+        body: { name, mode: newMode, ...limitsBody(limits) },
+      }),
     onSuccess: (key) => {
       setCreating(false);
       setName("");
+      setLimits(NO_LIMITS);
       setCreated(key);
+      void queryClient.invalidateQueries({ queryKey: ["keys"] });
+    },
+  });
+  const update = useMutation({
+    mutationFn: (edit: { key: ApiKey; draft: LimitsDraft }) =>
+      call<ApiKey>(`/keys/${encodeURIComponent(edit.key.id)}`, {
+        method: "PATCH",
+        body: limitsBody(edit.draft),
+      }),
+    onSuccess: () => {
+      setEditing(null);
       void queryClient.invalidateQueries({ queryKey: ["keys"] });
     },
   });
@@ -73,6 +153,7 @@ export function Keys() {
                 <th scope="col">Key</th>
                 <th scope="col">Created</th>
                 <th scope="col">Last used</th>
+                <th scope="col">Limits</th>
                 <th scope="col">Status</th>
                 {isOwner ? (
                   <th scope="col">
@@ -97,9 +178,20 @@ export function Keys() {
                   <td>
                     {k.last_used_at ? <Time value={k.last_used_at} /> : <span className="muted">never</span>}
                   </td>
+                  <td data-testid="key-limits">
+                    {k.allowed_models ? <div>Only {k.allowed_models.join(", ")}</div> : null}
+                    {k.expires_at ? (
+                      <div>
+                        Until <Time value={k.expires_at} />
+                      </div>
+                    ) : null}
+                    {!k.allowed_models && !k.expires_at ? <span className="muted">none</span> : null}
+                  </td>
                   <td>
                     {k.revoked_at ? (
                       <span className="badge badge-failed">revoked</span>
+                    ) : expired(k) ? (
+                      <span className="badge badge-failed">expired</span>
                     ) : (
                       <span className="badge badge-completed">active</span>
                     )}
@@ -107,9 +199,18 @@ export function Keys() {
                   {isOwner ? (
                     <td>
                       {k.revoked_at ? null : (
-                        <button type="button" className="danger" onClick={() => setRevoking(k)}>
-                          Revoke<span className="visually-hidden"> {k.name}</span>
-                        </button>
+                        <>
+                          <button
+                            type="button"
+                            className="secondary"
+                            onClick={() => setEditing({ key: k, draft: draftOf(k) })}
+                          >
+                            Edit limits<span className="visually-hidden"> of {k.name}</span>
+                          </button>{" "}
+                          <button type="button" className="danger" onClick={() => setRevoking(k)}>
+                            Revoke<span className="visually-hidden"> {k.name}</span>
+                          </button>
+                        </>
                       )}
                     </td>
                   ) : null}
@@ -153,6 +254,7 @@ export function Keys() {
               Test (never charged)
             </label>
           </fieldset>
+          <LimitsFields draft={limits} onChange={setLimits} />
           <ErrorMessage error={create.error} />
           <div className="dialog-actions">
             <button type="button" className="secondary" onClick={() => setCreating(false)}>
@@ -163,6 +265,32 @@ export function Keys() {
             </button>
           </div>
         </form>
+      </Dialog>
+
+      <Dialog
+        open={editing !== null}
+        title={`Limits of ${editing?.key.name || editing?.key.prefix || "the key"}`}
+        onClose={() => setEditing(null)}
+      >
+        {editing ? (
+          <form
+            onSubmit={(event) => {
+              event.preventDefault();
+              update.mutate(editing);
+            }}
+          >
+            <LimitsFields draft={editing.draft} onChange={(draft) => setEditing({ ...editing, draft })} />
+            <ErrorMessage error={update.error} />
+            <div className="dialog-actions">
+              <button type="button" className="secondary" onClick={() => setEditing(null)}>
+                Cancel
+              </button>
+              <button type="submit" disabled={update.isPending}>
+                Save limits
+              </button>
+            </div>
+          </form>
+        ) : null}
       </Dialog>
 
       <ShownOnce

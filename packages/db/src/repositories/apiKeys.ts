@@ -7,24 +7,79 @@ import type { ApiKey } from "../generated/prisma/client.js";
  * when the account already holds `max` active keys of the mode (counted under a lock per account
  * and mode, so concurrent creations never pass the cap).
  */
-export async function createApiKey(db: Db, accountId: string, mode: Mode, name: string, max: number) {
+export async function createApiKey(
+  db: Db,
+  accountId: string,
+  mode: Mode,
+  name: string,
+  max: number,
+  limits: KeyLimits = {},
+) {
   const generated = generateApiKey(mode);
   return db.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`api_keys:${accountId}:${mode}`}, 0))`;
-    if ((await tx.apiKey.count({ where: { accountId, mode, revokedAt: null } })) >= max) return null;
+    if ((await tx.apiKey.count({ where: { accountId, mode, ...usable() } })) >= max) return null;
     const record = await tx.apiKey.create({
-      data: { id: newId("key"), accountId, mode, name, prefix: generated.prefix, hash: generated.hash },
+      data: {
+        id: newId("key"),
+        accountId,
+        mode,
+        name,
+        prefix: generated.prefix,
+        hash: generated.hash,
+        ...(limits.expiresAt !== undefined && { expiresAt: limits.expiresAt }),
+        ...(limits.allowedModels !== undefined && { allowedModels: [...limits.allowedModels] }),
+      },
+      select: KEY_FIELDS,
     });
     return { record, key: generated.key };
   });
 }
 
+/** What a key may do beyond its account's rights: until when, and which models. */
+export interface KeyLimits {
+  /** Null: never expires. */
+  expiresAt?: Date | null;
+  /** Empty: every model. */
+  allowedModels?: readonly string[];
+}
+
+/** Neither revoked nor expired. */
+const usable = () => ({ revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] });
+
+const KEY_FIELDS = {
+  id: true,
+  accountId: true,
+  mode: true,
+  name: true,
+  prefix: true,
+  createdAt: true,
+  lastUsedAt: true,
+  revokedAt: true,
+  expiresAt: true,
+  allowedModels: true,
+} as const;
+
+/** Changes a key's expiry or models (owners); null when the account has no such key (or it is revoked). */
+export async function updateAccountKey(db: Db, accountId: string, keyId: string, limits: KeyLimits) {
+  const { count } = await db.apiKey.updateMany({
+    where: { id: keyId, accountId, revokedAt: null },
+    data: {
+      ...(limits.expiresAt !== undefined && { expiresAt: limits.expiresAt }),
+      ...(limits.allowedModels !== undefined && { allowedModels: [...limits.allowedModels] }),
+    },
+  });
+  return count ? db.apiKey.findUnique({ where: { id: keyId }, select: KEY_FIELDS }) : null;
+}
+
 /** Every authenticated request asks this (behind a short cache), so it skips Prisma. */
 export function findApiKeyByHash(db: Db, hash: string) {
-  return findOne<Pick<ApiKey, "id" | "accountId" | "mode" | "revokedAt">>(
+  return findOne<
+    Pick<ApiKey, "id" | "accountId" | "mode" | "revokedAt" | "expiresAt"> & { allowedModels: string[] | null }
+  >(
     db,
     "api_keys_by_hash",
-    "SELECT id, account_id, mode, revoked_at FROM api_keys WHERE hash = $1",
+    "SELECT id, account_id, mode, revoked_at, expires_at, allowed_models FROM api_keys WHERE hash = $1",
     [hash],
   );
 }
@@ -33,16 +88,7 @@ export function listApiKeys(db: Db, accountId?: string) {
   return db.apiKey.findMany({
     where: accountId ? { accountId } : {},
     orderBy: { createdAt: "asc" },
-    select: {
-      id: true,
-      accountId: true,
-      mode: true,
-      name: true,
-      prefix: true,
-      createdAt: true,
-      lastUsedAt: true,
-      revokedAt: true,
-    },
+    select: KEY_FIELDS,
   });
 }
 
@@ -77,20 +123,20 @@ export async function revokeAccountKey(db: Db, accountId: string, keyId: string)
   return db.apiKey.findFirst({ where: { id: keyId, accountId }, select: { id: true, revokedAt: true } });
 }
 
-/** An active key of the account in this mode, or null. */
+/** An active (neither revoked nor expired) key of the account in this mode, or null. */
 export function findActiveKey(db: Db, accountId: string, mode: Mode, keyId: string) {
   return db.apiKey.findFirst({
-    where: { id: keyId, accountId, mode, revokedAt: null },
-    select: { id: true },
+    where: { id: keyId, accountId, mode, ...usable() },
+    select: { id: true, allowedModels: true },
   });
 }
 
-/** Which of these keys are still active (not revoked): one statement for a whole set. */
+/** Which of these keys are still active (neither revoked nor expired): one statement for a whole set. */
 export async function activeKeyIds(db: Db, ids: readonly string[]): Promise<Set<string>> {
   const rows = await findMany<{ id: string }>(
     db,
     "api_keys_active",
-    "SELECT id FROM api_keys WHERE id = ANY($1) AND revoked_at IS NULL",
+    "SELECT id FROM api_keys WHERE id = ANY($1) AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())",
     [ids],
   );
   return new Set(rows.map((r) => r.id));
