@@ -13,6 +13,9 @@ import {
   stopApps,
   waitFor,
   type HttpsReceiver,
+  type RedisClusterHandle,
+  type RedisSentinelHandle,
+  type RedisTlsHandle,
   type SpawnedApp,
 } from "@svc/testkit";
 import { startService, type E2EService } from "./service.js";
@@ -66,32 +69,57 @@ const WORKER_ENV = {
   RUN_LOCK_MS: "2000",
 };
 
-describe("on a Redis Cluster of 3 masters", () => {
-  let cluster: Awaited<ReturnType<typeof startRedisCluster>>;
-  let service: E2EService;
-  let receiver: HttpsReceiver;
-  const workers: SpawnedApp[] = [];
+/** The service (an API and `workers` workers) on a Redis of the test's own, and a webhook receiver. */
+interface OnRedis<R> {
+  redis: R;
+  service: E2EService;
+  receiver: HttpsReceiver;
+  workers: SpawnedApp[];
+  stop(): Promise<void>;
+}
 
+async function serviceOn<R extends { stop(): Promise<void> }>(
+  start: () => Promise<R>,
+  envOf: (redis: R) => Record<string, string>,
+  workers: number,
+): Promise<OnRedis<R>> {
+  const redis = await start();
+  const service = await startService(envOf(redis));
+  await service.startApi();
+  const apps: SpawnedApp[] = [];
+  for (let i = 0; i < workers; i++) apps.push(await service.startWorker(WORKER_ENV));
+  const receiver = await startHttpsReceiver();
+  return {
+    redis,
+    service,
+    receiver,
+    workers: apps,
+    async stop() {
+      await receiver.close();
+      await service.stop();
+      await redis.stop();
+    },
+  };
+}
+
+describe("on a Redis Cluster of 3 masters", () => {
+  let on: OnRedis<RedisClusterHandle>;
   beforeAll(async () => {
-    cluster = await startRedisCluster(3);
-    service = await startService({ REDIS_CLUSTER_NODES: cluster.nodes, QUEUE_PREFIX: hashTagged() });
-    await service.startApi();
-    workers.push(await service.startWorker(WORKER_ENV), await service.startWorker(WORKER_ENV));
-    receiver = await startHttpsReceiver();
+    on = await serviceOn(
+      () => startRedisCluster(3),
+      (cluster) => ({ REDIS_CLUSTER_NODES: cluster.nodes, QUEUE_PREFIX: hashTagged() }),
+      2,
+    );
   });
-  afterAll(async () => {
-    await receiver?.close();
-    await service?.stop();
-    await cluster?.stop();
-  });
+  afterAll(() => on?.stop());
 
   it("when runs of an unlimited and a capacity-limited model are made, then two workers complete each once, charged once, webhooks delivered", async () => {
-    const { accountId, client } = await service.account(10_000);
+    const { accountId, client } = await on.service.account(10_000);
     const ids = [
-      ...(await create(client, "acme/echo", 30, receiver.url("/cluster"))),
-      ...(await create(client, "test/instant", 10, receiver.url("/cluster"))),
+      ...(await create(client, "acme/echo", 30, on.receiver.url("/cluster"))),
+      ...(await create(client, "test/instant", 10, on.receiver.url("/cluster"))),
     ];
-    await expectSettledOnce(service, accountId, ids, 10_000);
+    await expectSettledOnce(on.service, accountId, ids, 10_000);
     // Run events (streams, the channel) live on the cluster too.
     const statuses: string[] = [];
     for await (const event of client.stream(ids[0]!))
@@ -100,13 +128,13 @@ describe("on a Redis Cluster of 3 masters", () => {
   });
 
   it("when an executing run is canceled, then the cancel reaches its worker across the cluster", async () => {
-    const { client } = await service.account(100);
+    const { client } = await on.service.account(100);
     const { run_id } = await client.runs.create("test/slow", { input: { prompt: "slow", num_images: 2 } });
     await waitFor(async () => ((await client.runs.get(run_id)).status === "EXECUTING" ? true : null));
     expect((await client.runs.cancel(run_id)).status).toBe("CANCELED");
     // Over the cluster's pub/sub, to whichever worker executes it.
     await Promise.any(
-      workers.map((w) =>
+      on.workers.map((w) =>
         w.waitForLine((l) => l.run_id === run_id && l.message === "run aborted after cancel"),
       ),
     );
@@ -115,87 +143,72 @@ describe("on a Redis Cluster of 3 masters", () => {
 });
 
 describe("on Redis under Sentinel", () => {
-  let sentinel: Awaited<ReturnType<typeof startRedisSentinel>>;
-  let service: E2EService;
-  let receiver: HttpsReceiver;
-
+  let on: OnRedis<RedisSentinelHandle>;
   beforeAll(async () => {
-    sentinel = await startRedisSentinel();
-    service = await startService({
-      REDIS_SENTINELS: sentinel.sentinels,
-      REDIS_SENTINEL_NAME: sentinel.name,
-      REDIS_PASSWORD: sentinel.password,
-      REDIS_SENTINEL_PASSWORD: sentinel.sentinelPassword,
-    });
-    await service.startApi();
-    await service.startWorker(WORKER_ENV);
-    await service.startWorker(WORKER_ENV);
-    receiver = await startHttpsReceiver();
+    on = await serviceOn(
+      startRedisSentinel,
+      (sentinel) => ({
+        REDIS_SENTINELS: sentinel.sentinels,
+        REDIS_SENTINEL_NAME: sentinel.name,
+        REDIS_PASSWORD: sentinel.password,
+        REDIS_SENTINEL_PASSWORD: sentinel.sentinelPassword,
+      }),
+      2,
+    );
   });
-  afterAll(async () => {
-    await receiver?.close();
-    await service?.stop();
-    await sentinel?.stop();
-  });
+  afterAll(() => on?.stop());
 
   it("when the master is killed while runs execute, then the replica takes over and no run, charge or delivery is lost", async () => {
-    const { accountId, client } = await service.account(10_000);
-    const { db } = service.database;
+    const { accountId, client } = await on.service.account(10_000);
+    const { db } = on.service.database;
     // test/wait: 250 ms each, 8 at a time per worker: the kill lands mid-run.
-    const before = await create(client, "test/wait", 60, receiver.url("/sentinel"));
+    const before = await create(client, "test/wait", 60, on.receiver.url("/sentinel"));
     await waitFor(
       async () =>
         (await db.run.count({ where: { id: { in: before }, status: "COMPLETED" } })) >= 10 ? true : null,
       { what: "some runs to complete" },
     );
-    const failoverMs = await sentinel.killMaster();
+    const failoverMs = await on.redis.killMaster();
     // The kill landed with runs still to do (executing or waiting).
     expect(await db.run.count({ where: { id: { in: before }, status: "COMPLETED" } })).toBeLessThan(
       before.length,
     );
     // Runs made during and after the failover.
-    const after = await create(client, "test/wait", 20, receiver.url("/sentinel"));
-    await expectSettledOnce(service, accountId, [...before, ...after], 10_000);
+    const after = await create(client, "test/wait", 20, on.receiver.url("/sentinel"));
+    await expectSettledOnce(on.service, accountId, [...before, ...after], 10_000);
     expect(failoverMs).toBeLessThan(30_000);
   }, 180_000);
 });
 
 describe("on Redis over mutual TLS", () => {
-  let tls: Awaited<ReturnType<typeof startRedisTls>>;
-  let service: E2EService;
-  let receiver: HttpsReceiver;
-
+  let on: OnRedis<RedisTlsHandle>;
   beforeAll(async () => {
-    tls = await startRedisTls();
-    service = await startService({
-      REDIS_URL: tls.url,
-      REDIS_TLS_CA_FILE: tls.caFile,
-      REDIS_TLS_CERT_FILE: tls.certFile,
-      REDIS_TLS_KEY_FILE: tls.keyFile,
-    });
-    await service.startApi();
-    await service.startWorker(WORKER_ENV);
-    receiver = await startHttpsReceiver();
+    on = await serviceOn(
+      startRedisTls,
+      (tls) => ({
+        REDIS_URL: tls.url,
+        REDIS_TLS_CA_FILE: tls.caFile,
+        REDIS_TLS_CERT_FILE: tls.certFile,
+        REDIS_TLS_KEY_FILE: tls.keyFile,
+      }),
+      1,
+    );
   });
-  afterAll(async () => {
-    await receiver?.close();
-    await service?.stop();
-    await tls?.stop();
-  });
+  afterAll(() => on?.stop());
 
   it("when runs are made, then they complete with the CA and client certificate of the settings", async () => {
-    const { accountId, client } = await service.account(1_000);
+    const { accountId, client } = await on.service.account(1_000);
     await expectSettledOnce(
-      service,
+      on.service,
       accountId,
-      await create(client, "acme/echo", 5, receiver.url("/tls")),
+      await create(client, "acme/echo", 5, on.receiver.url("/tls")),
       1_000,
     );
   });
 
   it("when a worker has no client certificate, then Redis refuses it and it waits, saying why", async () => {
     const worker = spawnApp("worker", {
-      ...service.env,
+      ...on.service.env,
       ...WORKER_ENV,
       REDIS_TLS_CERT_FILE: "",
       REDIS_TLS_KEY_FILE: "",
