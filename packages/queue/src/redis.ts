@@ -97,10 +97,14 @@ export function createRedis(
     });
   } else {
     const tls = tlsOf(settings, settings.REDIS_URL.startsWith("rediss:"));
-    redis = new Redis(settings.REDIS_URL, {
+    // ioredis prefers the URL's credentials to its options': REDIS_USERNAME / REDIS_PASSWORD go
+    // into the URL, where they replace what it says.
+    const url = new URL(settings.REDIS_URL);
+    if (settings.REDIS_USERNAME) url.username = encodeURIComponent(settings.REDIS_USERNAME);
+    if (settings.REDIS_PASSWORD) url.password = encodeURIComponent(settings.REDIS_PASSWORD);
+    redis = new Redis(url.toString(), {
       ...common,
       ...byRole(role),
-      ...auth,
       ...(tls && { tls }),
       ...extra,
     });
