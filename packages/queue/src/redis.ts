@@ -32,6 +32,9 @@ export type RedisSettings = Pick<BaseConfig, "REDIS_URL"> &
  */
 export type RedisRole = "producer" | "worker";
 
+/** Reconnection delays: 200 ms more per attempt, at most 2 s (nodes, sentinels, the cluster). */
+const backoff = (attempt: number) => Math.min(attempt * 200, 2_000);
+
 const byRole = (role: RedisRole): RedisOptions =>
   role === "producer"
     ? { maxRetriesPerRequest: 1, enableOfflineQueue: false }
@@ -64,7 +67,7 @@ export function createRedis(
 ): RedisClient {
   const common: RedisOptions = {
     connectTimeout: 2_000,
-    retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+    retryStrategy: backoff,
     reconnectOnError: (error) => (error.message.startsWith("READONLY") ? 2 : false),
   };
   const settings: RedisSettings = typeof target === "string" ? { REDIS_URL: target } : target;
@@ -76,7 +79,7 @@ export function createRedis(
   if (settings.REDIS_CLUSTER_NODES) {
     const tls = tlsOf(settings, !!settings.REDIS_TLS);
     const options: ClusterOptions = {
-      clusterRetryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+      clusterRetryStrategy: backoff,
       enableOfflineQueue: role !== "producer",
       enableReadyCheck: true,
       redisOptions: { ...common, ...byRole(role), ...auth, ...(tls && { tls }), ...extra },
@@ -91,7 +94,7 @@ export function createRedis(
       sentinels: settings.REDIS_SENTINELS,
       name: settings.REDIS_SENTINEL_NAME ?? "mymaster",
       ...(settings.REDIS_SENTINEL_PASSWORD && { sentinelPassword: settings.REDIS_SENTINEL_PASSWORD }),
-      sentinelRetryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
+      sentinelRetryStrategy: backoff,
       ...(tls && { tls, sentinelTLS: tls, enableTLSForSentinelMode: true }),
       ...extra,
     });
