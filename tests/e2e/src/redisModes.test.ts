@@ -301,7 +301,10 @@ describe("a worker on a Redis that answers errors", () => {
       const cutAt = worker.lines.length;
       // Its connections try again and again (each attempt turned away here); its timers' passes
       // wait for Redis rather than fail, and none piles up behind another.
-      await waitFor(async () => (proxy.refused() >= 60 ? true : null), { what: "reconnection attempts" });
+      await waitFor(async () => (proxy.refused() >= 60 ? true : null), {
+        what: "reconnection attempts",
+        timeoutMs: 45_000,
+      });
       // Each kind of line (message and error) at most 10 times in 30 s: bounded, whatever the outage.
       const kinds = new Map<string, number>();
       for (const l of worker.lines.slice(cutAt)) {
@@ -321,5 +324,5 @@ describe("a worker on a Redis that answers errors", () => {
       await stopApps(worker);
       await proxy.close();
     }
-  });
+  }, 120_000);
 });
