@@ -121,6 +121,8 @@ describe("web console in Chromium", () => {
     const row = page.locator("tr", { hasText: "fast only" });
     await row.getByTestId("key-limits").filter({ hasText: "Only acme/pixel/fast" }).waitFor();
     await row.getByTestId("key-limits").filter({ hasText: "Until" }).waitFor();
+    // A test key is never charged: nothing spent today or this month.
+    expect(await row.getByTestId("key-spend").textContent()).toBe("0 / 0");
     await shot("04b-key-limits");
     const run = (model: string) =>
       fetch(`${base}/api/v1/models/${model}/run`, {

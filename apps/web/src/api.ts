@@ -99,6 +99,7 @@ import type { ApiComponents, DataOf, ModelDetail as SdkModelDetail } from "@svc/
 
 export type Session = DataOf<"/console/api/session", "get">;
 export type ApiKey = ApiComponents["schemas"]["ApiKey"];
+export type ListedApiKey = ApiComponents["schemas"]["ListedApiKey"];
 export type RunDetail = DataOf<"/console/api/{mode}/runs/{runId}/detail", "get">;
 
 /** The subset of JSON Schema the playground's form renders. */

@@ -200,6 +200,42 @@ describe("web console API", () => {
     ).toEqual([]);
   });
 
+  it("when the keys are listed, then each shows the tokens its runs were charged today and this month (UTC)", async () => {
+    const { db } = api.database;
+    const runOf = async (key: string) =>
+      (
+        await request(api.app)
+          .post("/api/v1/models/acme/echo/run")
+          .set("Authorization", `Bearer ${key}`)
+          .send({ input: { prompt: "spend" } })
+          .expect(201)
+      ).body.data.run_id as string;
+    const now = new Date();
+    const lastMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1) - 3_600_000);
+    const charge = async (runId: string, amount: number, createdAt: Date, accountId = ours.account.id) =>
+      db.ledgerEntry.create({
+        data: {
+          id: `led_spend_${runId}`,
+          accountId,
+          runId,
+          kind: "CHARGE",
+          amount,
+          balanceDelta: -amount,
+          reservedDelta: -amount,
+          createdAt,
+        },
+      });
+    await charge(await runOf(ours.liveKey), 7, now);
+    await charge(await runOf(ours.liveKey), 100, lastMonth);
+    await charge(await runOf(theirs.liveKey), 50, now, theirs.account.id);
+    const { cookie } = await signIn("owner@example.com");
+    const listed = await request(api.app).get("/console/api/keys").set("Cookie", cookie).expect(200);
+    const byId = new Map(listed.body.data.keys.map((k: { id: string; spend: unknown }) => [k.id, k.spend]));
+    expect(byId.get(ours.liveKeyId)).toEqual({ today: 7, this_month: 7 });
+    expect(byId.get(ours.testKeyId)).toEqual({ today: 0, this_month: 0 });
+    expect(byId.has(theirs.liveKeyId)).toBe(false);
+  });
+
   it("when an owner mints keys fast, then API_KEYS_PER_MODE_MAX active keys per mode is the most, even for concurrent requests", async () => {
     const { account } = await createAccountWithKeys(api.database.db, 0, "minter");
     await addUser(api.database.db, {

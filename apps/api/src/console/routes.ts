@@ -13,6 +13,7 @@ import {
   createApiKey,
   findActiveKey,
   findRunForAccount,
+  keySpend,
   listApiKeys,
   revokeAccountKey,
   updateAccountKey,
@@ -195,11 +196,20 @@ const signOutRoute = route({
 const listKeys = route({
   method: "get",
   path: "/keys",
-  summary: "The account's API keys, newest first (prefixes only)",
+  summary:
+    "The account's API keys, newest first (prefixes only), with the tokens each spent today and this month (UTC)",
   reply: { status: 200, schema: R.KeyList, description: "Keys of both modes" },
   async handler(_input, { res, deps }) {
-    const keys = await listApiKeys(deps.db, sessionOf(res).user.account.id);
-    return { data: { keys: keys.reverse().map(presentKey) } };
+    const accountId = sessionOf(res).user.account.id;
+    const [keys, spend] = await Promise.all([listApiKeys(deps.db, accountId), keySpend(deps.db, accountId)]);
+    return {
+      data: {
+        keys: keys.reverse().map((k) => {
+          const spent = spend.get(k.id);
+          return { ...presentKey(k), spend: { today: spent?.today ?? 0, this_month: spent?.thisMonth ?? 0 } };
+        }),
+      },
+    };
   },
 });
 

@@ -231,7 +231,12 @@ const ApiKey = z
       .meta({ description: "The only models the key may run; null: every model" }),
   })
   .meta({ id: "ApiKey" });
-export const KeyList = z.object({ data: z.object({ keys: z.array(ApiKey) }) });
+const ListedKey = ApiKey.extend({
+  spend: z
+    .object({ today: z.int(), this_month: z.int() })
+    .meta({ description: "Tokens charged to the key's runs since the start of the UTC day and month" }),
+}).meta({ id: "ListedApiKey" });
+export const KeyList = z.object({ data: z.object({ keys: z.array(ListedKey) }) });
 export const KeyCreated = z.object({
   data: ApiKey.extend({ key: z.string().meta({ description: "The full key, shown only in this answer" }) }),
   message: z.string(),

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { call, scoped, type ApiKey, type Mode, type Model } from "../api";
+import { call, scoped, type ApiKey, type ListedApiKey, type Mode, type Model } from "../api";
 import { useConsole } from "../session";
 import {
   Confirm,
@@ -80,7 +80,7 @@ function LimitsFields({ draft, onChange }: { draft: LimitsDraft; onChange: (d: L
 export function Keys() {
   const { isOwner, mode } = useConsole();
   const queryClient = useQueryClient();
-  const keys = useQuery({ queryKey: ["keys"], queryFn: () => call<{ keys: ApiKey[] }>("/keys") });
+  const keys = useQuery({ queryKey: ["keys"], queryFn: () => call<{ keys: ListedApiKey[] }>("/keys") });
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<(ApiKey & { key: string }) | null>(null);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
@@ -153,6 +153,7 @@ export function Keys() {
                 <th scope="col">Key</th>
                 <th scope="col">Created</th>
                 <th scope="col">Last used</th>
+                <th scope="col">Spent (today / month)</th>
                 <th scope="col">Limits</th>
                 <th scope="col">Status</th>
                 {isOwner ? (
@@ -177,6 +178,9 @@ export function Keys() {
                   </td>
                   <td>
                     {k.last_used_at ? <Time value={k.last_used_at} /> : <span className="muted">never</span>}
+                  </td>
+                  <td data-testid="key-spend">
+                    {k.spend.today.toLocaleString()} / {k.spend.this_month.toLocaleString()}
                   </td>
                   <td data-testid="key-limits">
                     {k.allowed_models ? <div>Only {k.allowed_models.join(", ")}</div> : null}

@@ -141,3 +141,30 @@ export async function activeKeyIds(db: Db, ids: readonly string[]): Promise<Set<
   );
   return new Set(rows.map((r) => r.id));
 }
+
+/** Tokens charged to runs of a key, since the start of the UTC day and of the UTC month. */
+export interface KeySpend {
+  today: number;
+  thisMonth: number;
+}
+
+/**
+ * Each of the account's keys' spend, from the ledger's CHARGE entries of their runs (one
+ * statement, the month's entries of one account by the ledger's account/time index).
+ */
+export async function keySpend(db: Db, accountId: string, now = new Date()): Promise<Map<string, KeySpend>> {
+  const day = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+  const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+  const rows = await findMany<{ apiKeyId: string; today: number; thisMonth: number }>(
+    db,
+    "api_keys_spend",
+    `SELECT r.api_key_id,
+            COALESCE(sum(l.amount) FILTER (WHERE l.created_at >= $3), 0)::int AS today,
+            sum(l.amount)::int AS this_month
+     FROM ledger_entries l JOIN runs r ON r.id = l.run_id
+     WHERE l.account_id = $1 AND l.kind = 'CHARGE' AND l.created_at >= $2
+     GROUP BY r.api_key_id`,
+    [accountId, month, day],
+  );
+  return new Map(rows.map((r) => [r.apiKeyId, { today: r.today, thisMonth: r.thisMonth }]));
+}

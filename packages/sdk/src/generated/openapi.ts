@@ -3531,7 +3531,7 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** The account's API keys, newest first (prefixes only) */
+        /** The account's API keys, newest first (prefixes only), with the tokens each spent today and this month (UTC) */
         get: {
             parameters: {
                 query?: never;
@@ -3551,7 +3551,7 @@ export type paths = {
                     content: {
                         "application/json": {
                             data: {
-                                keys: components["schemas"]["ApiKey"][];
+                                keys: components["schemas"]["ListedApiKey"][];
                             };
                         };
                     };
@@ -5376,6 +5376,43 @@ export type components = {
              * @example 2026-11-21T06:49:03.120Z
              */
             created_at: string;
+        };
+        ListedApiKey: {
+            /** @example key_0gTfH5M8l3n9sYx2ZpQb4c */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            mode: "live" | "test";
+            /** @description The key's first characters; never enough to use it */
+            prefix: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T06:49:03.120Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T06:49:03.120Z
+             */
+            last_used_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T06:49:03.120Z
+             */
+            revoked_at: string | null;
+            /**
+             * Format: date-time
+             * @description After it, the key answers 401; null: never
+             * @example 2026-11-21T06:49:03.120Z
+             */
+            expires_at: string | null;
+            /** @description The only models the key may run; null: every model */
+            allowed_models: string[] | null;
+            /** @description Tokens charged to the key's runs since the start of the UTC day and month */
+            spend: {
+                today: number;
+                this_month: number;
+            };
         };
         ApiKey: {
             /** @example key_0gTfH5M8l3n9sYx2ZpQb4c */
