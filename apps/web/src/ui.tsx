@@ -148,6 +148,20 @@ export function ShownOnce({
 }
 
 /** "Are you sure?" before something that cannot be undone. */
+/** A dialog form's buttons: Cancel, and its submit (disabled while the form's request runs). */
+export function FormActions({ submit, busy, onCancel }: { submit: string; busy: boolean; onCancel(): void }) {
+  return (
+    <div className="dialog-actions">
+      <button type="button" className="secondary" onClick={onCancel}>
+        Cancel
+      </button>
+      <button type="submit" disabled={busy}>
+        {submit}
+      </button>
+    </div>
+  );
+}
+
 export function Confirm({
   open,
   title,

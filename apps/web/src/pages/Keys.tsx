@@ -7,6 +7,7 @@ import {
   Dialog,
   Empty,
   ErrorMessage,
+  FormActions,
   Loading,
   OwnersOnly,
   PageHeader,
@@ -260,14 +261,7 @@ export function Keys() {
           </fieldset>
           <LimitsFields draft={limits} onChange={setLimits} />
           <ErrorMessage error={create.error} />
-          <div className="dialog-actions">
-            <button type="button" className="secondary" onClick={() => setCreating(false)}>
-              Cancel
-            </button>
-            <button type="submit" disabled={create.isPending}>
-              Create
-            </button>
-          </div>
+          <FormActions submit="Create" busy={create.isPending} onCancel={() => setCreating(false)} />
         </form>
       </Dialog>
 
@@ -285,14 +279,7 @@ export function Keys() {
           >
             <LimitsFields draft={editing.draft} onChange={(draft) => setEditing({ ...editing, draft })} />
             <ErrorMessage error={update.error} />
-            <div className="dialog-actions">
-              <button type="button" className="secondary" onClick={() => setEditing(null)}>
-                Cancel
-              </button>
-              <button type="submit" disabled={update.isPending}>
-                Save limits
-              </button>
-            </div>
+            <FormActions submit="Save limits" busy={update.isPending} onCancel={() => setEditing(null)} />
           </form>
         ) : null}
       </Dialog>

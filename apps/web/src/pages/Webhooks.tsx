@@ -8,6 +8,7 @@ import {
   Dialog,
   Empty,
   ErrorMessage,
+  FormActions,
   Loading,
   OwnersOnly,
   PageHeader,
@@ -154,14 +155,7 @@ export function Webhooks() {
           </label>
           <EventChoices value={events} onChange={setEvents} />
           <ErrorMessage error={create.error} />
-          <div className="dialog-actions">
-            <button type="button" className="secondary" onClick={() => setCreating(false)}>
-              Cancel
-            </button>
-            <button type="submit" disabled={create.isPending}>
-              Add endpoint
-            </button>
-          </div>
+          <FormActions submit="Add endpoint" busy={create.isPending} onCancel={() => setCreating(false)} />
         </form>
       </Dialog>
       <ShownOnce value={secret} title="Endpoint added" what="secret" onClose={() => setSecret(null)} />
