@@ -141,6 +141,47 @@ describe("web console in Chromium", () => {
     expect(await run("acme/pixel-hq")).toBe(201);
   });
 
+  it("when a live key is given a budget and a runs-at-once limit in its form, then the table shows them and the API refuses a run past the budget with 402", async () => {
+    await page.getByRole("link", { name: "API keys" }).click();
+    await page.getByRole("button", { name: "Create key" }).click();
+    const dialog = page.getByRole("dialog", { name: "Create an API key" });
+    await dialog.getByLabel("Name").fill("capped");
+    await dialog.getByLabel("Live (charged)").check();
+    // 4 tokens a day: less than one test/instant image (5).
+    await dialog.getByLabel("Tokens").fill("4");
+    await dialog.getByLabel("per").selectOption("day");
+    await dialog.getByLabel("Runs at once (optional)").fill("2");
+    await dialog.getByRole("button", { name: "Create" }).click();
+    const shown = page.getByTestId("shown-once");
+    await shown.waitFor();
+    const key = (await shown.textContent())!;
+    await page.getByRole("button", { name: "I have stored it" }).click();
+    const row = page.locator("tr", { hasText: "capped" });
+    await row.getByTestId("key-budget").filter({ hasText: "0 of 4 tokens a day (UTC)" }).waitFor();
+    await row.getByTestId("key-limits").filter({ hasText: "2 at once" }).waitFor();
+    const refused = await fetch(`${base}/api/v1/models/test/instant/run`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ input: { prompt: "over budget" } }),
+    });
+    expect(refused.status).toBe(402);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("KEY_BUDGET_EXCEEDED");
+    await shot("04c-key-budget");
+
+    await row.getByRole("button", { name: "Edit limits of capped" }).click();
+    const edit = page.getByRole("dialog", { name: "Limits of capped" });
+    expect(await edit.getByLabel("Tokens").inputValue()).toBe("4");
+    await edit.getByLabel("Tokens").fill("");
+    await edit.getByLabel("Runs at once (optional)").fill("");
+    await edit.getByRole("button", { name: "Save limits" }).click();
+    await row.getByTestId("key-limits").filter({ hasText: "none" }).waitFor();
+    // Nothing was charged for the refused run.
+    const stored = await service.database.db.account.findUniqueOrThrow({
+      where: { id: "acct_browsertest0000000000" },
+    });
+    expect(stored).toMatchObject({ balance: 500, reserved: 0 });
+  });
+
   it("when a run is started from the playground, then its image is rendered and the run is listed", async () => {
     await createTestKey("playground");
     await page.getByRole("button", { name: "I have stored it" }).click();
@@ -232,6 +273,15 @@ describe("web console in Chromium", () => {
     await page.getByRole("radio", { name: "Live" }).check();
     await page.getByTestId("stat-balance").filter({ hasText: "500" }).waitFor();
     await page.getByRole("cell", { name: "grant" }).first().waitFor();
+    // The owner's low-balance alert.
+    const alert = page.getByRole("form", { name: "Low-balance alert" });
+    await alert.getByLabel("Alert below (tokens)").fill("100");
+    await alert.getByRole("button", { name: "Save alert" }).click();
+    await alert.getByText("Saved.").waitFor();
+    expect(
+      (await service.database.db.account.findUniqueOrThrow({ where: { id: "acct_browsertest0000000000" } }))
+        .lowBalanceThreshold,
+    ).toBe(100);
     await shot("10-usage");
     await page.setViewportSize({ width: 390, height: 844 });
     await page.getByRole("button", { name: "Menu" }).click();

@@ -149,6 +149,29 @@ export function ShownOnce({
 
 /** "Are you sure?" before something that cannot be undone. */
 /** A dialog form's buttons: Cancel, and its submit (disabled while the form's request runs). */
+/** A whole number of at least 1, or empty (no limit), as text the form keeps. */
+export function CountInput({
+  value,
+  onChange,
+  placeholder,
+}: {
+  value: string;
+  onChange(value: string): void;
+  placeholder?: string;
+}) {
+  return (
+    <input
+      type="number"
+      min={1}
+      step={1}
+      inputMode="numeric"
+      value={value}
+      placeholder={placeholder}
+      onChange={(e) => onChange(e.target.value)}
+    />
+  );
+}
+
 export function FormActions({ submit, busy, onCancel }: { submit: string; busy: boolean; onCancel(): void }) {
   return (
     <div className="dialog-actions">

@@ -46,7 +46,20 @@ describe("svc admin commands", () => {
     await expect(create("--expires-at", "2001-01-01T00:00:00Z")).rejects.toThrow(/in the future/);
     await expect(create("--expires-at", "soon")).rejects.toThrow(/ISO 8601/);
     await expect(create("--models", "acme/echo,nobody/nothing")).rejects.toThrow(/no model nobody\/nothing/);
+    await expect(create("--budget", "500")).rejects.toThrow(/--budget: expected <tokens>\/day\|month\|total/);
+    await expect(create("--budget", "0/day")).rejects.toThrow(/budget/);
     expect(await database.db.apiKey.count({ where: { accountId } })).toBe(1);
+    const [budgeted] = await create("--budget", "500/month", "--max-concurrent-runs", "2");
+    const budgetedId = budgeted!.match(/key (key_\S+)/)![1]!;
+    expect(await database.db.apiKey.findUniqueOrThrow({ where: { id: budgetedId } })).toMatchObject({
+      budgetTokens: 500,
+      budgetPeriod: "month",
+      budgetUsed: 0,
+      maxConcurrentRuns: 2,
+    });
+    const line = (await run("keys", "list", "--account", accountId)).find((l) => l.startsWith(budgetedId))!;
+    expect(line).toContain("budget 0/500 per month");
+    expect(line).toContain("max 2 at once");
   });
 
   it("when a key is created, then the full key is printed once and only its hash is stored", async () => {

@@ -1,7 +1,15 @@
 import { parseArgs } from "node:util";
 import { randomBytes } from "node:crypto";
 import type { BaseConfig } from "@svc/config";
-import { USER_ROLES, type Mode, type ModelCategory, type UserRole } from "@svc/core";
+import {
+  BUDGET_PERIODS,
+  presentBudget,
+  USER_ROLES,
+  type BudgetPeriod,
+  type Mode,
+  type ModelCategory,
+  type UserRole,
+} from "@svc/core";
 import {
   createAccount,
   createApiKey,
@@ -29,8 +37,11 @@ export const USAGE = `usage: svc <command> [options]
                                                   a sweep (SWEEP_INTERVAL_MS), new ones within seconds
   tokens grant --account <acct_…> --amount <n>    add tokens to an account (ledger GRANT)
   keys create --account <acct_…> --mode live|test [--name <label>] [--expires-at <ISO time>]
-              [--models <model id>,…]             create an API key; the full key is printed once. It
-                                                  answers 401 after --expires-at, and runs only --models
+              [--models <model id>,…] [--budget <tokens>/day|month|total] [--max-concurrent-runs <n>]
+                                                  create an API key; the full key is printed once. It
+                                                  answers 401 after --expires-at, runs only --models,
+                                                  402 past its --budget, and runs at most
+                                                  --max-concurrent-runs at once on limited models
   keys list [--account <acct_…>]                  list keys (prefix only, never the key)
   keys revoke <key_…>                             revoke a key; it stops working at once
   users create --account <acct_…> --email <email> --password <password> [--role owner|member]
@@ -82,9 +93,23 @@ export const DEMO_EMAIL = "demo@example.com";
 const DEMO_KEY_NAMES = { live: "demo live", test: "demo test" } as const;
 
 /** The role asked for; none: the use-case's default (the account's first person is its owner). */
-/** --expires-at (a future ISO time) and --models (known model ids, comma-separated) as a key's limits. */
-async function keyLimits(db: Db, values: { "expires-at"?: string; models?: string }): Promise<KeyLimits> {
+/**
+ * --expires-at (a future ISO time), --models (known model ids, comma-separated), --budget
+ * (<tokens>/<period>) and --max-concurrent-runs as a key's limits.
+ */
+async function keyLimits(
+  db: Db,
+  values: { "expires-at"?: string; models?: string; budget?: string; "max-concurrent-runs"?: string },
+): Promise<KeyLimits> {
   const limits: KeyLimits = {};
+  if (values.budget !== undefined) {
+    const [tokens, period] = values.budget.split("/");
+    if (!period || !(BUDGET_PERIODS as readonly string[]).includes(period))
+      throw new UsageError(`--budget: expected <tokens>/${BUDGET_PERIODS.join("|")}, such as 500/day`);
+    limits.budget = { tokens: positiveInt(tokens!, "budget"), period: period as BudgetPeriod };
+  }
+  if (values["max-concurrent-runs"] !== undefined)
+    limits.maxConcurrentRuns = positiveInt(values["max-concurrent-runs"], "max-concurrent-runs");
   if (values["expires-at"] !== undefined) {
     const at = new Date(values["expires-at"]);
     if (Number.isNaN(at.getTime()) || !/^\d{4}-\d\d-\d\dT/.test(values["expires-at"]))
@@ -148,6 +173,7 @@ function parseOptions(argv: string[]) {
         role: { type: "string" },
         "expires-at": { type: "string" },
         models: { type: "string" },
+        budget: { type: "string" },
         save: { type: "boolean", default: false },
         weight: { type: "string" },
         "max-concurrent-runs": { type: "string" },
@@ -228,8 +254,11 @@ export async function runCommand(db: Db, argv: string[], out: Out, settings: Com
             ? `expired ${k.expiresAt.toISOString()}`
             : `active${k.expiresAt ? ` until ${k.expiresAt.toISOString()}` : ""}`;
         const models = k.allowedModels.length ? `  models ${k.allowedModels.join(",")}` : "";
+        const budget = presentBudget(k);
+        const spend = budget ? `  budget ${budget.used}/${budget.tokens} per ${budget.period}` : "";
+        const atOnce = k.maxConcurrentRuns ? `  max ${k.maxConcurrentRuns} at once` : "";
         print(
-          `${k.id}  ${k.accountId}  ${k.mode}  ${k.prefix}  ${state}  last used ${k.lastUsedAt?.toISOString() ?? "never"}${models}`,
+          `${k.id}  ${k.accountId}  ${k.mode}  ${k.prefix}  ${state}  last used ${k.lastUsedAt?.toISOString() ?? "never"}${models}${spend}${atOnce}`,
           k,
         );
       }

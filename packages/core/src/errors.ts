@@ -9,6 +9,8 @@ export const ERROR_STATUS = {
   // Ours: the API key is limited to other models (its allowed_models).
   MODEL_NOT_ALLOWED: 403,
   INSUFFICIENT_TOKENS: 402,
+  // Ours: the account could pay, but the API key's spend budget for its period could not.
+  KEY_BUDGET_EXCEEDED: 402,
   MODEL_NOT_FOUND: 404,
   RUN_NOT_FOUND: 404,
   WEBHOOK_NOT_FOUND: 404,

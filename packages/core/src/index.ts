@@ -5,6 +5,7 @@ export * from "./pricing.js";
 export * from "./catalogue.js";
 export * from "./models.js";
 export * from "./ledger.js";
+export * from "./budgets.js";
 export * from "./runs.js";
 export * from "./contentPolicy.js";
 export * from "./canonicalJson.js";

@@ -33,6 +33,8 @@ describe("scheduler (Redis)", () => {
     priority: "normal",
     weight: 1,
     maxConcurrentRuns: null,
+    keyId: "key_default",
+    keyMaxConcurrentRuns: null,
     ...extra,
   });
   const accountOf = new Map<string, string>();
@@ -105,6 +107,50 @@ describe("scheduler (Redis)", () => {
     expect(
       (await schedulers[2]!.enqueue([run("acct_other", { pool: "m/wide" })])).map((d) => d.pool),
     ).toEqual(["m/wide"]);
+  });
+
+  it("when a key limited to 1 bursts beside another key of its account, then the other key's runs take the free slots and the limited key's wait their turn", async () => {
+    const [s] = make();
+    const limited = { pool: "m/keys", keyId: "key_limited", keyMaxConcurrentRuns: 1 };
+    const a = Array.from({ length: 3 }, () => run("acct_keys", limited));
+    const b = Array.from({ length: 2 }, () => run("acct_keys", { pool: "m/keys", keyId: "key_free" }));
+    await enqueue(s!, [...a, ...b]);
+    const first = await s!.setSlots("m/keys", [
+      "http://gpu#0",
+      "http://gpu#1",
+      "http://gpu#2",
+      "http://gpu#3",
+    ]);
+    expect(first.map((d) => d.runId)).toEqual([a[0]!, b[0]!, b[1]!].map((r) => r.runId));
+    // Waiting aside, they are still queued, have a place, and can be canceled.
+    expect(await s!.stats("m/keys")).toMatchObject({ leased: 3, queued: 2 });
+    const place = (await s!.place("m/keys", a[2]!.runId))!;
+    expect(runsBefore(place.own, place.index, place.accounts)).toBe(1);
+    expect(await s!.remove([a[2]!.runId])).toBe(1);
+    expect((await s!.states([a[2]!.runId])).get(a[2]!.runId)).toEqual({ waiting: false, slot: null });
+    // The limited key's run ends: its next run starts in the slot it freed.
+    expect((await s!.release([a[0]!.runId])).map((d) => d.runId)).toEqual([a[1]!.runId]);
+    expect(await s!.release([b[0]!.runId])).toEqual([]);
+    expect(await s!.stats("m/keys")).toMatchObject({ leased: 2, queued: 0 });
+  });
+
+  it("when an owner raises a key's limit, then its waiting runs start at the next refresh", async () => {
+    const [s] = make();
+    const runs = Array.from({ length: 3 }, () =>
+      run("acct_raise", { pool: "m/raise", keyId: "key_raise", keyMaxConcurrentRuns: 1 }),
+    );
+    await enqueue(s!, runs);
+    expect(await s!.setSlots("m/raise", ["http://gpu#0", "http://gpu#1", "http://gpu#2"])).toHaveLength(1);
+    const refreshed = await s!.refreshAccounts([
+      {
+        accountId: "acct_raise",
+        weight: 1,
+        maxConcurrentRuns: null,
+        pools: ["m/raise"],
+        keys: [{ keyId: "key_raise", maxConcurrentRuns: 3 }],
+      },
+    ]);
+    expect(refreshed.map((d) => d.runId).sort()).toEqual([runs[1]!.runId, runs[2]!.runId]);
   });
 
   it("when an account has low runs waiting and then normal ones, then the normal ones start first", async () => {

@@ -6,18 +6,23 @@
 //
 // Keys, under `<prefix>:sched:`:
 //   <pool>:n:<account>, <pool>:l:<account>  ZSET run -> created ms (normal and low lane)
+//   <pool>:pn:<key>, <pool>:pl:<key>  ZSET run -> created ms: runs parked while their API key was at
+//                  its own limit (they count as queued; they go back to their lane when it has room)
 //   <pool>:ring    ZSET account -> pass (accounts with waiting runs)
 //   <pool>:passes  HASH account -> pass it left the ring with (it rejoins no earlier)
 //   <pool>:meta    HASH vt (the pass of the last pick), queued (runs waiting)
 //   <pool>:slots   SET slot ids (the capacity: healthy servers x concurrency, or render threads)
 //   <pool>:busy    HASH slot -> run
 //   <pool>:health  HASH server -> up | down
-//   waiting        HASH run -> pool \t account \t lane
+//   waiting        HASH run -> pool \t account \t lane \t key
 //   input          HASH run -> its input (JSON), when small: handed to its dispatch
-//   lease          HASH run -> pool \t slot \t account \t leased ms
+//   lease          HASH run -> pool \t slot \t account \t leased ms \t key
 //   leases         ZSET run -> expiry ms
 //   running        HASH account -> leases held (all pools)
 //   limit, weight  HASH account -> its concurrency limit and weight (written with its runs)
+//   keyrunning     HASH key -> leases held by the key's runs
+//   keylimit       HASH key -> the key's own concurrency limit (when it has one)
+//   parked:<key>   SET pools where the key has parked runs
 //   pools          SET pools known (their metrics, the periodic tick)
 import type { RedisClient } from "./redis.js";
 import { STRIDE, type RunPriority, type WaitingAccount } from "@svc/core";
@@ -45,29 +50,76 @@ local function leave(pool, account)
     redis.call('ZREM', P .. pool .. ':ring', account)
   end
 end
-local function release(run)
+local function join(pool, account)
+  local ring = P .. pool .. ':ring'
+  if not redis.call('ZSCORE', ring, account) then
+    local vt = tonumber(redis.call('HGET', P .. pool .. ':meta', 'vt') or '0')
+    local left = tonumber(redis.call('HGET', P .. pool .. ':passes', account) or '0')
+    redis.call('ZADD', ring, math.max(vt, left), account)
+  end
+end
+local function keyFull(key)
+  local limit = redis.call('HGET', P .. 'keylimit', key)
+  return limit and tonumber(redis.call('HGET', P .. 'keyrunning', key) or '0') >= tonumber(limit)
+end
+-- A key with room again: its parked runs (oldest first, as many as it has room for) go back to
+-- their account's lanes, and their pools are marked for filling.
+local function unpark(key, pools)
+  local limit = redis.call('HGET', P .. 'keylimit', key)
+  local room = 1000000
+  if limit then room = tonumber(limit) - tonumber(redis.call('HGET', P .. 'keyrunning', key) or '0') end
+  if room <= 0 then return end
+  for _, pool in ipairs(redis.call('SMEMBERS', P .. 'parked:' .. key)) do
+    local left = 0
+    for _, lane in ipairs({ 'n', 'l' }) do
+      local parked = P .. pool .. ':p' .. lane .. ':' .. key
+      local popped = redis.call('ZPOPMIN', parked, room)
+      for i = 1, #popped, 2 do
+        local v = redis.call('HGET', P .. 'waiting', popped[i])
+        if v then
+          local account = split(v)[2]
+          redis.call('ZADD', P .. pool .. ':' .. lane .. ':' .. account, popped[i + 1], popped[i])
+          join(pool, account)
+        end
+      end
+      left = left + redis.call('ZCARD', parked)
+    end
+    if left == 0 then redis.call('SREM', P .. 'parked:' .. key, pool) end
+    pools[pool] = true
+  end
+end
+local function release(run, pools)
   local v = redis.call('HGET', P .. 'lease', run)
   if not v then return nil end
   local f = split(v)
-  local pool, slot, account = f[1], f[2], f[3]
+  local pool, slot, account, key = f[1], f[2], f[3], f[5]
   redis.call('HDEL', P .. 'lease', run)
   redis.call('ZREM', P .. 'leases', run)
   if redis.call('HGET', P .. pool .. ':busy', slot) == run then redis.call('HDEL', P .. pool .. ':busy', slot) end
   if redis.call('HINCRBY', P .. 'running', account, -1) <= 0 then redis.call('HDEL', P .. 'running', account) end
+  if key then
+    if redis.call('HINCRBY', P .. 'keyrunning', key, -1) <= 0 then redis.call('HDEL', P .. 'keyrunning', key) end
+    if pools then unpark(key, pools) end
+  end
   return pool
 end
 -- Leases nobody renewed (their worker died, or their job was never taken) give their slots back.
 local function purge()
   local pools = {}
   for _, run in ipairs(redis.call('ZRANGEBYSCORE', P .. 'leases', '-inf', now, 'LIMIT', 0, 1000)) do
-    local pool = release(run)
+    local pool = release(run, pools)
     if pool then pools[pool] = true end
   end
   return pools
 end
-local function lease(pool, run, slot, account)
+local function lease(pool, run, slot, account, key)
   redis.call('HSET', P .. pool .. ':busy', slot, run)
-  redis.call('HSET', P .. 'lease', run, pool .. '\\t' .. slot .. '\\t' .. account .. '\\t' .. now)
+  local v = pool .. '\\t' .. slot .. '\\t' .. account .. '\\t' .. now
+  if key then
+    v = v .. '\\t' .. key
+    redis.call('HINCRBY', P .. 'keyrunning', key, 1)
+  end
+  redis.call('HSET', P .. 'lease', run, v)
   redis.call('ZADD', P .. 'leases', now + ttl, run)
   redis.call('HINCRBY', P .. 'running', account, 1)
 end
@@ -100,10 +152,21 @@ local function dispatch(pool, out)
       offset = offset + 200
     end
     if not chosen then break end
+    local lane = 'n'
     local popped = redis.call('ZPOPMIN', P .. pool .. ':n:' .. chosen)
-    if #popped == 0 then popped = redis.call('ZPOPMIN', P .. pool .. ':l:' .. chosen) end
+    if #popped == 0 then
+      lane = 'l'
+      popped = redis.call('ZPOPMIN', P .. pool .. ':l:' .. chosen)
+    end
+    local key
+    if #popped > 0 then key = split(redis.call('HGET', P .. 'waiting', popped[1]) or '')[4] end
     if #popped == 0 then
       redis.call('ZREM', ring, chosen)
+    elseif key and keyFull(key) then
+      -- Its key runs as many as it may: the run waits aside, and the account's next run is tried.
+      redis.call('ZADD', P .. pool .. ':p' .. lane .. ':' .. key, popped[2], popped[1])
+      redis.call('SADD', P .. 'parked:' .. key, pool)
+      if waitingOf(pool, chosen) == 0 then leave(pool, chosen) end
     else
       local run = popped[1]
       redis.call('HDEL', P .. 'waiting', run)
@@ -114,7 +177,7 @@ local function dispatch(pool, out)
       redis.call('ZADD', ring, pass + stride(chosen), chosen)
       if waitingOf(pool, chosen) == 0 then leave(pool, chosen) end
       local slot = table.remove(free)
-      lease(pool, run, slot, chosen)
+      lease(pool, run, slot, chosen, key)
       out[#out + 1] = run
       out[#out + 1] = slot
       out[#out + 1] = pool
@@ -131,24 +194,20 @@ end
 `;
 
 // ARGV[5]: JSON [{r: run, p: pool, a: account, t: created ms, l: "n" | "l", w: weight, c: limit,
-// i: input JSON (optional)}].
+// k: API key, kc: the key's limit or null, i: input JSON (optional)}].
 // A run already waiting or leased is left as it is (the sweeper may add it again).
 const ENQUEUE = `${COMMON}
 local pools = purge()
 for _, e in ipairs(cjson.decode(ARGV[5])) do
   redis.call('HSET', P .. 'weight', e.a, e.w)
   if e.c and e.c ~= cjson.null then redis.call('HSET', P .. 'limit', e.a, e.c) else redis.call('HDEL', P .. 'limit', e.a) end
-  if redis.call('HEXISTS', P .. 'lease', e.r) == 0 then
+  if e.kc and e.kc ~= cjson.null then redis.call('HSET', P .. 'keylimit', e.k, e.kc) else redis.call('HDEL', P .. 'keylimit', e.k) end
+  if redis.call('HEXISTS', P .. 'lease', e.r) == 0 and redis.call('HEXISTS', P .. 'waiting', e.r) == 0 then
     if redis.call('ZADD', P .. e.p .. ':' .. e.l .. ':' .. e.a, 'NX', e.t, e.r) == 1 then
-      redis.call('HSET', P .. 'waiting', e.r, e.p .. '\\t' .. e.a .. '\\t' .. e.l)
+      redis.call('HSET', P .. 'waiting', e.r, e.p .. '\\t' .. e.a .. '\\t' .. e.l .. '\\t' .. e.k)
       if e.i then redis.call('HSET', P .. 'input', e.r, e.i) end
       redis.call('HINCRBY', P .. e.p .. ':meta', 'queued', 1)
-      local ring = P .. e.p .. ':ring'
-      if not redis.call('ZSCORE', ring, e.a) then
-        local vt = tonumber(redis.call('HGET', P .. e.p .. ':meta', 'vt') or '0')
-        local left = tonumber(redis.call('HGET', P .. e.p .. ':passes', e.a) or '0')
-        redis.call('ZADD', ring, math.max(vt, left), e.a)
-      end
+      join(e.p, e.a)
     end
     redis.call('SADD', P .. 'pools', e.p)
     pools[e.p] = true
@@ -160,19 +219,24 @@ return filled(pools)`;
 const RELEASE = `${COMMON}
 local pools = purge()
 for i = 5, #ARGV do
-  local pool = release(ARGV[i])
+  local pool = release(ARGV[i], pools)
   if pool then pools[pool] = true end
 end
 return filled(pools)`;
 
-// ARGV[5]: JSON [{a: account, w: weight, c: limit or null, p: [pools it waits for]}]: settings
-// changed by an operator reach accounts whose runs already wait; a higher limit fills slots now.
+// ARGV[5]: JSON [{a: account, w: weight, c: limit or null, p: [pools it waits for], k: [{k: key,
+// c: its limit or null}]}]: settings changed by an operator or owner reach accounts and keys whose
+// runs already wait; a higher limit fills slots now.
 const ACCOUNTS = `${COMMON}
 local pools = purge()
 for _, e in ipairs(cjson.decode(ARGV[5])) do
   redis.call('HSET', P .. 'weight', e.a, e.w)
   if e.c and e.c ~= cjson.null then redis.call('HSET', P .. 'limit', e.a, e.c) else redis.call('HDEL', P .. 'limit', e.a) end
   for _, pool in ipairs(e.p) do pools[pool] = true end
+  for _, k in ipairs(e.k) do
+    if k.c and k.c ~= cjson.null then redis.call('HSET', P .. 'keylimit', k.k, k.c) else redis.call('HDEL', P .. 'keylimit', k.k) end
+    unpark(k.k, pools)
+  end
 end
 return filled(pools)`;
 
@@ -203,10 +267,12 @@ for i = 5, #ARGV do
   local v = redis.call('HGET', P .. 'waiting', ARGV[i])
   if v then
     local f = split(v)
-    local pool, account, lane = f[1], f[2], f[3]
+    local pool, account, lane, key = f[1], f[2], f[3], f[4]
     redis.call('HDEL', P .. 'waiting', ARGV[i])
     redis.call('HDEL', P .. 'input', ARGV[i])
-    if redis.call('ZREM', P .. pool .. ':' .. lane .. ':' .. account, ARGV[i]) == 1 then
+    local out = redis.call('ZREM', P .. pool .. ':' .. lane .. ':' .. account, ARGV[i])
+    if out == 0 and key then out = redis.call('ZREM', P .. pool .. ':p' .. lane .. ':' .. key, ARGV[i]) end
+    if out == 1 then
       removed = removed + 1
       redis.call('HINCRBY', P .. pool .. ':meta', 'queued', -1)
     end
@@ -235,18 +301,36 @@ local v = redis.call('HGET', P .. 'waiting', run)
 if not v then return {} end
 local f = {}
 for part in string.gmatch(v, '([^\\t]+)') do f[#f + 1] = part end
-local account, lane = f[2], f[3]
+local account, lane, key = f[2], f[3], f[4]
 local index = redis.call('ZRANK', P .. pool .. ':' .. lane .. ':' .. account, run)
-if not index then return {} end
-if lane == 'l' then index = index + redis.call('ZCARD', P .. pool .. ':n:' .. account) end
+if index then
+  if lane == 'l' then index = index + redis.call('ZCARD', P .. pool .. ':n:' .. account) end
+else
+  -- Parked behind its key's limit: placed after the account's runs in line (a bound, as limits are).
+  index = key and redis.call('ZRANK', P .. pool .. ':p' .. lane .. ':' .. key, run)
+  if not index then return {} end
+  index = index + redis.call('ZCARD', P .. pool .. ':n:' .. account) + redis.call('ZCARD', P .. pool .. ':l:' .. account)
+  if lane == 'l' then index = index + redis.call('ZCARD', P .. pool .. ':pn:' .. key) end
+end
 local out = { account, index }
 local ring = redis.call('ZRANGE', P .. pool .. ':ring', 0, -1, 'WITHSCORES')
+local inRing = false
 for i = 1, #ring, 2 do
   local a = ring[i]
+  if a == account then inRing = true end
   out[#out + 1] = a
   out[#out + 1] = ring[i + 1]
   out[#out + 1] = redis.call('HGET', P .. 'weight', a) or '1'
   out[#out + 1] = redis.call('ZCARD', P .. pool .. ':n:' .. a) + redis.call('ZCARD', P .. pool .. ':l:' .. a)
+end
+if not inRing then
+  -- Only parked runs wait: the account rejoins the ring when they go back in line.
+  local vt = tonumber(redis.call('HGET', P .. pool .. ':meta', 'vt') or '0')
+  local left = tonumber(redis.call('HGET', P .. pool .. ':passes', account) or '0')
+  out[#out + 1] = account
+  out[#out + 1] = math.max(vt, left)
+  out[#out + 1] = redis.call('HGET', P .. 'weight', account) or '1'
+  out[#out + 1] = index + 1
 end
 return out`;
 
@@ -274,7 +358,7 @@ local run = ARGV[5]
 local v = redis.call('HGET', P .. 'lease', run)
 if not v then return nil end
 local f = split(v)
-local pool, account = f[1], f[3]
+local pool, account, key = f[1], f[3], f[5]
 local avoid = {}
 for s in string.gmatch(ARGV[6], '([^\\t]+)') do avoid[s] = true end
 local busy = {}
@@ -283,8 +367,8 @@ for i = 1, #b, 2 do busy[b[i]] = true end
 for _, slot in ipairs(redis.call('SMEMBERS', P .. pool .. ':slots')) do
   local server = string.match(slot, '^(.*)#%d+$') or slot
   if not busy[slot] and not avoid[server] then
-    release(run)
-    lease(pool, run, slot, account)
+    release(run, nil)
+    lease(pool, run, slot, account, key)
     return slot
   end
 end
@@ -340,6 +424,9 @@ export interface WaitingRun {
   /** The account's weight and concurrency limit (null: the default), as the database has them. */
   weight: number;
   maxConcurrentRuns: number | null;
+  /** The API key that made it, and that key's own concurrency limit (null: none). */
+  keyId: string;
+  keyMaxConcurrentRuns: number | null;
   /** Its input as JSON, kept while it waits when small (INPUT_KEPT_MAX_BYTES). */
   input?: string;
 }
@@ -391,6 +478,8 @@ export function redisScheduler(redis: RedisClient, prefix: string, settings: Sch
         l: run.priority === "low" ? "l" : "n",
         w: run.weight,
         c: run.maxConcurrentRuns,
+        k: run.keyId,
+        kc: run.keyMaxConcurrentRuns,
         ...(run.input !== undefined && run.input.length <= INPUT_KEPT_MAX_BYTES && { i: run.input }),
       }));
       return quads(await r.svcSchedEnqueue(...head(), JSON.stringify(batch)));
@@ -401,8 +490,8 @@ export function redisScheduler(redis: RedisClient, prefix: string, settings: Sch
       return quads(await r.svcSchedRelease(...head(), ...runIds));
     },
     /**
-     * An account's weight and limit as the database has them now, for accounts with runs waiting
-     * in `pools`; dispatches what a higher limit or weight allows at once.
+     * An account's weight and limit, and its keys' limits, as the database has them now, for
+     * accounts with runs waiting in `pools`; dispatches what a higher limit or weight allows at once.
      */
     async refreshAccounts(
       accounts: readonly {
@@ -410,6 +499,7 @@ export function redisScheduler(redis: RedisClient, prefix: string, settings: Sch
         weight: number;
         maxConcurrentRuns: number | null;
         pools: string[];
+        keys: { keyId: string; maxConcurrentRuns: number | null }[];
       }[],
     ): Promise<Dispatched[]> {
       if (!accounts.length) return [];
@@ -418,6 +508,7 @@ export function redisScheduler(redis: RedisClient, prefix: string, settings: Sch
         w: a.weight,
         c: a.maxConcurrentRuns,
         p: a.pools,
+        k: a.keys.map((k) => ({ k: k.keyId, c: k.maxConcurrentRuns })),
       }));
       return quads(await r.svcSchedAccounts(...head(), JSON.stringify(batch)));
     },

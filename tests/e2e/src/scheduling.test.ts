@@ -334,6 +334,41 @@ describe("scheduling onto model servers", () => {
     expect(most).toBe(2);
   });
 
+  it("when a key is limited to 1 run at once, then creations through two API processes never execute more than 1 of its runs, and the account's other key is not held back", async () => {
+    const gpu = await fakeCog({ concurrency: 4, behaviour: { delayMs: 600_000 } });
+    await cogModel("sched/keylimit", [gpu], { runner: { concurrency: 4 } });
+    const { client, accountId } = await service.account(10_000);
+    const lines: string[] = [];
+    await runCommand(
+      service.database.db,
+      ["keys", "create", "--account", accountId, "--mode", "live", "--max-concurrent-runs", "1", "--json"],
+      (line) => lines.push(line),
+      { API_KEYS_PER_MODE_MAX: 20 },
+    );
+    const { key } = JSON.parse(lines[0]!) as { key: string };
+    const limited = [service.base, secondApi].map((baseUrl) => new ModelRunClient({ apiKey: key, baseUrl }));
+    expect((await limited[1]!.account.get()).key?.max_concurrent_runs).toBe(1);
+    const ids = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => create(limited[i % 2]!, "sched/keylimit")),
+    );
+    await waitFor(async () => running(gpu).length === 1);
+    // The account's unlimited key takes the free slots meanwhile.
+    const free = await Promise.all(Array.from({ length: 3 }, () => create(client, "sched/keylimit")));
+    await waitFor(async () => running(gpu).length === 4, { what: "the other key's runs to start" });
+    for (const id of free) gpu.finish(id);
+    const statuses = (await Promise.all(ids.map((id) => limited[0]!.runs.get(id)))).map((v) => v.status);
+    expect(statuses.filter((st) => st === "EXECUTING")).toHaveLength(1);
+    expect(statuses.filter((st) => st === "QUEUED")).toHaveLength(5);
+    await finishInTurn([gpu], async () =>
+      (await Promise.all(ids.map((id) => client.runs.get(id)))).every((v) => v.status === "COMPLETED"),
+    );
+    const mine = [...gpu.predictions.values()].filter((p) => ids.includes(p.id));
+    expect(mine).toHaveLength(6);
+    for (const p of mine)
+      for (const q of mine)
+        if (p !== q) expect(p.endedAt! <= q.startedAt || q.endedAt! <= p.startedAt).toBe(true);
+  });
+
   it("when an operator raises a waiting account's limit, then more of its runs start without a new creation", async () => {
     const gpu = await fakeCog({ concurrency: 4, behaviour: { delayMs: 600_000 } });
     await cogModel("sched/raised", [gpu], { runner: { concurrency: 4 } });

@@ -14,6 +14,8 @@ export interface AuthContext {
   sessionId?: string;
   /** The models the key may run, when its owner limited them (absent: every model). */
   allowedModels?: readonly string[];
+  /** The key's own limit of runs executing at once (absent: the account's alone). */
+  keyMaxConcurrentRuns?: number;
 }
 
 /** Who is counted by the rate limits: the API key, or the signed-in person. */
@@ -67,6 +69,7 @@ export function authenticate({ db, config, logger }: AppDeps, failures?: AuthFai
             keyId: key.id,
             mode: key.mode,
             ...(key.allowedModels?.length && { allowedModels: key.allowedModels }),
+            ...(key.maxConcurrentRuns !== null && { keyMaxConcurrentRuns: key.maxConcurrentRuns }),
           }
         : null;
     const entry = { auth, keyExpiresAt: key?.expiresAt ?? null };

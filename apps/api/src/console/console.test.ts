@@ -34,6 +34,27 @@ describe("web console API", () => {
   });
   afterAll(() => api.close());
 
+  /** A new account with `tokens` and its owner signed in: the console headers of the session. */
+  async function ownerOfNewAccount(name: string, tokens: number) {
+    const made = await createAccountWithKeys(api.database.db, tokens, name);
+    const email = `${name}@example.com`;
+    await addUser(api.database.db, { accountId: made.account.id, email, password: PASSWORD, role: "owner" });
+    const { cookie, csrf } = await signIn(email);
+    return { ...made, auth: { Cookie: cookie, "X-CSRF-Token": csrf } };
+  }
+
+  /** Each body is a 400 naming its field. */
+  async function expectKeyCreationRefused(auth: Record<string, string>, cases: [object, string][]) {
+    for (const [body, path] of cases) {
+      const res = await request(api.app)
+        .post("/console/api/keys")
+        .set(auth)
+        .send({ name: "bad", mode: "live", ...body })
+        .expect(400);
+      expect(res.body.error.details).toEqual(expect.arrayContaining([expect.objectContaining({ path })]));
+    }
+  }
+
   async function signIn(email: string, password = PASSWORD) {
     const res = await request(api.app).post("/console/api/session").send({ email, password });
     const cookie = res.headers["set-cookie"] as unknown as string[] | undefined;
@@ -140,19 +161,12 @@ describe("web console API", () => {
     const auth = { Cookie: cookie, "X-CSRF-Token": csrf };
     const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
     const before = await api.database.db.apiKey.count();
-    for (const [body, path] of [
+    await expectKeyCreationRefused(auth, [
       [{ allowed_models: ["nobody/nothing"] }, "allowed_models"],
       [{ expires_at: "2001-01-01T00:00:00Z" }, "expires_at"],
       [{ expires_at: "tomorrow" }, "expires_at"],
       [{ allowed_models: "acme/echo" }, "allowed_models"],
-    ] as const) {
-      const res = await request(api.app)
-        .post("/console/api/keys")
-        .set(auth)
-        .send({ name: "bad", mode: "live", ...body })
-        .expect(400);
-      expect(res.body.error.details).toEqual(expect.arrayContaining([expect.objectContaining({ path })]));
-    }
+    ]);
     expect(await api.database.db.apiKey.count()).toBe(before);
 
     const created = await request(api.app)
@@ -200,6 +214,95 @@ describe("web console API", () => {
     ).toEqual([]);
   });
 
+  it("when an owner gives a key a budget and a concurrency limit, then the key's holder sees them, a run past the budget is 402 KEY_BUDGET_EXCEEDED naming it, and bad values are 400s", async () => {
+    const { account, auth } = await ownerOfNewAccount("budgeted", 1000);
+    await expectKeyCreationRefused(auth, [
+      [{ budget: { tokens: 0, period: "day" } }, "budget.tokens"],
+      [{ budget: { tokens: 10, period: "week" } }, "budget.period"],
+      [{ budget: { tokens: 1.5, period: "day" } }, "budget.tokens"],
+      [{ budget: 10 }, "budget"],
+      [{ max_concurrent_runs: 0 }, "max_concurrent_runs"],
+    ]);
+    const created = await request(api.app)
+      .post("/console/api/keys")
+      .set(auth)
+      .send({ name: "capped", mode: "live", budget: { tokens: 1000, period: "day" }, max_concurrent_runs: 2 })
+      .expect(201);
+    const key = created.body.data.key as string;
+    const today = new Date(new Date().toISOString().slice(0, 10) + "T00:00:00.000Z");
+    expect(created.body.data).toMatchObject({
+      budget: {
+        tokens: 1000,
+        period: "day",
+        used: 0,
+        remaining: 1000,
+        period_start: today.toISOString(),
+        resets_at: new Date(today.getTime() + 86_400_000).toISOString(),
+      },
+      max_concurrent_runs: 2,
+    });
+    const run = () =>
+      request(api.app)
+        .post("/api/v1/models/acme/pixel-hq/run")
+        .set("Authorization", `Bearer ${key}`)
+        .send({ input: { prompt: "budget" } });
+    const first = await run().expect(201);
+    const cost = first.body.data.estimated_tokens as number;
+    expect(cost).toBeGreaterThan(0);
+    // The budget is cut to what is used: the next run does not fit.
+    await request(api.app)
+      .patch(`/console/api/keys/${created.body.data.id}`)
+      .set(auth)
+      .send({ budget: { tokens: cost, period: "day" } })
+      .expect(200);
+    const refused = await run().expect(402);
+    expect(refused.body.error.code).toBe("KEY_BUDGET_EXCEEDED");
+    expect(refused.body.error.message).toContain(`daily budget of ${cost} tokens`);
+    expect(refused.body.error.message).toContain(`${cost} used today (UTC)`);
+    expect(await api.database.db.run.count({ where: { accountId: account.id } })).toBe(1);
+    const mine = await request(api.app)
+      .get("/api/v1/account")
+      .set("Authorization", `Bearer ${key}`)
+      .expect(200);
+    expect(mine.body.data.key).toMatchObject({
+      id: created.body.data.id,
+      budget: { tokens: cost, used: cost, remaining: 0 },
+      max_concurrent_runs: 2,
+    });
+    expect(mine.body.data.available).toBe(1000 - cost);
+    // No budget: it runs again.
+    await request(api.app)
+      .patch(`/console/api/keys/${created.body.data.id}`)
+      .set(auth)
+      .send({ budget: null, max_concurrent_runs: null })
+      .expect(200);
+    await run().expect(201);
+  });
+
+  it("when an owner sets the low-balance threshold, then GET /account shows it; a member cannot set it and bad values are 400s", async () => {
+    const owner = await signIn("owner@example.com");
+    const member = await signIn("member@example.com");
+    const set = (body: unknown, who: { cookie: string; csrf: string }) =>
+      request(api.app)
+        .patch("/console/api/account/alerts")
+        .set({ Cookie: who.cookie, "X-CSRF-Token": who.csrf })
+        .send(body as object);
+    await set({ low_balance_threshold: 100 }, member).expect(403);
+    await set({ low_balance_threshold: -1 }, owner).expect(400);
+    await set({ low_balance_threshold: "100" }, owner).expect(400);
+    await set({}, owner).expect(400);
+    expect((await set({ low_balance_threshold: 100 }, owner).expect(200)).body.data).toEqual({
+      low_balance_threshold: 100,
+    });
+    const read = () =>
+      request(api.app).get("/api/v1/account").set("Authorization", `Bearer ${ours.liveKey}`).expect(200);
+    expect((await read()).body.data.low_balance_threshold).toBe(100);
+    await set({ low_balance_threshold: null }, owner).expect(200);
+    expect((await read()).body.data.low_balance_threshold).toBeNull();
+    const theirsRow = await api.database.db.account.findUniqueOrThrow({ where: { id: theirs.account.id } });
+    expect(theirsRow.lowBalanceThreshold).toBeNull();
+  });
+
   it("when the keys are listed, then each shows the tokens its runs were charged today and this month (UTC)", async () => {
     const { db } = api.database;
     const runOf = async (key: string) =>
@@ -237,15 +340,7 @@ describe("web console API", () => {
   });
 
   it("when an owner mints keys fast, then API_KEYS_PER_MODE_MAX active keys per mode is the most, even for concurrent requests", async () => {
-    const { account } = await createAccountWithKeys(api.database.db, 0, "minter");
-    await addUser(api.database.db, {
-      accountId: account.id,
-      email: "minter@example.com",
-      password: PASSWORD,
-      role: "owner",
-    });
-    const { cookie, csrf } = await signIn("minter@example.com");
-    const auth = { Cookie: cookie, "X-CSRF-Token": csrf };
+    const { account, auth } = await ownerOfNewAccount("minter", 0);
     const mint = (mode: string) =>
       request(api.app).post("/console/api/keys").set(auth).send({ name: "k", mode });
     // The fixture's test key is one of the 3.

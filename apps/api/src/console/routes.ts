@@ -3,8 +3,10 @@ import { z } from "zod";
 import {
   ApiError,
   emailSchema,
+  BUDGET_PERIODS,
   mayManageCredentials,
   PASSWORD_MAX,
+  presentBudget,
   presentRunDetail,
   runIdView,
   type Mode,
@@ -16,6 +18,7 @@ import {
   keySpend,
   listApiKeys,
   revokeAccountKey,
+  setLowBalanceThreshold,
   updateAccountKey,
   type KeyLimits,
 } from "@svc/db";
@@ -69,6 +72,21 @@ const keyLimits = {
     .meta({
       description: "The only models the key may run (others: 403 MODEL_NOT_ALLOWED); null or []: every model",
     }),
+  budget: z
+    .strictObject({
+      tokens: z.int("expected a whole number of tokens").min(1).max(2_000_000_000),
+      period: z.enum(BUDGET_PERIODS, `expected one of ${BUDGET_PERIODS.join(", ")}`),
+    })
+    .nullable()
+    .optional()
+    .meta({
+      description:
+        "At most `tokens` reserved or charged by the key's live runs created per UTC day, UTC month, or in all (`total`); a run past it answers 402 KEY_BUDGET_EXCEEDED. null: no budget",
+    }),
+  max_concurrent_runs: z.int("expected a whole number").min(1).max(100_000).nullable().optional().meta({
+    description:
+      "Runs of this key executing at once on models of limited capacity, on top of the account's limit; more wait QUEUED. null: only the account's limit",
+  }),
 };
 
 const createKeyBody = z.strictObject({
@@ -80,15 +98,12 @@ const createKeyBody = z.strictObject({
 const updateKeyBody = z
   .strictObject(keyLimits)
   .refine(
-    (b) => b.expires_at !== undefined || b.allowed_models !== undefined,
-    "expected expires_at or allowed_models",
+    (b) => Object.values(b).some((v) => v !== undefined),
+    "expected expires_at, allowed_models, budget or max_concurrent_runs",
   );
 
 /** The body's limits as the repository takes them; unknown model ids are a 400 naming them. */
-async function limitsOf(
-  deps: AppDeps,
-  body: { expires_at?: string | null | undefined; allowed_models?: string[] | null | undefined },
-): Promise<KeyLimits> {
+async function limitsOf(deps: AppDeps, body: z.infer<typeof updateKeyBody>): Promise<KeyLimits> {
   if (body.allowed_models) {
     const unknown = [];
     for (const id of new Set(body.allowed_models)) if (!(await deps.models(id))) unknown.push(id);
@@ -104,6 +119,8 @@ async function limitsOf(
       expiresAt: body.expires_at === null ? null : new Date(body.expires_at),
     }),
     ...(body.allowed_models !== undefined && { allowedModels: [...new Set(body.allowed_models ?? [])] }),
+    ...(body.budget !== undefined && { budget: body.budget }),
+    ...(body.max_concurrent_runs !== undefined && { maxConcurrentRuns: body.max_concurrent_runs }),
   };
 }
 
@@ -120,6 +137,8 @@ function presentKey(k: Awaited<ReturnType<typeof listApiKeys>>[number]) {
     revoked_at: k.revokedAt?.toISOString() ?? null,
     expires_at: k.expiresAt?.toISOString() ?? null,
     allowed_models: k.allowedModels.length ? k.allowedModels : null,
+    budget: presentBudget(k),
+    max_concurrent_runs: k.maxConcurrentRuns,
   };
 }
 
@@ -256,11 +275,12 @@ const createKey = route({
 const updateKey = route({
   method: "patch",
   path: "/keys/{keyId}",
-  summary: "Change an API key's expiry or models (owners); in effect within AUTH_CACHE_TTL_MS",
+  summary:
+    "Change an API key's expiry, models, budget or concurrency limit (owners); expiry and models in effect within AUTH_CACHE_TTL_MS, the others at once",
   params: z.object({ keyId: z.string() }),
   body: {
     schema: updateKeyBody,
-    example: { expires_at: null, allowed_models: ["acme/pixel-hq", "acme/echo"] },
+    example: { allowed_models: ["acme/pixel-hq", "acme/echo"], budget: { tokens: 500, period: "day" } },
   },
   guards: ["owners"],
   errors: [400, 404],
@@ -289,6 +309,27 @@ const revokeKey = route({
     const revoked = await revokeAccountKey(deps.db, sessionOf(res).user.account.id, keyId);
     if (!revoked) throw new ApiError("NOT_FOUND", `No API key with id ${JSON.stringify(keyId)}.`);
     return { data: { id: revoked.id, revoked_at: (revoked.revokedAt ?? new Date()).toISOString() } };
+  },
+});
+
+const accountAlerts = route({
+  method: "patch",
+  path: "/account/alerts",
+  summary: "Set the low-balance threshold of account.balance_low (owners)",
+  description:
+    "account.balance_low goes to live webhook endpoints subscribed to it when a reservation leaves available tokens below the threshold, once; setting the threshold (or a grant that brings available tokens back to it) arms it again. null: no alert.",
+  body: {
+    schema: z.strictObject({
+      low_balance_threshold: z.int("expected a whole number of tokens").min(1).max(2_000_000_000).nullable(),
+    }),
+    example: { low_balance_threshold: 500 },
+  },
+  guards: ["owners"],
+  errors: [400],
+  reply: { status: 200, schema: R.AccountAlerts, description: "The threshold now" },
+  async handler({ body }, { res, deps }) {
+    await setLowBalanceThreshold(deps.db, sessionOf(res).user.account.id, body.low_balance_threshold);
+    return { data: { low_balance_threshold: body.low_balance_threshold } };
   },
 });
 
@@ -323,7 +364,7 @@ const CONSOLE_COMMON = {
 export const CONSOLE: RouteGroup = {
   prefix: CONSOLE_API,
   ...CONSOLE_COMMON,
-  routes: [signInRoute, sessionRoute, signOutRoute, listKeys, createKey, updateKey, revokeKey],
+  routes: [signInRoute, sessionRoute, signOutRoute, listKeys, createKey, updateKey, revokeKey, accountAlerts],
 };
 export const CONSOLE_MODE: RouteGroup = {
   prefix: CONSOLE_BY_MODE,
@@ -354,7 +395,7 @@ export function consoleApi(
   api.use(requireSession(deps));
   mountRoutes(api, [sessionRoute], deps, guards);
   api.use(requireCsrfToken, ...body);
-  mountRoutes(api, [signOutRoute, listKeys, createKey, updateKey, revokeKey], deps, guards);
+  mountRoutes(api, [signOutRoute, listKeys, createKey, updateKey, revokeKey, accountAlerts], deps, guards);
 
   api.use("/:mode", scopedApi(deps, guards, limits?.all));
   // What no route took stays a JSON 404 here, rather than falling to the pages' index.html.
@@ -385,6 +426,7 @@ function scopedApi(deps: AppDeps, guards: Guards, limitAll: RequestHandler | und
       sessionId,
       // A run made in the console on behalf of a key keeps to that key's models.
       ...(key?.allowedModels.length && { allowedModels: key.allowedModels }),
+      ...(key && key.maxConcurrentRuns !== null && { keyMaxConcurrentRuns: key.maxConcurrentRuns }),
     };
     res.locals.auth = auth;
     next();

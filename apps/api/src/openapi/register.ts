@@ -23,7 +23,7 @@ const RATE_HEADERS = {
 const ERROR_TEXT: Record<number, string> = {
   400: "Invalid request (INVALID_JSON or VALIDATION_ERROR, with details)",
   401: "Missing, malformed, unknown or revoked API key (UNAUTHORIZED); WWW-Authenticate: Bearer",
-  402: "Not enough available tokens (INSUFFICIENT_TOKENS); nothing was created",
+  402: "Not enough available tokens (INSUFFICIENT_TOKENS), or the API key's spend budget for its period is used up (KEY_BUDGET_EXCEEDED); nothing was created",
   403: "Console only: missing or wrong X-CSRF-Token, a cross-site request, or an action the user's role does not allow (FORBIDDEN)",
   404: "Unknown id, or one of another account or mode",
   409: "Conflict with the resource's state (MODEL_NOT_ACTIVE, RUN_NOT_CANCELABLE, IDEMPOTENCY_KEY_REUSED; console: KEY_LIMIT_REACHED)",

@@ -5,6 +5,7 @@ import {
   DeliveryView,
   EndpointView,
   ERROR_STATUS,
+  BUDGET_PERIODS,
   EVENT_TYPES,
   ModelDetailView,
   ModelView,
@@ -118,6 +119,31 @@ export const WEBHOOK_PAYLOADS = {
     canceled_at: timestamp.optional(),
     tokens_charged: z.number().int(),
   }),
+  "account.balance_low": webhookPayload("account.balance_low", {
+    available_tokens: z
+      .number()
+      .int()
+      .meta({ description: "What the reservation that crossed the threshold left" }),
+    threshold: z.number().int().meta({ description: "The account's low-balance threshold" }),
+  }).meta({
+    description:
+      "Live endpoints subscribed to it, once per crossing: a reservation left available tokens below the threshold (armed again by a grant that brings them back, or by setting the threshold)",
+  }),
+  "key.budget_reached": webhookPayload("key.budget_reached", {
+    key_id: z.string(),
+    key_name: z.string(),
+    budget_tokens: z.number().int(),
+    period: z.enum(BUDGET_PERIODS),
+    used_tokens: z
+      .number()
+      .int()
+      .meta({ description: "Reserved or charged in the period when the run was refused" }),
+    needed_tokens: z.number().int().meta({ description: "What the refused run would have reserved" }),
+    resets_at: timestamp.nullable().meta({ description: "When the budget is whole again; null for total" }),
+  }).meta({
+    description:
+      "Live endpoints subscribed to it, once per key and budget period: the key's budget refused a run (402 KEY_BUDGET_EXCEEDED) for the first time in the period, or since the budget was changed",
+  }),
   "webhook.test": webhookPayload("webhook.test", { message: z.string() }),
 } as const;
 export const WebhookPayload = z.discriminatedUnion("event", [
@@ -125,6 +151,8 @@ export const WebhookPayload = z.discriminatedUnion("event", [
   WEBHOOK_PAYLOADS["run.completed"],
   WEBHOOK_PAYLOADS["run.failed"],
   WEBHOOK_PAYLOADS["run.canceled"],
+  WEBHOOK_PAYLOADS["account.balance_low"],
+  WEBHOOK_PAYLOADS["key.budget_reached"],
   WEBHOOK_PAYLOADS["webhook.test"],
 ]);
 
@@ -137,6 +165,19 @@ export const Ready = z.object({
 });
 
 const tokens = z.number().int();
+const KeyBudgetView = z
+  .object({
+    tokens: tokens.meta({ description: "At most this many tokens per period" }),
+    period: z.enum(BUDGET_PERIODS).meta({ description: "A UTC day, a UTC month, or the key's whole life" }),
+    used: tokens.meta({
+      description:
+        "Reserved (runs in flight) or charged by the key's live runs created in the current period",
+    }),
+    remaining: tokens,
+    period_start: timestamp,
+    resets_at: timestamp.nullable().meta({ description: "When the budget is whole again; null for total" }),
+  })
+  .meta({ id: "KeyBudget" });
 export const AccountResponse = z.object({
   data: z
     .object({
@@ -161,6 +202,23 @@ export const AccountResponse = z.object({
         description:
           "The account's share of a busy model against other waiting accounts (turns in proportion to weights; 1 by default)",
       }),
+      low_balance_threshold: tokens.nullable().meta({
+        description:
+          "account.balance_low is sent when a reservation leaves available tokens below it (owners set it in the console); null: never",
+      }),
+      key: z
+        .object({
+          id: z.string(),
+          expires_at: timestamp.nullable(),
+          allowed_models: z.array(z.string()).nullable(),
+          budget: KeyBudgetView.nullable(),
+          max_concurrent_runs: z.int().nullable(),
+        })
+        .nullable()
+        .meta({
+          description:
+            "The limits of the API key that asked (its budget with what is used in the current period); null when no key asked",
+        }),
       test_runs: z
         .object({
           limit: tokens.meta({ description: "TEST_RUNS_PER_DAY" }),
@@ -229,6 +287,10 @@ const ApiKey = z
       .array(z.string())
       .nullable()
       .meta({ description: "The only models the key may run; null: every model" }),
+    budget: KeyBudgetView.nullable().meta({ description: "The key's spend budget; null: none" }),
+    max_concurrent_runs: z.int().nullable().meta({
+      description: "Runs of the key executing at once on limited models; null: the account's limit only",
+    }),
   })
   .meta({ id: "ApiKey" });
 const ListedKey = ApiKey.extend({
@@ -242,5 +304,6 @@ export const KeyCreated = z.object({
   message: z.string(),
 });
 export const KeyUpdated = z.object({ data: ApiKey });
+export const AccountAlerts = z.object({ data: z.object({ low_balance_threshold: z.int().nullable() }) });
 export const KeyRevoked = z.object({ data: z.object({ id: z.string(), revoked_at: timestamp }) });
 export const RunDetailResponse = z.object({ data: RunDetailView });

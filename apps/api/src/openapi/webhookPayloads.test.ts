@@ -1,4 +1,12 @@
-import { endpointPayload, perRunPayload, startedTemplates, testPayload, type FinishedRun } from "@svc/core";
+import {
+  balanceLowTemplate,
+  budgetReachedTemplate,
+  endpointPayload,
+  perRunPayload,
+  startedTemplates,
+  testPayload,
+  type FinishedRun,
+} from "@svc/core";
 import { WEBHOOK_PAYLOADS, WebhookPayload } from "./responses.js";
 
 // The document's webhook payloads against what packages/core actually sends, for each event and
@@ -37,6 +45,35 @@ describe("webhook payloads in the OpenAPI document", () => {
         .replaceAll(placeholders.webhookId, JSON.stringify("wh_1"));
     for (const body of [fill(perRun), fill(endpoint), JSON.stringify(testPayload("wh_1", at))])
       expect(WebhookPayload.parse(JSON.parse(body))).toBeTruthy();
+  });
+
+  it("when account.balance_low and key.budget_reached are recorded, then their bodies are what the document says", () => {
+    const low = balanceLowTemplate();
+    const lowBody = low.body
+      .replaceAll(low.placeholders.webhookId, JSON.stringify("wh_1"))
+      .replaceAll(low.placeholders.available, "45")
+      .replaceAll(low.placeholders.threshold, "50")
+      .replaceAll(low.placeholders.at, JSON.stringify(at.toISOString()));
+    const reached = budgetReachedTemplate({
+      keyId: "key_1",
+      budgetTokens: 500,
+      period: "day",
+      usedTokens: 496,
+      neededTokens: 5,
+      resetsAt: new Date("2026-11-24T00:00:00.000Z"),
+      at,
+    });
+    const reachedBody = reached.body
+      .replaceAll(reached.placeholders.webhookId, JSON.stringify("wh_1"))
+      .replaceAll(reached.placeholders.keyName, JSON.stringify("production"));
+    expect(WEBHOOK_PAYLOADS["account.balance_low"].strict().parse(JSON.parse(lowBody)).data).toEqual({
+      available_tokens: 45,
+      threshold: 50,
+      timestamp: at.toISOString(),
+    });
+    expect(WEBHOOK_PAYLOADS["key.budget_reached"].strict().parse(JSON.parse(reachedBody)).data.key_name).toBe(
+      "production",
+    );
   });
 
   it("when a body lacks what its event promises, then it does not pass", () => {

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { ApiError, concurrencyLimit } from "@svc/core";
-import { chargedPerDay, findAccount, listLedger } from "@svc/db";
+import { ApiError, concurrencyLimit, presentBudget } from "@svc/core";
+import { chargedPerDay, findAccount, findKeyLimits, listLedger } from "@svc/db";
 import { authOf } from "../auth/authenticate.js";
 import { route, type Route } from "../http/route.js";
 import { testRuns } from "./runs.js";
@@ -37,9 +37,10 @@ const readAccount = route({
   async handler(_input, { res, deps }) {
     const auth = authOf(res);
     // While Redis is away the allowance comes from this process's own count (the insurance limiter).
-    const [account, allowance] = await Promise.all([
+    const [account, allowance, key] = await Promise.all([
       findAccount(deps.db, auth.accountId),
       testRuns(deps).allowance(auth.accountId),
+      auth.keyId ? findKeyLimits(deps.db, auth.keyId) : null,
     ]);
     if (!account) throw new ApiError("UNAUTHORIZED", "This key's account no longer exists.");
     const live = auth.mode === "live";
@@ -53,6 +54,14 @@ const readAccount = route({
         mode: auth.mode,
         max_concurrent_runs: concurrencyLimit(account, deps.config.ACCOUNT_MAX_CONCURRENT_RUNS),
         weight: account.weight,
+        low_balance_threshold: account.lowBalanceThreshold,
+        key: key && {
+          id: key.id,
+          expires_at: key.expiresAt?.toISOString() ?? null,
+          allowed_models: key.allowedModels.length ? key.allowedModels : null,
+          budget: presentBudget(key),
+          max_concurrent_runs: key.maxConcurrentRuns,
+        },
         test_runs: {
           limit: allowance.limit,
           remaining: allowance.limit - allowance.used,

@@ -16,6 +16,7 @@ import {
   presentRun,
   presentWaitedRun,
   runIdView,
+  budgetRefusal,
   poolOf,
   type RunRecord,
 } from "@svc/core";
@@ -221,6 +222,7 @@ const createRun = route({
     const creating = runs.create({
       accountId: auth.accountId,
       apiKeyId: auth.keyId,
+      keyMaxConcurrentRuns: auth.keyMaxConcurrentRuns ?? null,
       mode: auth.mode,
       model,
       account,
@@ -244,6 +246,8 @@ const createRun = route({
           "INSUFFICIENT_TOKENS",
           `This run needs ${result.needed} tokens, more than the account has available.`,
         );
+      case "over_budget":
+        throw new ApiError("KEY_BUDGET_EXCEEDED", budgetRefusal(result.budget, result.needed));
       case "key_reused":
         throw new ApiError(
           "IDEMPOTENCY_KEY_REUSED",

@@ -4,6 +4,7 @@ import { call, scoped, type ApiKey, type ListedApiKey, type Mode, type Model } f
 import { useConsole } from "../session";
 import {
   Confirm,
+  CountInput,
   Dialog,
   Empty,
   ErrorMessage,
@@ -15,23 +16,42 @@ import {
   Time,
 } from "../ui";
 
-/** A key's limits as the form holds them: a date (yyyy-mm-dd, empty: none) and model ids (none: all). */
+type BudgetPeriod = NonNullable<ApiKey["budget"]>["period"];
+
+/**
+ * A key's limits as the form holds them: a date (yyyy-mm-dd, empty: none), model ids (none: all),
+ * a budget in tokens per period and a number of runs at once (empty: none).
+ */
 interface LimitsDraft {
   expires: string;
   models: string[];
+  budget: string;
+  period: BudgetPeriod;
+  concurrency: string;
 }
 
-const NO_LIMITS: LimitsDraft = { expires: "", models: [] };
+const NO_LIMITS: LimitsDraft = { expires: "", models: [], budget: "", period: "day", concurrency: "" };
+
+const PERIOD_WORDS: Record<BudgetPeriod, string> = {
+  day: "a day (UTC)",
+  month: "a month (UTC)",
+  total: "in all",
+};
 
 /** The API's fields for a draft: the key expires at the end of the chosen day, local time. */
 const limitsBody = (draft: LimitsDraft) => ({
   expires_at: draft.expires ? new Date(`${draft.expires}T23:59:59.999`).toISOString() : null,
   allowed_models: draft.models.length ? draft.models : null,
+  budget: draft.budget ? { tokens: Number(draft.budget), period: draft.period } : null,
+  max_concurrent_runs: draft.concurrency ? Number(draft.concurrency) : null,
 });
 
 const draftOf = (k: ApiKey): LimitsDraft => ({
   expires: k.expires_at ? new Date(k.expires_at).toLocaleDateString("sv") : "",
   models: k.allowed_models ?? [],
+  budget: k.budget ? String(k.budget.tokens) : "",
+  period: k.budget?.period ?? "day",
+  concurrency: k.max_concurrent_runs ? String(k.max_concurrent_runs) : "",
 });
 
 const expired = (k: ApiKey) => k.expires_at !== null && Date.parse(k.expires_at) <= Date.now();
@@ -73,6 +93,38 @@ function LimitsFields({ draft, onChange }: { draft: LimitsDraft; onChange: (d: L
           ))}
         </select>
         <span className="hint">None selected: every model. Others answer 403 MODEL_NOT_ALLOWED.</span>
+      </label>
+      <fieldset>
+        <legend>Spend budget (optional)</legend>
+        <label className="inline">
+          Tokens
+          <CountInput value={draft.budget} onChange={(budget) => onChange({ ...draft, budget })} />
+        </label>
+        <label className="inline">
+          per
+          <select
+            value={draft.period}
+            onChange={(e) => onChange({ ...draft, period: e.target.value as BudgetPeriod })}
+          >
+            <option value="day">day (UTC)</option>
+            <option value="month">month (UTC)</option>
+            <option value="total">key's life</option>
+          </select>
+        </label>
+        <span className="hint">
+          Live runs past it answer 402 KEY_BUDGET_EXCEEDED; runs in flight count. Empty: no budget.
+        </span>
+      </fieldset>
+      <label>
+        Runs at once (optional)
+        <CountInput
+          value={draft.concurrency}
+          onChange={(concurrency) => onChange({ ...draft, concurrency })}
+        />
+        <span className="hint">
+          On models with limited capacity, more of this key's runs wait QUEUED. Empty: the account's limit
+          only.
+        </span>
       </label>
     </>
   );
@@ -190,7 +242,17 @@ export function Keys() {
                         Until <Time value={k.expires_at} />
                       </div>
                     ) : null}
-                    {!k.allowed_models && !k.expires_at ? <span className="muted">none</span> : null}
+                    {k.budget ? (
+                      <div data-testid="key-budget">
+                        <meter min={0} max={k.budget.tokens} value={k.budget.used} />{" "}
+                        {k.budget.used.toLocaleString()} of {k.budget.tokens.toLocaleString()} tokens{" "}
+                        {PERIOD_WORDS[k.budget.period]}
+                      </div>
+                    ) : null}
+                    {k.max_concurrent_runs ? <div>{k.max_concurrent_runs} at once</div> : null}
+                    {!k.allowed_models && !k.expires_at && !k.budget && !k.max_concurrent_runs ? (
+                      <span className="muted">none</span>
+                    ) : null}
                   </td>
                   <td>
                     {k.revoked_at ? (

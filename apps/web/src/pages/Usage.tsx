@@ -1,11 +1,56 @@
-import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { Link, useSearchParams } from "react-router";
 import { call, query, scoped, type Account, type LedgerEntry, type Usage } from "../api";
 import { useConsole } from "../session";
-import { Empty, ErrorMessage, Loading, PageHeader, Time } from "../ui";
+import { CountInput, Empty, ErrorMessage, Loading, PageHeader, Time } from "../ui";
 
 const number = new Intl.NumberFormat();
+
+/** The owner's low-balance threshold: account.balance_low goes to the live endpoints subscribed to it. */
+function LowBalanceAlert({ threshold }: { threshold: number | null }) {
+  const { isOwner } = useConsole();
+  const queryClient = useQueryClient();
+  const [value, setValue] = useState(threshold === null ? "" : String(threshold));
+  const save = useMutation({
+    mutationFn: () =>
+      call<{ low_balance_threshold: number | null }>("/account/alerts", {
+        method: "PATCH",
+        body: { low_balance_threshold: value ? Number(value) : null },
+      }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ["scoped", "live", "account"] }),
+  });
+  if (!isOwner)
+    return (
+      <p className="muted small" data-testid="low-balance">
+        Low-balance alert: {threshold === null ? "off" : `below ${number.format(threshold)} tokens`}.
+      </p>
+    );
+  return (
+    <form
+      className="filters"
+      aria-label="Low-balance alert"
+      onSubmit={(event) => {
+        event.preventDefault();
+        save.mutate();
+      }}
+    >
+      <label>
+        Alert below (tokens)
+        <CountInput value={value} onChange={setValue} placeholder="off" />
+      </label>
+      <button type="submit" className="secondary" disabled={save.isPending}>
+        Save alert
+      </button>
+      {save.isSuccess ? <span className="muted small">Saved.</span> : null}
+      <span className="hint">
+        Sends <code>account.balance_low</code> to live webhook endpoints subscribed to it, once each time
+        available tokens fall below it. Empty: off.
+      </span>
+      <ErrorMessage error={save.error} />
+    </form>
+  );
+}
 
 export function UsagePage() {
   const { mode } = useConsole();
@@ -70,6 +115,7 @@ export function UsagePage() {
             <Stat label="Balance" value={account.data?.balance} hint="granted − charged" />
           </section>
           <p className="muted small">One token balance per account; test runs never touch it.</p>
+          {account.data ? <LowBalanceAlert threshold={account.data.low_balance_threshold} /> : null}
         </>
       )}
 

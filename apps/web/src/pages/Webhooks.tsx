@@ -17,7 +17,14 @@ import {
 } from "../ui";
 
 // The API's EVENT_TYPES (packages/core/src/webhooks/events.ts); the API refuses any other.
-export const EVENTS = ["run.started", "run.completed", "run.failed", "run.canceled"];
+export const EVENTS = [
+  "run.started",
+  "run.completed",
+  "run.failed",
+  "run.canceled",
+  "account.balance_low",
+  "key.budget_reached",
+];
 
 export function EventChoices({ value, onChange }: { value: string[]; onChange(events: string[]): void }) {
   return (

@@ -81,18 +81,19 @@ export async function sweepRuns(
     lost.map((run) => ({ ...run, runId: run.id, pool: run.modelId })),
   );
   // An operator's change of an account's weight or limit reaches the runs it has waiting.
-  const accounts = new Map<
-    string,
-    { accountId: string; weight: number; maxConcurrentRuns: number | null; pools: string[] }
-  >();
+  // So does an owner's change of a key's limit.
+  const accounts = new Map<string, Parameters<Scheduler["refreshAccounts"]>[0][number]>();
   for (const run of pooled) {
     const entry = accounts.get(run.accountId) ?? {
       accountId: run.accountId,
       weight: run.weight,
       maxConcurrentRuns: run.maxConcurrentRuns,
       pools: [],
+      keys: [],
     };
     if (!entry.pools.includes(run.modelId)) entry.pools.push(run.modelId);
+    if (!entry.keys.some((k) => k.keyId === run.keyId))
+      entry.keys.push({ keyId: run.keyId, maxConcurrentRuns: run.keyMaxConcurrentRuns });
     accounts.set(run.accountId, entry);
   }
   const refreshed = await deps.scheduler.refreshAccounts([...accounts.values()]);

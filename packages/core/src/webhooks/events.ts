@@ -1,8 +1,15 @@
 // Event types, subscriptions and the exact payloads of interface-spec (Events) and the contract.
-export const EVENT_TYPES = ["run.started", "run.completed", "run.failed", "run.canceled"] as const;
+export const RUN_EVENT_TYPES = ["run.started", "run.completed", "run.failed", "run.canceled"] as const;
+/**
+ * Spend alerts, for registered endpoints only (opt-in): account.balance_low when a reservation
+ * leaves the account's available tokens below its threshold, key.budget_reached when a key's
+ * budget first refuses a run in a period. Only live endpoints receive them (test runs cost nothing).
+ */
+export const ACCOUNT_EVENT_TYPES = ["account.balance_low", "key.budget_reached"] as const;
+export const EVENT_TYPES = [...RUN_EVENT_TYPES, ...ACCOUNT_EVENT_TYPES] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 /** The events that end a run (settlement records them); run.started is recorded at the start. */
-export type EndEvent = Exclude<EventType, "run.started">;
+export type EndEvent = Exclude<(typeof RUN_EVENT_TYPES)[number], "run.started">;
 
 /** Subscribed when `events` is omitted: everything but the opt-in run.started and run.canceled. */
 export const DEFAULT_EVENTS: readonly EventType[] = ["run.completed", "run.failed"];
@@ -86,6 +93,8 @@ const SLOTS = {
   startedAt: "\u0000at",
   webhookId: "\u0000webhook",
 };
+const placeholdersOf = <K extends string>(slots: Record<K, string | number>) =>
+  Object.fromEntries(Object.entries(slots).map(([k, v]) => [k, JSON.stringify(v)])) as Record<K, string>;
 
 /**
  * The run.started bodies, for the statement that starts runs to fill in the values it alone
@@ -102,9 +111,74 @@ export function startedTemplates() {
       data: { ...data, timestamp: SLOTS.startedAt },
       created_at: SLOTS.startedAt,
     }),
-    placeholders: Object.fromEntries(Object.entries(SLOTS).map(([k, v]) => [k, JSON.stringify(v)])) as Record<
-      keyof typeof SLOTS,
-      string
-    >,
+    placeholders: placeholdersOf(SLOTS),
+  };
+}
+
+// Numbers no balance can be (an int column is at most 2^31 - 1).
+const BALANCE_SLOTS = {
+  webhookId: SLOTS.webhookId,
+  available: -9_000_000_001,
+  threshold: -9_000_000_002,
+  at: "\u0000at",
+};
+
+/**
+ * The account.balance_low body, for the statement that reserves tokens to fill in per endpoint:
+ * its id, the available tokens the reservation left, the threshold and the time (each placeholder
+ * is the JSON of its slot value, replaced by the JSON of the real one).
+ */
+export function balanceLowTemplate() {
+  return {
+    body: JSON.stringify({
+      event: "account.balance_low",
+      webhook_id: BALANCE_SLOTS.webhookId,
+      data: {
+        available_tokens: BALANCE_SLOTS.available,
+        threshold: BALANCE_SLOTS.threshold,
+        timestamp: BALANCE_SLOTS.at,
+      },
+      created_at: BALANCE_SLOTS.at,
+    }),
+    placeholders: placeholdersOf(BALANCE_SLOTS),
+  };
+}
+
+/** What key.budget_reached reports: the key, its budget and period, and what the refused run needed. */
+export interface BudgetReached {
+  keyId: string;
+  budgetTokens: number;
+  period: "day" | "month" | "total";
+  usedTokens: number;
+  neededTokens: number;
+  /** Null for a total budget, which never resets. */
+  resetsAt: Date | null;
+  at: Date;
+}
+
+const KEY_NAME_SLOT = "\u0000name";
+
+/**
+ * The key.budget_reached body, with the endpoint's id and the key's name left as placeholders for
+ * the statement that records it to fill in.
+ */
+export function budgetReachedTemplate(reached: BudgetReached) {
+  return {
+    body: JSON.stringify({
+      event: "key.budget_reached",
+      webhook_id: SLOTS.webhookId,
+      data: {
+        key_id: reached.keyId,
+        key_name: KEY_NAME_SLOT,
+        budget_tokens: reached.budgetTokens,
+        period: reached.period,
+        used_tokens: reached.usedTokens,
+        needed_tokens: reached.neededTokens,
+        resets_at: reached.resetsAt?.toISOString() ?? null,
+        timestamp: reached.at.toISOString(),
+      },
+      created_at: reached.at.toISOString(),
+    }),
+    placeholders: placeholdersOf({ webhookId: SLOTS.webhookId, keyName: KEY_NAME_SLOT }),
   };
 }

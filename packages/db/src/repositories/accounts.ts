@@ -19,8 +19,11 @@ export async function appendLedger(
 ): Promise<boolean> {
   const { balanceDelta, reservedDelta } = ledgerEffect(entry.kind, entry.amount);
   const guard = requireAvailable ? Prisma.sql`AND balance - reserved >= ${entry.amount}` : Prisma.empty;
+  // A grant that brings available tokens back to the low-balance threshold arms account.balance_low again.
   const updated = await tx.$executeRaw`
-    UPDATE accounts SET balance = balance + ${balanceDelta}, reserved = reserved + ${reservedDelta}
+    UPDATE accounts SET balance = balance + ${balanceDelta}, reserved = reserved + ${reservedDelta},
+      balance_low_armed = balance_low_armed OR (${balanceDelta}::int > 0
+        AND balance + ${balanceDelta}::int - reserved - ${reservedDelta}::int >= COALESCE(low_balance_threshold, 0))
     WHERE id = ${entry.accountId} ${guard}`;
   if (updated === 0) return false;
   await tx.ledgerEntry.create({
@@ -61,7 +64,26 @@ export async function ledgerTotals(db: Db, accountId: string) {
 export function findAccount(db: Db, id: string) {
   return db.account.findUnique({
     where: { id },
-    select: { id: true, name: true, balance: true, reserved: true, weight: true, maxConcurrentRuns: true },
+    select: {
+      id: true,
+      name: true,
+      balance: true,
+      reserved: true,
+      weight: true,
+      maxConcurrentRuns: true,
+      lowBalanceThreshold: true,
+    },
+  });
+}
+
+/**
+ * Sets the account's low-balance threshold (null: no alert) and arms account.balance_low: the next
+ * reservation that leaves available tokens below it sends the alert, even if they are below already.
+ */
+export async function setLowBalanceThreshold(db: Db, accountId: string, threshold: number | null) {
+  await db.account.update({
+    where: { id: accountId },
+    data: { lowBalanceThreshold: threshold, balanceLowArmed: true },
   });
 }
 

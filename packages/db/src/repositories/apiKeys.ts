@@ -1,4 +1,11 @@
-import { generateApiKey, newId, type Mode } from "@svc/core";
+import {
+  budgetReachedTemplate,
+  generateApiKey,
+  newId,
+  type BudgetReached,
+  type KeyBudget,
+  type Mode,
+} from "@svc/core";
 import { findMany, findOne, sqlPool, type Db } from "../client.js";
 import type { ApiKey } from "../generated/prisma/client.js";
 
@@ -19,30 +26,56 @@ export async function createApiKey(
   return db.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`api_keys:${accountId}:${mode}`}, 0))`;
     if ((await tx.apiKey.count({ where: { accountId, mode, ...usable() } })) >= max) return null;
-    const record = await tx.apiKey.create({
+    const id = newId("key");
+    await tx.apiKey.create({
       data: {
-        id: newId("key"),
+        id,
         accountId,
         mode,
         name,
         prefix: generated.prefix,
         hash: generated.hash,
-        ...(limits.expiresAt !== undefined && { expiresAt: limits.expiresAt }),
-        ...(limits.allowedModels !== undefined && { allowedModels: [...limits.allowedModels] }),
+        ...plainLimits(limits),
       },
-      select: KEY_FIELDS,
     });
+    if (limits.budget) await tx.$executeRawUnsafe(SET_BUDGET, id, limits.budget.tokens, limits.budget.period);
+    const record = await tx.apiKey.findUniqueOrThrow({ where: { id }, select: KEY_FIELDS });
     return { record, key: generated.key };
   });
 }
 
-/** What a key may do beyond its account's rights: until when, and which models. */
+/** What a key may do beyond its account's rights: until when, which models, how much, how many at once. */
 export interface KeyLimits {
   /** Null: never expires. */
   expiresAt?: Date | null;
   /** Empty: every model. */
   allowedModels?: readonly string[];
+  /** Null: no budget. */
+  budget?: KeyBudget | null;
+  /** Runs executing at once on limited pools; null: only the account's limit applies. */
+  maxConcurrentRuns?: number | null;
 }
+
+/** The limits Prisma writes as they are (a budget needs its counter computed: SET_BUDGET). */
+const plainLimits = (limits: KeyLimits) => ({
+  ...(limits.expiresAt !== undefined && { expiresAt: limits.expiresAt }),
+  ...(limits.allowedModels !== undefined && { allowedModels: [...limits.allowedModels] }),
+  ...(limits.maxConcurrentRuns !== undefined && { maxConcurrentRuns: limits.maxConcurrentRuns }),
+});
+
+// Sets (or removes, with nulls) a key's budget, its counter recomputed from the key's live runs of
+// the current period (reserved or charged), and key.budget_reached armed again for the new size.
+// A run committed while this waits for the key's row may be missed by the count: a budget change
+// counts the runs committed when it is made.
+const SET_BUDGET = `
+UPDATE api_keys k SET budget_tokens = $2::int, budget_period = $3::"BudgetPeriod", budget_alerted_period = NULL,
+  budget_period_start = CASE WHEN $2::int IS NOT NULL
+    THEN svc_period_start($3::"BudgetPeriod", now()::timestamptz(3), k.created_at) END,
+  budget_used = CASE WHEN $2::int IS NULL THEN 0 ELSE COALESCE((
+    SELECT sum(r.reserved_tokens + COALESCE(r.tokens_charged, 0))::int FROM runs r
+    WHERE r.account_id = k.account_id AND r.mode = 'live' AND r.api_key_id = k.id
+      AND r.created_at >= svc_period_start($3::"BudgetPeriod", now()::timestamptz(3), k.created_at)), 0) END
+WHERE k.id = $1`;
 
 /** Neither revoked nor expired. */
 const usable = () => ({ revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] });
@@ -58,28 +91,42 @@ const KEY_FIELDS = {
   revokedAt: true,
   expiresAt: true,
   allowedModels: true,
+  budgetTokens: true,
+  budgetPeriod: true,
+  budgetUsed: true,
+  budgetPeriodStart: true,
+  maxConcurrentRuns: true,
 } as const;
 
-/** Changes a key's expiry or models (owners); null when the account has no such key (or it is revoked). */
+/** Changes a key's limits (owners); null when the account has no such key (or it is revoked). */
 export async function updateAccountKey(db: Db, accountId: string, keyId: string, limits: KeyLimits) {
-  const { count } = await db.apiKey.updateMany({
-    where: { id: keyId, accountId, revokedAt: null },
-    data: {
-      ...(limits.expiresAt !== undefined && { expiresAt: limits.expiresAt }),
-      ...(limits.allowedModels !== undefined && { allowedModels: [...limits.allowedModels] }),
-    },
+  return db.$transaction(async (tx) => {
+    const { count } = await tx.apiKey.updateMany({
+      where: { id: keyId, accountId, revokedAt: null },
+      data: plainLimits(limits),
+    });
+    if (!count) return null;
+    if (limits.budget !== undefined)
+      await tx.$executeRawUnsafe(
+        SET_BUDGET,
+        keyId,
+        limits.budget?.tokens ?? null,
+        limits.budget?.period ?? null,
+      );
+    return tx.apiKey.findUnique({ where: { id: keyId }, select: KEY_FIELDS });
   });
-  return count ? db.apiKey.findUnique({ where: { id: keyId }, select: KEY_FIELDS }) : null;
 }
 
 /** Every authenticated request asks this (behind a short cache), so it skips Prisma. */
 export function findApiKeyByHash(db: Db, hash: string) {
   return findOne<
-    Pick<ApiKey, "id" | "accountId" | "mode" | "revokedAt" | "expiresAt"> & { allowedModels: string[] | null }
+    Pick<ApiKey, "id" | "accountId" | "mode" | "revokedAt" | "expiresAt" | "maxConcurrentRuns"> & {
+      allowedModels: string[] | null;
+    }
   >(
     db,
     "api_keys_by_hash",
-    "SELECT id, account_id, mode, revoked_at, expires_at, allowed_models FROM api_keys WHERE hash = $1",
+    "SELECT id, account_id, mode, revoked_at, expires_at, allowed_models, max_concurrent_runs FROM api_keys WHERE hash = $1",
     [hash],
   );
 }
@@ -127,7 +174,7 @@ export async function revokeAccountKey(db: Db, accountId: string, keyId: string)
 export function findActiveKey(db: Db, accountId: string, mode: Mode, keyId: string) {
   return db.apiKey.findFirst({
     where: { id: keyId, accountId, mode, ...usable() },
-    select: { id: true, allowedModels: true },
+    select: { id: true, allowedModels: true, maxConcurrentRuns: true },
   });
 }
 
@@ -167,4 +214,45 @@ export async function keySpend(db: Db, accountId: string, now = new Date()): Pro
     [accountId, month, day],
   );
   return new Map(rows.map((r) => [r.apiKeyId, { today: r.today, thisMonth: r.thisMonth }]));
+}
+
+const BUDGET_REACHED = `
+WITH k AS (
+  UPDATE api_keys SET budget_alerted_period = $2
+  WHERE id = $1 AND budget_tokens IS NOT NULL AND budget_alerted_period IS DISTINCT FROM $2
+  RETURNING id, account_id, name
+)
+INSERT INTO deliveries (id, account_id, mode, endpoint_id, url, event, body, created_at)
+SELECT svc_random_id('whd'), k.account_id, 'live', e.id, e.url, 'key.budget_reached',
+       replace(replace($3, $4, to_json(e.id)::text), $5, to_json(k.name)::text), $6
+FROM k JOIN webhook_endpoints e ON e.account_id = k.account_id AND e.mode = 'live' AND e.status = 'active'
+                               AND 'key.budget_reached' = ANY(e.events)
+RETURNING id`;
+
+/**
+ * Records key.budget_reached for the key's budget period that starts at `periodStart`, once per
+ * period whatever the number of refusals or processes (the key's row says which period was
+ * reported): the deliveries to enqueue, none when it was reported already.
+ */
+export async function recordBudgetReached(
+  db: Db,
+  keyId: string,
+  periodStart: Date,
+  reached: BudgetReached,
+): Promise<string[]> {
+  const template = budgetReachedTemplate(reached);
+  const rows = await findMany<{ id: string }>(db, "api_keys_budget_reached", BUDGET_REACHED, [
+    keyId,
+    periodStart,
+    template.body,
+    template.placeholders.webhookId,
+    template.placeholders.keyName,
+    reached.at,
+  ]);
+  return rows.map((r) => r.id);
+}
+
+/** A key's own limits and budget counter, as GET /account shows them to the key's holder. */
+export function findKeyLimits(db: Db, keyId: string) {
+  return db.apiKey.findUnique({ where: { id: keyId }, select: KEY_FIELDS });
 }

@@ -5,8 +5,10 @@
 // cannot deadlock. Per-run rules (charges, payload bodies, fallbacks) are the caller's.
 import type pg from "pg";
 import {
+  balanceLowTemplate,
   newId,
   startedTemplates,
+  type BudgetPeriod,
   type Mode,
   type Pricing,
   type RunnerSettings,
@@ -43,12 +45,34 @@ export interface RunRow {
 
 /**
  * created: inserted (and reserved). conflict: a run with the same Idempotency-Key exists.
- * unreserved: the account could not cover the batch's reservations for it (the caller retries
- * such runs one at a time when the batch held several of the account's runs).
+ * unreserved: the account could not cover the batch's reservations for it; over_budget: it could,
+ * but the run's key has a spend budget that could not (the caller retries such runs one at a time
+ * when the batch held several of the account's runs).
  */
 export type InsertOutcome =
-  { kind: "created"; createdAt: Date } | { kind: "conflict" } | { kind: "unreserved" };
+  | { kind: "created"; createdAt: Date }
+  | { kind: "conflict" }
+  | { kind: "unreserved" }
+  | { kind: "over_budget"; budget: KeyBudgetState };
 
+/** A key's budget as the refusing statement saw it. */
+export interface KeyBudgetState {
+  tokens: number;
+  period: BudgetPeriod;
+  /** Reserved or charged in the current period. */
+  used: number;
+  /** When the period began (UTC day, month, or the key's creation for a total budget). */
+  periodStart: Date;
+}
+
+/** A batch's outcomes, and the account alerts (account.balance_low) its reservations recorded. */
+export interface InsertResult {
+  outcomes: InsertOutcome[];
+  deliveryIds: string[];
+}
+
+// Accounts are locked before keys here and in SETTLE_RUNS (a key row is only reached through its
+// locked account), so creations and settlements cannot deadlock on them.
 const INSERT_RUNS = `
 WITH b AS (
   SELECT * FROM jsonb_to_recordset($1::jsonb) AS t(
@@ -60,12 +84,34 @@ WITH b AS (
     SELECT 1 FROM runs r WHERE r.account_id = b.account_id AND r.mode = b.mode AND r.idempotency_key = b.idempotency_key)
 ), need AS (
   SELECT account_id, sum(reserve)::int AS total FROM fresh WHERE reserve > 0 GROUP BY account_id
+), key_need AS (
+  SELECT api_key_id, sum(reserve)::int AS total FROM fresh WHERE reserve > 0 GROUP BY api_key_id
 ), locked AS MATERIALIZED (
-  SELECT a.id FROM accounts a JOIN need ON need.account_id = a.id
+  SELECT a.id, a.balance - a.reserved - need.total AS left_after, a.low_balance_threshold, a.balance_low_armed
+  FROM accounts a JOIN need ON need.account_id = a.id
   WHERE a.balance - a.reserved >= need.total ORDER BY a.id FOR NO KEY UPDATE OF a
+), budgeted AS (
+  SELECT k.id, k.account_id, n.total, k.budget_tokens, k.budget_period,
+         svc_period_start(k.budget_period, now()::timestamptz(3), k.budget_period_start) AS period_start
+  FROM api_keys k JOIN key_need n ON n.api_key_id = k.id WHERE k.budget_tokens IS NOT NULL
+), key_locks AS MATERIALIZED (
+  SELECT k.id, bk.period_start,
+         CASE WHEN k.budget_period_start = bk.period_start THEN k.budget_used ELSE 0 END AS used
+  FROM api_keys k JOIN budgeted bk ON bk.id = k.id
+  WHERE k.account_id IN (SELECT id FROM locked) ORDER BY k.id FOR NO KEY UPDATE OF k
+), over AS (
+  SELECT bk.id, bk.account_id, bk.budget_tokens, bk.budget_period, bk.period_start, kl.used
+  FROM budgeted bk JOIN key_locks kl ON kl.id = bk.id WHERE kl.used + bk.total > bk.budget_tokens
 ), reserved AS (
-  UPDATE accounts a SET reserved = a.reserved + need.total FROM need
-  WHERE a.id = need.account_id AND a.id IN (SELECT id FROM locked) RETURNING a.id
+  UPDATE accounts a SET reserved = a.reserved + need.total,
+    balance_low_armed = a.balance_low_armed AND NOT COALESCE(l.left_after < l.low_balance_threshold, false)
+  FROM need, locked l
+  WHERE a.id = need.account_id AND l.id = a.id AND a.id NOT IN (SELECT account_id FROM over)
+  RETURNING a.id
+), keys_counted AS (
+  UPDATE api_keys k SET budget_used = kl.used + n.total, budget_period_start = kl.period_start
+  FROM key_locks kl, key_need n
+  WHERE k.id = kl.id AND n.api_key_id = k.id AND k.account_id IN (SELECT id FROM reserved)
 ), created AS (
   INSERT INTO runs (id, account_id, api_key_id, mode, model_id, input, webhook_url, units_requested,
                     estimated_tokens, reserved_tokens, idempotency_key, request_hash, webhook_events, cancel_at, priority,
@@ -78,16 +124,39 @@ WITH b AS (
   INSERT INTO ledger_entries (id, account_id, run_id, kind, amount, balance_delta, reserved_delta)
   SELECT f.ledger_id, f.account_id, f.id, 'RESERVE', f.reserve, 0, f.reserve
   FROM fresh f JOIN created c ON c.id = f.id WHERE f.reserve > 0
+), alerts AS (
+  INSERT INTO deliveries (id, account_id, mode, endpoint_id, url, event, body, created_at)
+  SELECT svc_random_id('whd'), l.id, 'live', e.id, e.url, 'account.balance_low',
+         replace(replace(replace(replace($2, $3, to_json(e.id)::text), $4, l.left_after::text),
+                         $5, l.low_balance_threshold::text),
+                 $6, to_json(to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text),
+         now()
+  FROM locked l JOIN webhook_endpoints e ON e.account_id = l.id AND e.mode = 'live' AND e.status = 'active'
+                                         AND 'account.balance_low' = ANY(e.events)
+  WHERE l.balance_low_armed AND l.left_after < l.low_balance_threshold AND l.id IN (SELECT id FROM reserved)
+  RETURNING id
 )
-SELECT id, created_at, 'created' AS outcome FROM created
+SELECT id, created_at, 'created' AS outcome, NULL::jsonb AS budget FROM created
 UNION ALL
-SELECT id, NULL, 'conflict' FROM b WHERE NOT EXISTS (SELECT 1 FROM fresh WHERE fresh.id = b.id)`;
+SELECT id, NULL, 'conflict', NULL FROM b WHERE NOT EXISTS (SELECT 1 FROM fresh WHERE fresh.id = b.id)
+UNION ALL
+SELECT f.id, NULL, 'over_budget', jsonb_build_object('tokens', o.budget_tokens, 'period', o.budget_period,
+         'used', o.used, 'period_start', o.period_start)
+FROM fresh f JOIN over o ON o.id = f.api_key_id WHERE f.reserve > 0
+UNION ALL
+SELECT id, NULL, 'alert', NULL FROM alerts`;
+
+const balanceLow = balanceLowTemplate();
 
 /**
  * Reserves and inserts a batch of runs in one statement: per account, the batch's reservations are
- * taken together only if the account can cover them all (available never below zero).
+ * taken together only if the account can cover them all (available never below zero) and every
+ * key among them with a budget can too (each key's counter is checked and moved under its row
+ * lock, so concurrent creations on any number of processes never pass a budget). A reservation
+ * that leaves an armed account below its low-balance threshold records its account.balance_low
+ * deliveries in the same statement.
  */
-export async function insertRuns(pool: pg.Pool, runs: readonly RunRow[]): Promise<InsertOutcome[]> {
+export async function insertRuns(pool: pg.Pool, runs: readonly RunRow[]): Promise<InsertResult> {
   const rows = runs.map((r) => ({
     id: r.id,
     account_id: r.accountId,
@@ -107,17 +176,41 @@ export async function insertRuns(pool: pg.Pool, runs: readonly RunRow[]): Promis
     priority: r.priority,
     ...(r.traceParent && { trace_parent: r.traceParent }),
   }));
-  const result = await pool.query<{ id: string; created_at: Date | null; outcome: "created" | "conflict" }>({
+  const { webhookId, available, threshold, at } = balanceLow.placeholders;
+  const result = await pool.query<{
+    id: string;
+    created_at: Date | null;
+    outcome: "created" | "conflict" | "over_budget" | "alert";
+    budget: { tokens: number; period: BudgetPeriod; used: number; period_start: string } | null;
+  }>({
     name: "runs_insert",
     text: INSERT_RUNS,
-    values: [JSON.stringify(rows)],
+    values: [JSON.stringify(rows), balanceLow.body, webhookId, available, threshold, at],
   });
-  const byId = new Map(result.rows.map((row) => [row.id, row]));
-  return runs.map((r): InsertOutcome => {
+  const byId = new Map<string, (typeof result.rows)[number]>();
+  const deliveryIds: string[] = [];
+  for (const row of result.rows) {
+    if (row.outcome === "alert") deliveryIds.push(row.id);
+    else byId.set(row.id, row);
+  }
+  const outcomes = runs.map((r): InsertOutcome => {
     const row = byId.get(r.id);
     if (!row) return { kind: "unreserved" };
-    return row.outcome === "created" ? { kind: "created", createdAt: row.created_at! } : { kind: "conflict" };
+    switch (row.outcome) {
+      case "created":
+        return { kind: "created", createdAt: row.created_at! };
+      case "over_budget": {
+        const b = row.budget!;
+        return {
+          kind: "over_budget",
+          budget: { tokens: b.tokens, period: b.period, used: b.used, periodStart: new Date(b.period_start) },
+        };
+      }
+      default:
+        return { kind: "conflict" };
+    }
   });
+  return { outcomes, deliveryIds };
 }
 
 /** What the worker needs to execute a run, returned by the statement that started it. */
@@ -261,8 +354,8 @@ WITH b AS (
     error_code = COALESCE(b.error_code, r.error_code),
     error_message = COALESCE(b.error_message, r.error_message)
   FROM b WHERE r.id = b.run_id AND r.id IN (SELECT id FROM locked)
-  RETURNING r.id, r.account_id, r.mode, r.model_id, r.webhook_url, r.webhook_events, r.status, r.tokens_charged,
-            r.created_at, r.started_at
+  RETURNING r.id, r.account_id, r.api_key_id, r.mode, r.model_id, r.webhook_url, r.webhook_events, r.status,
+            r.tokens_charged, r.created_at, r.started_at
 ), totals AS (
   SELECT s.account_id, sum(b.charge_bd + b.release_bd)::int AS bd, sum(b.charge_rd + b.release_rd)::int AS rd
   FROM settled s JOIN b ON b.run_id = s.id GROUP BY s.account_id HAVING sum(b.charge + b.release) > 0
@@ -271,6 +364,15 @@ WITH b AS (
 ), accounts_moved AS (
   UPDATE accounts a SET balance = a.balance + t.bd, reserved = a.reserved + t.rd
   FROM totals t WHERE a.id = t.account_id AND a.id IN (SELECT id FROM account_locks)
+), refunds AS (
+  SELECT s.api_key_id, s.created_at, b.release FROM settled s JOIN b ON b.run_id = s.id WHERE b.release > 0
+), keys_refunded AS (
+  -- A key's budget counter gets back what a run of its current period released (a run of an
+  -- earlier period was counted in a counter that has been reset since).
+  UPDATE api_keys k SET budget_used = GREATEST(0, k.budget_used - COALESCE((
+      SELECT sum(rf.release) FROM refunds rf WHERE rf.api_key_id = k.id AND rf.created_at >= k.budget_period_start), 0))
+  WHERE k.id IN (SELECT api_key_id FROM refunds) AND k.budget_tokens IS NOT NULL
+    AND k.account_id IN (SELECT id FROM account_locks)
 ), ledger AS (
   INSERT INTO ledger_entries (id, account_id, run_id, kind, amount, balance_delta, reserved_delta)
   SELECT b.charge_id, s.account_id, s.id, 'CHARGE'::"LedgerKind", b.charge, b.charge_bd, b.charge_rd

@@ -383,7 +383,7 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Not enough available tokens (INSUFFICIENT_TOKENS); nothing was created */
+                /** @description Not enough available tokens (INSUFFICIENT_TOKENS), or the API key's spend budget for its period is used up (KEY_BUDGET_EXCEEDED); nothing was created */
                 402: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -1233,7 +1233,7 @@ export type paths = {
                     "application/json": {
                         /** Format: uri */
                         url: string;
-                        events?: ("run.started" | "run.completed" | "run.failed" | "run.canceled")[];
+                        events?: ("run.started" | "run.completed" | "run.failed" | "run.canceled" | "account.balance_low" | "key.budget_reached")[];
                     };
                 };
             };
@@ -1256,7 +1256,7 @@ export type paths = {
                             data: {
                                 id: string;
                                 url: string;
-                                events: ("run.started" | "run.completed" | "run.failed" | "run.canceled")[];
+                                events: ("run.started" | "run.completed" | "run.failed" | "run.canceled" | "account.balance_low" | "key.budget_reached")[];
                                 /** @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwJkU3Fx9w8Lg= */
                                 signing_secret: string;
                             };
@@ -1801,7 +1801,7 @@ export type paths = {
                      *     }
                      */
                     "application/json": {
-                        events: ("run.started" | "run.completed" | "run.failed" | "run.canceled")[];
+                        events: ("run.started" | "run.completed" | "run.failed" | "run.canceled" | "account.balance_low" | "key.budget_reached")[];
                     };
                 };
             };
@@ -3682,6 +3682,14 @@ export type paths = {
                         expires_at?: string | null;
                         /** @description The only models the key may run (others: 403 MODEL_NOT_ALLOWED); null or []: every model */
                         allowed_models?: string[] | null;
+                        /** @description At most `tokens` reserved or charged by the key's live runs created per UTC day, UTC month, or in all (`total`); a run past it answers 402 KEY_BUDGET_EXCEEDED. null: no budget */
+                        budget?: {
+                            tokens: number;
+                            /** @enum {string} */
+                            period: "day" | "month" | "total";
+                        } | null;
+                        /** @description Runs of this key executing at once on models of limited capacity, on top of the account's limit; more wait QUEUED. null: only the account's limit */
+                        max_concurrent_runs?: number | null;
                     };
                 };
             };
@@ -3726,6 +3734,32 @@ export type paths = {
                                 expires_at: string | null;
                                 /** @description The only models the key may run; null: every model */
                                 allowed_models: string[] | null;
+                                /** @description The key's spend budget; null: none */
+                                budget: {
+                                    /** @description At most this many tokens per period */
+                                    tokens: number;
+                                    /**
+                                     * @description A UTC day, a UTC month, or the key's whole life
+                                     * @enum {string}
+                                     */
+                                    period: "day" | "month" | "total";
+                                    /** @description Reserved (runs in flight) or charged by the key's live runs created in the current period */
+                                    used: number;
+                                    remaining: number;
+                                    /**
+                                     * Format: date-time
+                                     * @example 2026-11-21T06:49:03.120Z
+                                     */
+                                    period_start: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description When the budget is whole again; null for total
+                                     * @example 2026-11-21T06:49:03.120Z
+                                     */
+                                    resets_at: string | null;
+                                } | null;
+                                /** @description Runs of the key executing at once on limited models; null: the account's limit only */
+                                max_concurrent_runs: number | null;
                                 /** @description The full key, shown only in this answer */
                                 key: string;
                             };
@@ -3857,7 +3891,7 @@ export type paths = {
         delete?: never;
         options?: never;
         head?: never;
-        /** Change an API key's expiry or models (owners); in effect within AUTH_CACHE_TTL_MS */
+        /** Change an API key's expiry, models, budget or concurrency limit (owners); expiry and models in effect within AUTH_CACHE_TTL_MS, the others at once */
         patch: {
             parameters: {
                 query?: never;
@@ -3871,11 +3905,14 @@ export type paths = {
                 content: {
                     /**
                      * @example {
-                     *       "expires_at": null,
                      *       "allowed_models": [
                      *         "acme/pixel-hq",
                      *         "acme/echo"
-                     *       ]
+                     *       ],
+                     *       "budget": {
+                     *         "tokens": 500,
+                     *         "period": "day"
+                     *       }
                      *     }
                      */
                     "application/json": {
@@ -3886,6 +3923,14 @@ export type paths = {
                         expires_at?: string | null;
                         /** @description The only models the key may run (others: 403 MODEL_NOT_ALLOWED); null or []: every model */
                         allowed_models?: string[] | null;
+                        /** @description At most `tokens` reserved or charged by the key's live runs created per UTC day, UTC month, or in all (`total`); a run past it answers 402 KEY_BUDGET_EXCEEDED. null: no budget */
+                        budget?: {
+                            tokens: number;
+                            /** @enum {string} */
+                            period: "day" | "month" | "total";
+                        } | null;
+                        /** @description Runs of this key executing at once on models of limited capacity, on top of the account's limit; more wait QUEUED. null: only the account's limit */
+                        max_concurrent_runs?: number | null;
                     };
                 };
             };
@@ -4160,6 +4205,154 @@ export type paths = {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/console/api/account/alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set the low-balance threshold of account.balance_low (owners)
+         * @description account.balance_low goes to live webhook endpoints subscribed to it when a reservation leaves available tokens below the threshold, once; setting the threshold (or a grant that brings available tokens back to it) arms it again. null: no alert.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "low_balance_threshold": 500
+                     *     }
+                     */
+                    "application/json": {
+                        low_balance_threshold: number | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description The threshold now */
+                200: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                low_balance_threshold: number | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid request (INVALID_JSON or VALIDATION_ERROR, with details) */
+                400: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked API key (UNAUTHORIZED); WWW-Authenticate: Bearer */
+                401: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Console only: missing or wrong X-CSRF-Token, a cross-site request, or an action the user's role does not allow (FORBIDDEN) */
+                403: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body larger than the limit (PAYLOAD_TOO_LARGE) */
+                413: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body that is not application/json, or in a Content-Encoding other than gzip or deflate (UNSUPPORTED_MEDIA_TYPE) */
+                415: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day; MODEL_QUEUE_FULL: the model's queue cap); see Retry-After */
+                429: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected error (INTERNAL_ERROR) */
+                500: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Postgres or Redis unavailable (SERVICE_UNAVAILABLE); safe to retry after Retry-After */
+                503: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/console/api/{mode}/runs/{runId}/detail": {
@@ -4979,6 +5172,139 @@ export type webhooks = {
         patch?: never;
         trace?: never;
     };
+    "account.balance_low": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The account.balance_low event */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        event: "account.balance_low";
+                        /** @description Registered endpoints only: the endpoint's id */
+                        webhook_id?: string;
+                        data: {
+                            /** @description What the reservation that crossed the threshold left */
+                            available_tokens: number;
+                            /** @description The account's low-balance threshold */
+                            threshold: number;
+                            /**
+                             * Format: date-time
+                             * @description Registered endpoints only: when it happened
+                             * @example 2026-11-21T06:49:03.120Z
+                             */
+                            timestamp?: string;
+                        };
+                        /**
+                         * Format: date-time
+                         * @description Registered endpoints only: when the delivery was made
+                         * @example 2026-11-21T06:49:03.120Z
+                         */
+                        created_at?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx acknowledges the delivery; anything else is retried. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "key.budget_reached": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The key.budget_reached event */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        event: "key.budget_reached";
+                        /** @description Registered endpoints only: the endpoint's id */
+                        webhook_id?: string;
+                        data: {
+                            key_id: string;
+                            key_name: string;
+                            budget_tokens: number;
+                            /** @enum {string} */
+                            period: "day" | "month" | "total";
+                            /** @description Reserved or charged in the period when the run was refused */
+                            used_tokens: number;
+                            /** @description What the refused run would have reserved */
+                            needed_tokens: number;
+                            /**
+                             * Format: date-time
+                             * @description When the budget is whole again; null for total
+                             * @example 2026-11-21T06:49:03.120Z
+                             */
+                            resets_at: string | null;
+                            /**
+                             * Format: date-time
+                             * @description Registered endpoints only: when it happened
+                             * @example 2026-11-21T06:49:03.120Z
+                             */
+                            timestamp?: string;
+                        };
+                        /**
+                         * Format: date-time
+                         * @description Registered endpoints only: when the delivery was made
+                         * @example 2026-11-21T06:49:03.120Z
+                         */
+                        created_at?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx acknowledges the delivery; anything else is retried. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -5088,7 +5414,7 @@ export type components = {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "INVALID_JSON" | "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "MODEL_NOT_ALLOWED" | "INSUFFICIENT_TOKENS" | "MODEL_NOT_FOUND" | "RUN_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "NOT_FOUND" | "RUN_NOT_CANCELABLE" | "OUTPUT_EXPIRED" | "MODEL_NOT_ACTIVE" | "IDEMPOTENCY_KEY_REUSED" | "KEY_LIMIT_REACHED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "RATE_LIMITED" | "TEST_RUN_QUOTA_EXCEEDED" | "MODEL_QUEUE_FULL" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                code: "INVALID_JSON" | "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "MODEL_NOT_ALLOWED" | "INSUFFICIENT_TOKENS" | "KEY_BUDGET_EXCEEDED" | "MODEL_NOT_FOUND" | "RUN_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "NOT_FOUND" | "RUN_NOT_CANCELABLE" | "OUTPUT_EXPIRED" | "MODEL_NOT_ACTIVE" | "IDEMPOTENCY_KEY_REUSED" | "KEY_LIMIT_REACHED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "RATE_LIMITED" | "TEST_RUN_QUOTA_EXCEEDED" | "MODEL_QUEUE_FULL" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                 message: string;
                 details?: {
                     path: string;
@@ -5283,7 +5609,7 @@ export type components = {
             /** @example wh_2kdpCM5tfN6vjSuI1aG2v2 */
             id: string;
             url: string;
-            events: ("run.started" | "run.completed" | "run.failed" | "run.canceled")[];
+            events: ("run.started" | "run.completed" | "run.failed" | "run.canceled" | "account.balance_low" | "key.budget_reached")[];
             /** @enum {string} */
             status: "active" | "disabled";
             consecutive_failures: number;
@@ -5347,6 +5673,20 @@ export type components = {
             max_concurrent_runs: number;
             /** @description The account's share of a busy model against other waiting accounts (turns in proportion to weights; 1 by default) */
             weight: number;
+            /** @description account.balance_low is sent when a reservation leaves available tokens below it (owners set it in the console); null: never */
+            low_balance_threshold: number | null;
+            /** @description The limits of the API key that asked (its budget with what is used in the current period); null when no key asked */
+            key: {
+                id: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T06:49:03.120Z
+                 */
+                expires_at: string | null;
+                allowed_models: string[] | null;
+                budget: components["schemas"]["KeyBudget"];
+                max_concurrent_runs: number | null;
+            } | null;
             /** @description Test runs of compute-costing models (all but acme/echo) the account may still start, across all of its test keys (while Redis cannot be reached, as this API process counts them) */
             test_runs: {
                 /** @description TEST_RUNS_PER_DAY */
@@ -5360,6 +5700,29 @@ export type components = {
                 resets_at: string | null;
             };
         };
+        KeyBudget: {
+            /** @description At most this many tokens per period */
+            tokens: number;
+            /**
+             * @description A UTC day, a UTC month, or the key's whole life
+             * @enum {string}
+             */
+            period: "day" | "month" | "total";
+            /** @description Reserved (runs in flight) or charged by the key's live runs created in the current period */
+            used: number;
+            remaining: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T06:49:03.120Z
+             */
+            period_start: string;
+            /**
+             * Format: date-time
+             * @description When the budget is whole again; null for total
+             * @example 2026-11-21T06:49:03.120Z
+             */
+            resets_at: string | null;
+        } | null;
         LedgerEntry: {
             /** @example led_5nmW1ZxbJ2pH2QbqNs1QfT */
             id: string;
@@ -5408,6 +5771,32 @@ export type components = {
             expires_at: string | null;
             /** @description The only models the key may run; null: every model */
             allowed_models: string[] | null;
+            /** @description The key's spend budget; null: none */
+            budget: {
+                /** @description At most this many tokens per period */
+                tokens: number;
+                /**
+                 * @description A UTC day, a UTC month, or the key's whole life
+                 * @enum {string}
+                 */
+                period: "day" | "month" | "total";
+                /** @description Reserved (runs in flight) or charged by the key's live runs created in the current period */
+                used: number;
+                remaining: number;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T06:49:03.120Z
+                 */
+                period_start: string;
+                /**
+                 * Format: date-time
+                 * @description When the budget is whole again; null for total
+                 * @example 2026-11-21T06:49:03.120Z
+                 */
+                resets_at: string | null;
+            } | null;
+            /** @description Runs of the key executing at once on limited models; null: the account's limit only */
+            max_concurrent_runs: number | null;
             /** @description Tokens charged to the key's runs since the start of the UTC day and month */
             spend: {
                 today: number;
@@ -5445,6 +5834,32 @@ export type components = {
             expires_at: string | null;
             /** @description The only models the key may run; null: every model */
             allowed_models: string[] | null;
+            /** @description The key's spend budget; null: none */
+            budget: {
+                /** @description At most this many tokens per period */
+                tokens: number;
+                /**
+                 * @description A UTC day, a UTC month, or the key's whole life
+                 * @enum {string}
+                 */
+                period: "day" | "month" | "total";
+                /** @description Reserved (runs in flight) or charged by the key's live runs created in the current period */
+                used: number;
+                remaining: number;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T06:49:03.120Z
+                 */
+                period_start: string;
+                /**
+                 * Format: date-time
+                 * @description When the budget is whole again; null for total
+                 * @example 2026-11-21T06:49:03.120Z
+                 */
+                resets_at: string | null;
+            } | null;
+            /** @description Runs of the key executing at once on limited models; null: the account's limit only */
+            max_concurrent_runs: number | null;
         };
     };
     responses: never;

@@ -1,5 +1,14 @@
 import { PassThrough } from "node:stream";
-import { ledgerTotals, seedCatalogue, loadCatalogue } from "@svc/db";
+import {
+  createApiKey,
+  createEndpoint,
+  grantTokens,
+  ledgerTotals,
+  loadCatalogue,
+  seedCatalogue,
+  setLowBalanceThreshold,
+  updateAccountKey,
+} from "@svc/db";
 import { createLogger } from "@svc/logger";
 import {
   createDeadlinesQueue,
@@ -249,6 +258,138 @@ describe("run lifecycle (group commit)", () => {
     expect((await ledgerTotals(database.db, account.id)).cached.reserved).toBe(
       reservations._sum.reservedTokens ?? 0,
     );
+  });
+
+  describe("key budgets and spend alerts", () => {
+    const keyRow = (id: string) => database.db.apiKey.findUniqueOrThrow({ where: { id } });
+
+    it("when 3N creations race for a key budget of N runs, then exactly N are created and the others are refused for the budget, not the balance", async () => {
+      const n = 15;
+      const { account, command } = await liveAccount(10_000);
+      const keyId = command("acme/pixel-hq").apiKeyId;
+      await updateAccountKey(database.db, account.id, keyId, { budget: { tokens: n * 5, period: "day" } });
+      const other = (await createApiKey(database.db, account.id, "live", "other", 100))!.record.id;
+      const results = await Promise.all([
+        ...Array.from({ length: 3 * n }, () => runs.create(command("acme/pixel-hq"))),
+        // The account's other key has no budget: its runs are not held back by this one's.
+        ...Array.from({ length: 5 }, () => runs.create(command("acme/pixel-hq", { apiKeyId: other }))),
+      ]);
+      const mine = results.slice(0, 3 * n);
+      expect(mine.filter((r) => r.kind === "created")).toHaveLength(n);
+      const refused = mine.filter((r) => r.kind === "over_budget");
+      expect(refused).toHaveLength(2 * n);
+      expect(refused[0]).toMatchObject({ needed: 5, budget: { tokens: n * 5, period: "day", used: n * 5 } });
+      expect(results.slice(3 * n).every((r) => r.kind === "created")).toBe(true);
+      expect((await keyRow(keyId)).budgetUsed).toBe(n * 5);
+      expect(await expectLedgerExact(account.id)).toEqual({ balance: 10_000, reserved: (n + 5) * 5 });
+    });
+
+    it("when a budgeted key's runs end, then what they released goes back to its budget and what they were charged stays counted", async () => {
+      const { account, command } = await liveAccount(1_000);
+      const keyId = command("acme/pixel-hq").apiKeyId;
+      await updateAccountKey(database.db, account.id, keyId, { budget: { tokens: 30, period: "month" } });
+      const made = await Promise.all(
+        Array.from({ length: 3 }, () =>
+          runs.create(command("acme/pixel-hq", { input: { prompt: "p", num_images: 2 } })),
+        ),
+      );
+      const [a, b, c] = made.map((r) => (r.kind === "created" ? r.run.id : ""));
+      expect((await keyRow(keyId)).budgetUsed).toBe(30);
+      expect((await runs.create(command("acme/pixel/fast"))).kind).toBe("over_budget");
+      // Canceled while queued: all 10 back. Completed with 1 image of 2: 5 charged, 5 back.
+      expect((await runs.cancel({ accountId: account.id, mode: "live" }, a!)).kind).toBe("canceled");
+      const started = await runs.start(b!);
+      expect(
+        await runs.finish(started!, { to: "COMPLETED", output: { images: [] }, units: 1 }),
+      ).not.toBeNull();
+      expect((await keyRow(keyId)).budgetUsed).toBe(15);
+      expect(
+        (await runs.create(command("acme/pixel-hq", { input: { prompt: "p", num_images: 3 } }))).kind,
+      ).toBe("created");
+      expect((await keyRow(keyId)).budgetUsed).toBe(30);
+      // A budget set again counts the key's runs of the period: c (10 reserved), b (5 charged), the last (15).
+      await updateAccountKey(database.db, account.id, keyId, { budget: { tokens: 31, period: "day" } });
+      expect((await keyRow(keyId)).budgetUsed).toBe(30);
+      expect(c).toBeTruthy();
+    });
+
+    it("when reservations take an account below its low-balance threshold, then account.balance_low is recorded once per crossing, armed again by a grant", async () => {
+      const { account, command } = await liveAccount(100);
+      await setLowBalanceThreshold(database.db, account.id, 50);
+      const endpoint = await createEndpoint(
+        database.db,
+        { accountId: account.id, mode: "live" },
+        {
+          url: "https://example.com/alerts",
+          events: ["account.balance_low", "run.completed"],
+          secretEnc: "x",
+        },
+        10,
+      );
+      // 100 -> 55 (above), then down to 35: one crossing, however the later reservations are batched.
+      await Promise.all(Array.from({ length: 9 }, () => runs.create(command("acme/pixel-hq"))));
+      await Promise.all(Array.from({ length: 4 }, () => runs.create(command("acme/pixel-hq"))));
+      const alerts = () =>
+        database.db.delivery.findMany({
+          where: { accountId: account.id, event: "account.balance_low" },
+          orderBy: { createdAt: "asc" },
+        });
+      expect(await alerts()).toHaveLength(1);
+      const body = JSON.parse((await alerts())[0]!.body);
+      expect(body).toMatchObject({
+        event: "account.balance_low",
+        webhook_id: endpoint!.id,
+        data: { threshold: 50 },
+      });
+      // What the reservation that crossed left: 45 or less, as the four were batched.
+      expect(body.data.available_tokens).toBeLessThanOrEqual(45);
+      expect(body.data.available_tokens).toBeGreaterThanOrEqual(35);
+      expect(body.data.timestamp).toBe(body.created_at);
+      expect(new Date(body.created_at).toISOString()).toBe(body.created_at);
+      await grantTokens(database.db, account.id, 100); // 135 available: armed again
+      await Promise.all(Array.from({ length: 18 }, () => runs.create(command("acme/pixel-hq"))));
+      expect(await alerts()).toHaveLength(2);
+      expect(JSON.parse((await alerts())[1]!.body).data.available_tokens).toBeLessThan(50);
+    });
+
+    it("when a key's budget refuses runs again and again, then key.budget_reached is recorded once for the period", async () => {
+      const { account, command } = await liveAccount(1_000);
+      const keyId = command("acme/pixel-hq").apiKeyId;
+      await updateAccountKey(database.db, account.id, keyId, { budget: { tokens: 12, period: "total" } });
+      await createEndpoint(
+        database.db,
+        { accountId: account.id, mode: "live" },
+        { url: "https://example.com/alerts", events: ["key.budget_reached"], secretEnc: "x" },
+        10,
+      );
+      const results = await Promise.all(
+        Array.from({ length: 6 }, () => runs.create(command("acme/pixel-hq"))),
+      );
+      expect(results.filter((r) => r.kind === "over_budget")).toHaveLength(4);
+      expect((await runs.create(command("acme/pixel-hq"))).kind).toBe("over_budget");
+      const sent = await database.db.delivery.findMany({
+        where: { accountId: account.id, event: "key.budget_reached" },
+      });
+      expect(sent).toHaveLength(1);
+      expect(JSON.parse(sent[0]!.body)).toMatchObject({
+        event: "key.budget_reached",
+        data: {
+          key_id: keyId,
+          key_name: "live key",
+          budget_tokens: 12,
+          period: "total",
+          used_tokens: 10,
+          needed_tokens: 5,
+          resets_at: null,
+        },
+      });
+      // A new budget is a new allowance: reaching it is reported again.
+      await updateAccountKey(database.db, account.id, keyId, { budget: { tokens: 14, period: "total" } });
+      expect((await runs.create(command("acme/pixel-hq"))).kind).toBe("over_budget");
+      expect(
+        await database.db.delivery.count({ where: { accountId: account.id, event: "key.budget_reached" } }),
+      ).toBe(2);
+    });
   });
 
   describe("outputs delivered before a cancel", () => {

@@ -5,6 +5,7 @@
 // group-committed pipelines (pipelines.ts).
 import { createHash } from "node:crypto";
 import {
+  budgetResetsAt,
   canonicalJson,
   cancelDecision,
   DEADLINE_CANCEL_CODE,
@@ -32,7 +33,9 @@ import {
   findModel,
   findRun,
   findRunForAccount,
+  recordBudgetReached,
   type Db,
+  type KeyBudgetState,
   type SettledRun,
   type StartedRun,
 } from "@svc/db";
@@ -92,6 +95,8 @@ export interface LifecycleDeps {
 export interface CreateRunCommand {
   accountId: string;
   apiKeyId: string;
+  /** The key's own limit of runs executing at once on limited pools (null: the account's alone). */
+  keyMaxConcurrentRuns?: number | null;
   mode: Mode;
   model: { id: string; status: string; pricing: Pricing; runner: RunnerSettings };
   /** Its turns among accounts waiting for the same model, and its limit of runs executing at once. */
@@ -129,6 +134,7 @@ export type CreateRunResult =
   | { kind: "created"; run: CreatedRun }
   | { kind: "replayed"; run: CreatedRun }
   | { kind: "insufficient"; needed: number }
+  | { kind: "over_budget"; needed: number; budget: KeyBudgetState }
   | { kind: "key_reused" }
   | { kind: "model_not_active"; status: string };
 
@@ -250,6 +256,33 @@ export function createRunLifecycle({
     throw new Error(`run ${runId} changed under five cancel attempts`);
   }
 
+  /**
+   * key.budget_reached, once per key and period (the first refusal records it). The refusal stands
+   * whatever happens here: a failure is logged, and the next refusal records it again.
+   */
+  async function budgetReached(keyId: string, budget: KeyBudgetState, needed: number): Promise<void> {
+    try {
+      const deliveries = await recordBudgetReached(db, keyId, budget.periodStart, {
+        keyId,
+        budgetTokens: budget.tokens,
+        period: budget.period,
+        usedTokens: budget.used,
+        neededTokens: needed,
+        resetsAt: budgetResetsAt(budget.period, budget.periodStart),
+        at: new Date(),
+      });
+      if (deliveries.length)
+        await queues
+          .enqueueDeliveries(deliveries)
+          .catch(warn("enqueue of deliveries", { delivery_ids: deliveries }));
+    } catch (error) {
+      logger.warn("recording key.budget_reached failed; the next refusal records it", {
+        key_id: keyId,
+        error: (error as Error).message,
+      });
+    }
+  }
+
   return {
     async create(command) {
       const { model } = command;
@@ -276,6 +309,8 @@ export function createRunLifecycle({
           priority: command.priority,
           weight: command.account.weight,
           maxConcurrentRuns: command.account.maxConcurrentRuns,
+          keyId: command.apiKeyId,
+          keyMaxConcurrentRuns: command.keyMaxConcurrentRuns ?? null,
         },
         priority: command.priority,
         id: newId("run"),
@@ -317,6 +352,9 @@ export function createRunLifecycle({
             };
           case "unreserved":
             return { kind: "insufficient", needed: reserve };
+          case "over_budget":
+            await budgetReached(row.apiKeyId, answer.budget, reserve);
+            return { kind: "over_budget", needed: reserve, budget: answer.budget };
           case "conflict": {
             // A twin with the same key was created first (in an earlier batch or elsewhere).
             const replay = await replayOf(command, requestHash);

@@ -97,28 +97,40 @@ export function createPipelines({ db, queues, logger, groupCommit: settings }: L
     ...settings,
     keyOf: (r) => (r.idempotencyKey ? `${r.accountId}:${r.mode}:${r.idempotencyKey}` : undefined),
     async apply(rows) {
+      // account.balance_low deliveries recorded by the reservations of this batch.
+      const alerts: string[] = [];
+      const insert = async (batch: readonly NewRun[]) => {
+        const { outcomes, deliveryIds } = await insertRuns(pool, batch);
+        alerts.push(...deliveryIds);
+        return outcomes;
+      };
       let answers: InsertAnswer[];
       try {
-        answers = await insertRuns(pool, rows);
+        answers = await insert(rows);
       } catch (error) {
         // One run must not fail the others (a twin that won a race elsewhere, a bad value).
         if (rows.length === 1) throw error;
-        answers = await oneByOne(rows, async (r) => (await insertRuns(pool, [r]))[0]!);
+        answers = await oneByOne(rows, async (r) => (await insert([r]))[0]!);
       }
-      // An account that could not cover the batch's total may still cover some of its runs:
-      // those are retried one at a time, in order, as if the batch had never formed.
+      // An account (or key budget) that could not cover the batch's total may still cover some of
+      // its runs: those are retried one at a time, in order, as if the batch had never formed.
       const reserving = new Map<string, number>();
       for (const r of rows)
         if (r.reserve > 0) reserving.set(r.accountId, (reserving.get(r.accountId) ?? 0) + 1);
       for (let i = 0; i < rows.length; i++) {
         const row = rows[i]!;
-        if (answers[i]!.kind === "unreserved" && reserving.get(row.accountId)! > 1) {
-          answers[i] = await insertRuns(pool, [row]).then(
+        const kind = answers[i]!.kind;
+        if ((kind === "unreserved" || kind === "over_budget") && reserving.get(row.accountId)! > 1) {
+          answers[i] = await insert([row]).then(
             (a) => a[0]!,
             (error: unknown) => ({ kind: "error" as const, error }),
           );
         }
       }
+      if (alerts.length)
+        inBackground(
+          queues.enqueueDeliveries(alerts).catch(warn("enqueue of deliveries", { delivery_ids: alerts })),
+        );
       const made = rows.flatMap((row, i) => {
         const answer = answers[i]!;
         return answer.kind === "created" ? [{ row, createdAt: answer.createdAt }] : [];
