@@ -42,7 +42,8 @@ fi
 cat <<TXT
 
 The service is running (Ctrl-C stops it):
-  Console:  $PUBLIC_BASE_URL/console   (sign in with the "console sign-in" above)
+  Console:  $PUBLIC_BASE_URL/console   (sign in with the "console sign-in" above; the "operator
+            sign-in" also opens the operator pages: accounts, catalogue, audit log)
   API:      $PUBLIC_BASE_URL/api/v1    (docs: $PUBLIC_BASE_URL/docs)
 Try:  curl -s $PUBLIC_BASE_URL/api/v1/models -H "Authorization: Bearer <live key above>"
 TXT

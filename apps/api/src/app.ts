@@ -14,10 +14,11 @@ import { traceRequests } from "./http/traceRequests.js";
 import { mountRoutes, type Guards, type RouteGroup } from "./http/route.js";
 import { API_V1, FILES, OPERATIONS } from "./routes/api.js";
 import { CONSOLE_API, consoleApi } from "./console/routes.js";
+import { nobody } from "./console/operator.js";
 import { DEFAULT_CONSOLE_DIR, consolePages } from "./console/static.js";
 
-/** Routes that no key or session guards: none of their guards applies. */
-const OPEN: Guards = { runCreation: null, owners: null };
+/** Routes that no key or session guards: none of their guards applies (and none is an operator's). */
+const OPEN: Guards = { runCreation: null, owners: null, operators: nobody };
 
 export function createApp(deps: AppDeps): express.Express {
   const { config, logger } = deps;
@@ -85,7 +86,11 @@ export function createApp(deps: AppDeps): express.Express {
   v1.use(requireJsonBody, parseJsonBody(config.BODY_LIMIT_BYTES), checkJsonBody);
   // API keys act for the whole account: the console's owners-only guard has no meaning here.
   v1.use(
-    mountRoutes(Router(), API_V1.routes, deps, { runCreation: limits?.runCreation ?? null, owners: null }),
+    mountRoutes(Router(), API_V1.routes, deps, {
+      runCreation: limits?.runCreation ?? null,
+      owners: null,
+      operators: nobody,
+    }),
   );
   app.use(API_V1.prefix, v1);
 

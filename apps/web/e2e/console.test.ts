@@ -319,7 +319,72 @@ describe("web console in Chromium", () => {
     await page.getByRole("link", { name: "Webhooks" }).click();
     await page.getByRole("note").filter({ hasText: "You are a member" }).waitFor();
     expect(await page.getByRole("button", { name: "Add endpoint" }).count()).toBe(0);
+    // Nor does a member see the operator's pages, or get them by address.
+    expect(await page.getByRole("link", { name: "Audit log" }).count()).toBe(0);
+    await page.goto(`${base}/console/operator/accounts`);
+    await page.getByRole("heading", { name: "Operators only" }).waitFor();
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.waitForURL(/\/console\/login$/);
+  });
+
+  it("when an operator grants tokens to an account, then its figures move, the ledger and the audit log show it, and the catalogue shows each model's queue", async () => {
+    const { db } = service.database;
+    const house = await db.account.create({ data: { id: "acct_operatorhouse000000000", name: "Operators" } });
+    const made = await addUser(db, {
+      accountId: house.id,
+      email: "ops@example.com",
+      password: PASSWORD,
+      role: "operator",
+    });
+    expect(made.kind).toBe("created");
+    await page.goto(`${base}/console/login`);
+    await page.getByLabel("Email").fill("ops@example.com");
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("link", { name: "Accounts" }).click();
+    const row = page.locator("tr[data-account-id='acct_browsertest0000000000']");
+    await row.waitFor();
+    await shot("13-operator-accounts");
+    await row.getByRole("link", { name: "Browser Co" }).click();
+    await page.getByRole("heading", { name: "Browser Co", level: 1 }).waitFor();
+    await page.getByTestId("stat-available").filter({ hasText: "500" }).waitFor();
+    await page.locator("tr[data-person='owner@example.com']").waitFor();
+    const adjust = page.getByRole("form", { name: "Grant or deduct tokens" });
+    await adjust.getByLabel("Tokens").fill("250");
+    await adjust.getByLabel("Reason").fill("invoice 7 paid");
+    await adjust.getByRole("button", { name: "Record" }).click();
+    await page.getByTestId("stat-available").filter({ hasText: "750" }).waitFor();
+    await page.getByRole("cell", { name: "invoice 7 paid" }).waitFor();
+    // A deduction past what is available is refused, and says why.
+    await adjust.getByLabel("Action").selectOption("deduct");
+    await adjust.getByLabel("Tokens").fill("100000");
+    await adjust.getByLabel("Reason").fill("too much");
+    await adjust.getByRole("button", { name: "Record" }).click();
+    await page.getByText(/Only 750 tokens are available/).waitFor();
+    await shot("14-operator-account");
+    expect(await db.account.findUniqueOrThrow({ where: { id: "acct_browsertest0000000000" } })).toMatchObject(
+      {
+        balance: 750,
+      },
+    );
+
+    await page.getByRole("link", { name: "Audit log" }).click();
+    const entry = page.locator("tr[data-audit-action='tokens.grant']");
+    await entry.getByRole("cell", { name: "ops@example.com" }).waitFor();
+    expect(await entry.getByRole("cell", { name: "invoice 7 paid" }).count()).toBe(1);
+    await shot("15-operator-audit");
+
+    await page.getByRole("link", { name: "Catalogue & queues" }).click();
+    const model = page.locator("tr[data-model-id='test/instant']");
+    await model
+      .getByTestId("model-queue")
+      .filter({ hasText: /busy · \d+ waiting/ })
+      .waitFor();
+    await model.getByRole("button", { name: "Edit test/instant" }).click();
+    const edit = page.getByRole("dialog", { name: "Edit test/instant" });
+    await edit.getByLabel("Tokens per image").fill("6");
+    await edit.getByRole("button", { name: "Save model" }).click();
+    await model.filter({ hasText: "6 / image" }).waitFor();
+    await shot("16-operator-catalogue");
   });
 });

@@ -100,6 +100,11 @@ import type { ApiComponents, DataOf, ModelDetail as SdkModelDetail } from "@svc/
 export type Session = DataOf<"/console/api/session", "get">;
 export type ApiKey = ApiComponents["schemas"]["ApiKey"];
 export type ListedApiKey = ApiComponents["schemas"]["ListedApiKey"];
+export type OperatorAccount = ApiComponents["schemas"]["OperatorAccount"];
+export type OperatorModel = ApiComponents["schemas"]["OperatorModel"];
+export type Person = ApiComponents["schemas"]["Person"];
+export type AuditEntry = ApiComponents["schemas"]["AuditEntry"];
+export type OperatorAccountDetail = DataOf<"/console/api/operator/accounts/{accountId}", "get">;
 export type RunDetail = DataOf<"/console/api/{mode}/runs/{runId}/detail", "get">;
 
 /** The subset of JSON Schema the playground's form renders. */

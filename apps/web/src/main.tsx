@@ -14,6 +14,13 @@ import { WebhookPage } from "./pages/WebhookPage";
 import { Models } from "./pages/Models";
 import { ModelPage } from "./pages/ModelPage";
 import { NotFound } from "./pages/NotFound";
+import {
+  OperatorAccountPage,
+  OperatorAccounts,
+  OperatorAudit,
+  OperatorModels,
+  OperatorPages,
+} from "./pages/Operator";
 import "./styles.css";
 
 const queryClient = new QueryClient({
@@ -44,6 +51,16 @@ const router = createBrowserRouter(
         { path: "usage", element: <UsagePage /> },
         { path: "webhooks", element: <Webhooks /> },
         { path: "webhooks/:webhookId", element: <WebhookPage /> },
+        {
+          path: "operator",
+          element: <OperatorPages />,
+          children: [
+            { path: "accounts", element: <OperatorAccounts /> },
+            { path: "accounts/:accountId", element: <OperatorAccountPage /> },
+            { path: "models", element: <OperatorModels /> },
+            { path: "audit", element: <OperatorAudit /> },
+          ],
+        },
         { path: "*", element: <NotFound /> },
       ],
     },

@@ -24,6 +24,8 @@ interface ConsoleContext {
   mode: Mode;
   setMode(mode: Mode): void;
   isOwner: boolean;
+  /** Runs the service: the operator pages are theirs. */
+  isOperator: boolean;
 }
 
 const Context = createContext<ConsoleContext | null>(null);
@@ -42,7 +44,15 @@ export function ConsoleProvider({ session, children }: { session: Session; child
     void queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] === "scoped" });
   };
   return (
-    <Context.Provider value={{ session, mode, setMode, isOwner: session.user.role === "owner" }}>
+    <Context.Provider
+      value={{
+        session,
+        mode,
+        setMode,
+        isOwner: session.user.role === "owner",
+        isOperator: session.user.role === "operator",
+      }}
+    >
       {children}
     </Context.Provider>
   );

@@ -81,6 +81,42 @@ export function Dialog({
   );
 }
 
+/** A dialog holding one form: its fields, the error of its last submit, and Cancel / submit. */
+export function DialogForm({
+  open,
+  title,
+  onClose,
+  onSubmit,
+  error,
+  submit,
+  busy,
+  children,
+}: {
+  open: boolean;
+  title: string;
+  onClose(): void;
+  onSubmit(): void;
+  error: unknown;
+  submit: string;
+  busy: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <Dialog open={open} title={title} onClose={onClose}>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          onSubmit();
+        }}
+      >
+        {children}
+        <ErrorMessage error={error} />
+        <FormActions submit={submit} busy={busy} onCancel={onClose} />
+      </form>
+    </Dialog>
+  );
+}
+
 export function PageHeader({ title, children }: { title: string; children?: ReactNode }) {
   return (
     <header className="page-header">
@@ -238,5 +274,20 @@ export function LoadFailed({
         <Link to={back[0]}>{back[1]}</Link>
       </p>
     </>
+  );
+}
+
+const statNumber = new Intl.NumberFormat();
+
+/** A figure with its label and what it means; its test id is stat-<label in lower case>. */
+export function Stat({ label, value, hint }: { label: string; value: number | undefined; hint: string }) {
+  return (
+    <div className="stat" title={hint}>
+      <span className="stat-label">{label}</span>
+      <span className="stat-value" data-testid={`stat-${label.toLowerCase()}`}>
+        {value === undefined ? "…" : statNumber.format(value)}
+      </span>
+      <span className="muted small">{hint}</span>
+    </div>
   );
 }

@@ -130,6 +130,13 @@ describe("svc admin commands", () => {
     expect(await signIn(database.db, first.email, first.password, policy)).toBeNull();
     const user = await database.db.user.findUniqueOrThrow({ where: { email: "demo@example.com" } });
     expect(user).toMatchObject({ role: "owner", accountId: second.account });
+    // So can its operator.
+    expect(second.operator_email).toBe("operator@example.com");
+    expect(await signIn(database.db, second.operator_email, second.operator_password, policy)).not.toBeNull();
+    expect(await signIn(database.db, first.operator_email, first.operator_password, policy)).toBeNull();
+    expect(
+      (await database.db.user.findUniqueOrThrow({ where: { email: "operator@example.com" } })).role,
+    ).toBe("operator");
   });
 
   it("when an account's first person is created without a role, then they are its owner, and the next one a member", async () => {

@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { randomBytes } from "node:crypto";
+import { readFile } from "node:fs/promises";
 import type { BaseConfig } from "@svc/config";
 import {
   BUDGET_PERIODS,
@@ -17,14 +18,15 @@ import {
   grantTokens,
   listApiKeys,
   listUsers,
+  repoPaths,
   revokeApiKey,
   revokeKeysNamed,
   setUserPassword,
   type Db,
   type KeyLimits,
 } from "@svc/db";
-import { addUser, hashPassword } from "@svc/use-cases";
-import { importCogModel } from "./models.js";
+import { addUser, hashPassword, importCogModel } from "@svc/use-cases";
+import { saveToCatalogueFile } from "./models.js";
 
 export const USAGE = `usage: svc <command> [options]
 
@@ -44,9 +46,11 @@ export const USAGE = `usage: svc <command> [options]
                                                   --max-concurrent-runs at once on limited models
   keys list [--account <acct_…>]                  list keys (prefix only, never the key)
   keys revoke <key_…>                             revoke a key; it stops working at once
-  users create --account <acct_…> --email <email> --password <password> [--role owner|member]
+  users create --account <acct_…> --email <email> --password <password> [--role owner|member|operator]
                                                   a person who signs in to the web console (default role: owner
-                                                  for the account's first person, member after)
+                                                  for the account's first person, member after); an
+                                                  operator also manages every account, the catalogue
+                                                  and reads the audit log in the console
   users list [--account <acct_…>]                 list console users (never their password hashes)
   users disable <email>                           disable a user and end their sessions
   demo [--tokens <n>]                             ensure the demo account and its console user (new password
@@ -90,6 +94,8 @@ async function ensureAccount(db: Db, id: string) {
 
 export const DEMO_ACCOUNT_NAME = "demo";
 export const DEMO_EMAIL = "demo@example.com";
+/** The demo's operator: the operator console (every account, the catalogue, the audit log). */
+export const DEMO_OPERATOR_EMAIL = "operator@example.com";
 const DEMO_KEY_NAMES = { live: "demo live", test: "demo test" } as const;
 
 /** The role asked for; none: the use-case's default (the account's first person is its owner). */
@@ -139,10 +145,20 @@ async function keyLimits(
   return limits;
 }
 
+/** --input-map: a JSON file of { rename, expand }. */
+async function inputMapFile(path: string | undefined): Promise<Record<string, unknown> | undefined> {
+  if (path === undefined) return undefined;
+  try {
+    return JSON.parse(await readFile(path, "utf8"));
+  } catch (error) {
+    throw new UsageError(`--input-map: ${(error as Error).message}`);
+  }
+}
+
 function role(value: string | undefined): UserRole | undefined {
   if (value === undefined) return undefined;
   if (!(USER_ROLES as readonly string[]).includes(value))
-    throw new UsageError("--role must be owner or member");
+    throw new UsageError(`--role must be one of ${USER_ROLES.join(", ")}`);
   return value as UserRole;
 }
 
@@ -321,19 +337,18 @@ export async function runCommand(db: Db, argv: string[], out: Out, settings: Com
       const test = await newKey(account.id, "test", DEMO_KEY_NAMES.test);
       const balance = (await db.account.findUniqueOrThrow({ where: { id: account.id } })).balance;
       // A new password on every run: nothing fixed and public ever signs in to a running service.
-      const password = randomBytes(12).toString("base64url");
-      const existing = await setUserPassword(db, DEMO_EMAIL, await hashPassword(password));
-      if (!existing) {
-        const added = await addUser(db, {
-          accountId: account.id,
-          email: DEMO_EMAIL,
-          password,
-          role: "owner",
-        });
-        if (added.kind !== "created") throw new Error(`the demo user could not be created (${added.kind})`);
-      }
+      const demoUser = async (email: string, userRole: UserRole) => {
+        const password = randomBytes(12).toString("base64url");
+        if (await setUserPassword(db, email, await hashPassword(password))) return password;
+        const added = await addUser(db, { accountId: account.id, email, password, role: userRole });
+        if (added.kind !== "created")
+          throw new Error(`the demo user ${email} could not be created (${added.kind})`);
+        return password;
+      };
+      const password = await demoUser(DEMO_EMAIL, "owner");
+      const operatorPassword = await demoUser(DEMO_OPERATOR_EMAIL, "operator");
       print(
-        `demo account ${account.id} (balance ${balance} tokens)\nlive key: ${live.key}\ntest key: ${test.key}\nconsole sign-in: ${DEMO_EMAIL} / ${password}`,
+        `demo account ${account.id} (balance ${balance} tokens)\nlive key: ${live.key}\ntest key: ${test.key}\nconsole sign-in: ${DEMO_EMAIL} / ${password}\noperator sign-in: ${DEMO_OPERATOR_EMAIL} / ${operatorPassword}`,
         {
           account: account.id,
           balance,
@@ -341,6 +356,8 @@ export async function runCommand(db: Db, argv: string[], out: Out, settings: Com
           test_key: test.key,
           email: DEMO_EMAIL,
           password,
+          operator_email: DEMO_OPERATOR_EMAIL,
+          operator_password: operatorPassword,
         },
       );
       return;
@@ -357,12 +374,12 @@ export async function runCommand(db: Db, argv: string[], out: Out, settings: Com
         unit: values.unit,
         unitsFrom: values["units-from"],
         like: values.like,
-        inputMap: values["input-map"],
+        inputMap: await inputMapFile(values["input-map"]),
         status: values.status,
-        save: values.save,
       }).catch((error: unknown) => {
         throw new UsageError((error as Error).message);
       });
+      if (values.save) await saveToCatalogueFile(entry, repoPaths.catalogue);
       print(`imported ${entry.id}${values.save ? " (and saved to the catalogue file)" : ""}`, entry);
       return;
     }

@@ -1,7 +1,7 @@
 // Token ledger rules, after TigerBeetle's two-phase transfers: RESERVE is a pending transfer,
 // CHARGE posts part of it and RELEASE voids the rest. account.balance = sum(balance_delta),
 // account.reserved = sum(reserved_delta), available = balance - reserved, never below zero.
-export type LedgerKind = "GRANT" | "RESERVE" | "CHARGE" | "RELEASE";
+export type LedgerKind = "GRANT" | "RESERVE" | "CHARGE" | "RELEASE" | "DEDUCT";
 
 export interface LedgerEffect {
   balanceDelta: number;
@@ -20,6 +20,8 @@ export function ledgerEffect(kind: LedgerKind, amount: number): LedgerEffect {
       return { balanceDelta: -amount, reservedDelta: -amount };
     case "RELEASE":
       return { balanceDelta: 0, reservedDelta: -amount };
+    case "DEDUCT":
+      return { balanceDelta: -amount, reservedDelta: 0 };
   }
 }
 

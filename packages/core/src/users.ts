@@ -1,7 +1,9 @@
 import { z } from "zod";
 
-export const USER_ROLES = ["owner", "member"] as const;
+export const USER_ROLES = ["owner", "member", "operator"] as const;
 export type UserRole = (typeof USER_ROLES)[number];
+/** The roles an operator gives people of an account in the console (operators are made with the CLI). */
+export const ACCOUNT_ROLES = ["owner", "member"] as const;
 
 /** Lower-cased; the shape only (nobody is emailed). */
 export const emailSchema = z
@@ -26,4 +28,13 @@ export const passwordSchema = z
  */
 export function mayManageCredentials(role: UserRole): boolean {
   return role === "owner";
+}
+
+/**
+ * Operators run the service: every account's balance, people and limits, and the catalogue. They
+ * never see key or webhook secrets (no operator route returns them), and in their own account
+ * they read like a member.
+ */
+export function isOperator(role: UserRole): boolean {
+  return role === "operator";
 }

@@ -12,4 +12,5 @@ export * from "./repositories/webhooks.js";
 export * from "./repositories/deliveries.js";
 export * from "./repositories/runTransitions.js";
 export * from "./repositories/users.js";
+export * from "./repositories/audit.js";
 export * from "./repositories/consoleSessions.js";

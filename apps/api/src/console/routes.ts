@@ -6,7 +6,6 @@ import {
   BUDGET_PERIODS,
   mayManageCredentials,
   PASSWORD_MAX,
-  presentBudget,
   presentRunDetail,
   runIdView,
   type Mode,
@@ -41,6 +40,8 @@ import {
   sessionToken,
   setSessionCookie,
 } from "./session.js";
+import { presentKey } from "./keys.js";
+import { OPERATOR_ROUTES, operatorsOnly } from "./operator.js";
 import { signInLimit } from "./signInLimit.js";
 
 export const CONSOLE_API = "/console/api";
@@ -125,22 +126,6 @@ async function limitsOf(deps: AppDeps, body: z.infer<typeof updateKeyBody>): Pro
 }
 
 const KEY_CHOICE_HEADER = "x-api-key-id";
-
-function presentKey(k: Awaited<ReturnType<typeof listApiKeys>>[number]) {
-  return {
-    id: k.id,
-    name: k.name,
-    mode: k.mode,
-    prefix: k.prefix,
-    created_at: k.createdAt.toISOString(),
-    last_used_at: k.lastUsedAt?.toISOString() ?? null,
-    revoked_at: k.revokedAt?.toISOString() ?? null,
-    expires_at: k.expiresAt?.toISOString() ?? null,
-    allowed_models: k.allowedModels.length ? k.allowedModels : null,
-    budget: presentBudget(k),
-    max_concurrent_runs: k.maxConcurrentRuns,
-  };
-}
 
 const ownersOnly: RequestHandler = (_req, res, next) => {
   if (!mayManageCredentials(sessionOf(res).user.role))
@@ -364,7 +349,17 @@ const CONSOLE_COMMON = {
 export const CONSOLE: RouteGroup = {
   prefix: CONSOLE_API,
   ...CONSOLE_COMMON,
-  routes: [signInRoute, sessionRoute, signOutRoute, listKeys, createKey, updateKey, revokeKey, accountAlerts],
+  routes: [
+    signInRoute,
+    sessionRoute,
+    signOutRoute,
+    listKeys,
+    createKey,
+    updateKey,
+    revokeKey,
+    accountAlerts,
+    ...OPERATOR_ROUTES,
+  ],
 };
 export const CONSOLE_MODE: RouteGroup = {
   prefix: CONSOLE_BY_MODE,
@@ -384,7 +379,11 @@ export function consoleApi(
 ): Router {
   const { config } = deps;
   const body = [requireJsonBody, parseJsonBody(config.BODY_LIMIT_BYTES), checkJsonBody];
-  const guards: Guards = { runCreation: limits?.runCreation ?? null, owners: ownersOnly };
+  const guards: Guards = {
+    runCreation: limits?.runCreation ?? null,
+    owners: ownersOnly,
+    operators: operatorsOnly,
+  };
   const api = Router();
   api.use((_req, res, next) => {
     res.locals.mount = CONSOLE_API;
@@ -396,6 +395,7 @@ export function consoleApi(
   mountRoutes(api, [sessionRoute], deps, guards);
   api.use(requireCsrfToken, ...body);
   mountRoutes(api, [signOutRoute, listKeys, createKey, updateKey, revokeKey, accountAlerts], deps, guards);
+  mountRoutes(api, OPERATOR_ROUTES, deps, guards);
 
   api.use("/:mode", scopedApi(deps, guards, limits?.all));
   // What no route took stays a JSON 404 here, rather than falling to the pages' index.html.

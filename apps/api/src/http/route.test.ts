@@ -34,7 +34,7 @@ const silent = { error() {} } as never;
 function app(owners: express.RequestHandler | null) {
   const a = express();
   a.use(express.json());
-  a.use(mountRoutes(express.Router(), [echo], deps, { runCreation: null, owners }));
+  a.use(mountRoutes(express.Router(), [echo], deps, { runCreation: null, owners, operators: null }));
   a.use(errorHandler(silent, 1_000));
   return a;
 }

@@ -14,12 +14,13 @@ type None = z.ZodObject<Record<never, never>>;
 /**
  * Middleware a route asks for by name; every mount says what each name is there (null: nothing),
  * so that a mount cannot forget one. runCreation: the run-creation rate budget. owners: only an
- * owner of the account, where a person (the console) rather than an API key is calling.
+ * owner of the account, where a person (the console) rather than an API key is calling. operators:
+ * only an operator of the service (console only: where no person calls, nobody passes it).
  */
-export type Guard = "runCreation" | "owners";
+export type Guard = "runCreation" | "owners" | "operators";
 export type Guards = Record<Guard, RequestHandler | null>;
 /** What a guard may answer instead of the route, for the document. */
-export const GUARD_ERRORS: Record<Guard, number[]> = { runCreation: [429], owners: [403] };
+export const GUARD_ERRORS: Record<Guard, number[]> = { runCreation: [429], owners: [403], operators: [403] };
 
 /** Response headers as documented: name -> description and example. */
 export type HeaderDocs = Record<

@@ -6,6 +6,7 @@ import {
   EndpointView,
   ERROR_STATUS,
   BUDGET_PERIODS,
+  USER_ROLES,
   EVENT_TYPES,
   ModelDetailView,
   ModelView,
@@ -237,7 +238,7 @@ export const AccountResponse = z.object({
 export const LedgerEntry = z
   .object({
     id: z.string().meta({ example: "led_5nmW1ZxbJ2pH2QbqNs1QfT" }),
-    kind: z.enum(["GRANT", "RESERVE", "CHARGE", "RELEASE"]),
+    kind: z.enum(["GRANT", "RESERVE", "CHARGE", "RELEASE", "DEDUCT"]),
     amount: tokens,
     balance_delta: tokens,
     reserved_delta: tokens,
@@ -266,7 +267,7 @@ export const UsageResponse = z.object({
 export const SignedIn = z.object({ data: z.object({ csrf_token: z.string(), expires_at: timestamp }) });
 export const SessionResponse = z.object({
   data: z.object({
-    user: z.object({ id: z.string(), email: z.string(), role: z.enum(["owner", "member"]) }),
+    user: z.object({ id: z.string(), email: z.string(), role: z.enum(USER_ROLES) }),
     account: z.object({ id: z.string(), name: z.string() }),
     csrf_token: z.string(),
     expires_at: timestamp,
@@ -307,3 +308,96 @@ export const KeyUpdated = z.object({ data: ApiKey });
 export const AccountAlerts = z.object({ data: z.object({ low_balance_threshold: z.int().nullable() }) });
 export const KeyRevoked = z.object({ data: z.object({ id: z.string(), revoked_at: timestamp }) });
 export const RunDetailResponse = z.object({ data: RunDetailView });
+
+// The operator console's answers (operators only; never a key's or an endpoint's secret).
+const OperatorAccount = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    balance: tokens,
+    reserved: tokens,
+    available: tokens,
+    weight: z.int(),
+    max_concurrent_runs: z.int().nullable().meta({ description: "null: ACCOUNT_MAX_CONCURRENT_RUNS" }),
+    low_balance_threshold: tokens.nullable(),
+    people: z.int(),
+    charged_30d: tokens.meta({ description: "Tokens charged in the last 30 days" }),
+    created_at: timestamp,
+  })
+  .meta({ id: "OperatorAccount" });
+const Person = z
+  .object({
+    id: z.string(),
+    email: z.string(),
+    role: z.enum(USER_ROLES),
+    created_at: timestamp,
+    last_sign_in_at: timestamp.nullable(),
+    disabled_at: timestamp.nullable(),
+  })
+  .meta({ id: "Person" });
+export const OperatorAccounts = z.object({ data: z.object({ accounts: z.array(OperatorAccount) }) });
+export const OperatorAccountResponse = z.object({ data: OperatorAccount });
+export const OperatorAccountDetail = z.object({
+  data: z.object({
+    account: OperatorAccount,
+    people: z.array(Person),
+    keys: z.array(ApiKey).meta({ description: "Prefixes and limits only: a key's secret is never stored" }),
+    ledger: z.array(LedgerEntry).meta({ description: "The newest 20 entries" }),
+  }),
+});
+export const PersonResponse = z.object({ data: Person });
+export const OperatorModels = z.object({
+  data: z.object({
+    models: z.array(
+      z
+        .object({
+          id: z.string(),
+          name: z.string(),
+          category: z.string(),
+          status: z.string(),
+          unit: z.string(),
+          tokens_per_unit: z.int(),
+          runner: z.enum(["builtin", "cog"]),
+          servers: z
+            .array(z.string())
+            .meta({ description: "A Cog model's servers; [] for built-in generators" }),
+          concurrency: z.int().nullable().meta({ description: "Predictions at once per Cog server" }),
+          max_queue: z.int().nullable(),
+          queue: z
+            .object({
+              capacity: z.int(),
+              in_flight: z.int(),
+              queue_length: z.int(),
+              oldest_queued_at: timestamp.nullable(),
+              servers_down: z.array(z.string()),
+            })
+            .nullable()
+            .meta({
+              description:
+                "Its pool now (models of limited capacity); null while Redis is away or for unlimited models",
+            }),
+        })
+        .meta({ id: "OperatorModel" }),
+    ),
+  }),
+});
+export const AuditPage = z.object({
+  data: z.object({
+    entries: z.array(
+      z
+        .object({
+          id: z.string(),
+          actor_email: z.string(),
+          action: z.string(),
+          account_id: z.string().nullable(),
+          target_id: z.string(),
+          before: z.unknown(),
+          after: z.unknown(),
+          reason: z.string(),
+          created_at: timestamp,
+        })
+        .meta({ id: "AuditEntry" }),
+    ),
+    next_cursor: z.string().nullable(),
+  }),
+});

@@ -23,6 +23,18 @@ const usageQuery = z.object({
 
 const DAY_MS = 86_400_000;
 
+/** A ledger entry as GET /account/ledger and the operator's account page show it. */
+export const presentLedgerEntry = (e: Awaited<ReturnType<typeof listLedger>>[number]) => ({
+  id: e.id,
+  kind: e.kind,
+  amount: e.amount,
+  balance_delta: e.balanceDelta,
+  reserved_delta: e.reservedDelta,
+  run_id: e.runId,
+  note: e.note,
+  created_at: e.createdAt.toISOString(),
+});
+
 // The caller's account: balance, reserved and available tokens; its ledger; tokens charged per
 // day. Tokens are live mode's alone (test runs never touch them): a test key sees a world without
 // tokens (zeros, an empty ledger) and no live run id, as Stripe's test mode has its own balance.
@@ -91,16 +103,7 @@ const readLedger = route({
     const { page, nextCursor } = paginate(entries, query.limit);
     return {
       data: {
-        entries: page.map((e) => ({
-          id: e.id,
-          kind: e.kind,
-          amount: e.amount,
-          balance_delta: e.balanceDelta,
-          reserved_delta: e.reservedDelta,
-          run_id: e.runId,
-          note: e.note,
-          created_at: e.createdAt.toISOString(),
-        })),
+        entries: page.map(presentLedgerEntry),
         next_cursor: nextCursor,
       },
     };

@@ -224,7 +224,7 @@ export function Keys() {
                     <span className={`badge badge-${k.mode}`}>{k.mode}</span>
                   </td>
                   <td>
-                    <code>{k.prefix}…</code>
+                    <code>{k.prefix}</code>
                   </td>
                   <td>
                     <Time value={k.created_at} />

@@ -13,6 +13,12 @@ const NAV = [
   ["/webhooks", "Webhooks"],
 ] as const;
 
+const OPERATOR_NAV = [
+  ["/operator/accounts", "Accounts"],
+  ["/operator/models", "Catalogue & queues"],
+  ["/operator/audit", "Audit log"],
+] as const;
+
 export function Layout() {
   const session = useSessionQuery();
   const location = useLocation();
@@ -27,7 +33,7 @@ export function Layout() {
 }
 
 function Shell() {
-  const { session, mode, setMode } = useConsole();
+  const { session, mode, setMode, isOperator } = useConsole();
   const [menuOpen, setMenuOpen] = useState(false);
   const location = useLocation();
   const navigate = useNavigate();
@@ -96,6 +102,20 @@ function Shell() {
             </li>
           ))}
         </ul>
+        {isOperator ? (
+          <>
+            <p className="nav-heading" id="operator-nav">
+              Operator
+            </p>
+            <ul aria-labelledby="operator-nav">
+              {OPERATOR_NAV.map(([to, label]) => (
+                <li key={to}>
+                  <NavLink to={to}>{label}</NavLink>
+                </li>
+              ))}
+            </ul>
+          </>
+        ) : null}
       </nav>
       <main id="main">
         <ErrorMessage error={signOut.error} />

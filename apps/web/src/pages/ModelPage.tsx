@@ -102,7 +102,7 @@ console.log(run.output);`;
               {usable.length === 0 ? <option value="">No active {mode} key</option> : null}
               {usable.map((k) => (
                 <option key={k.id} value={k.id}>
-                  {k.name || "unnamed"} ({k.prefix}…)
+                  {k.name || "unnamed"} ({k.prefix})
                 </option>
               ))}
             </select>

@@ -3,7 +3,7 @@ import { useState, type FormEvent } from "react";
 import { Link, useSearchParams } from "react-router";
 import { call, query, scoped, type Account, type LedgerEntry, type Usage } from "../api";
 import { useConsole } from "../session";
-import { CountInput, Empty, ErrorMessage, Loading, PageHeader, Time } from "../ui";
+import { CountInput, Empty, ErrorMessage, Loading, PageHeader, Stat, Time } from "../ui";
 
 const number = new Intl.NumberFormat();
 
@@ -208,18 +208,6 @@ export function UsagePage() {
 }
 
 const signed = (n: number) => (n > 0 ? `+${number.format(n)}` : n < 0 ? `−${number.format(-n)}` : "0");
-
-function Stat({ label, value, hint }: { label: string; value: number | undefined; hint: string }) {
-  return (
-    <div className="stat" title={hint}>
-      <span className="stat-label">{label}</span>
-      <span className="stat-value" data-testid={`stat-${label.toLowerCase()}`}>
-        {value === undefined ? "…" : number.format(value)}
-      </span>
-      <span className="muted small">{hint}</span>
-    </div>
-  );
-}
 
 /** A bar per day, drawn as SVG; a table of the same numbers for screen readers. */
 function Chart({ usage }: { usage: Usage }) {

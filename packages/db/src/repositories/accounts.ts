@@ -1,5 +1,5 @@
-import { ledgerEffect, newId, type LedgerKind } from "@svc/core";
-import { findOne, type Db } from "../client.js";
+import { balanceLowTemplate, ledgerEffect, newId, type LedgerKind } from "@svc/core";
+import { findMany, findOne, type Db } from "../client.js";
 import { Prisma } from "../generated/prisma/client.js";
 import { NEWEST_FIRST, pastPosition, type Position } from "./keyset.js";
 
@@ -61,19 +61,19 @@ export async function ledgerTotals(db: Db, accountId: string) {
   };
 }
 
+/** An account's figures and settings, as GET /account and the operator's changes read them. */
+export const ACCOUNT_SUMMARY = {
+  id: true,
+  name: true,
+  balance: true,
+  reserved: true,
+  weight: true,
+  maxConcurrentRuns: true,
+  lowBalanceThreshold: true,
+} as const;
+
 export function findAccount(db: Db, id: string) {
-  return db.account.findUnique({
-    where: { id },
-    select: {
-      id: true,
-      name: true,
-      balance: true,
-      reserved: true,
-      weight: true,
-      maxConcurrentRuns: true,
-      lowBalanceThreshold: true,
-    },
-  });
+  return db.account.findUnique({ where: { id }, select: ACCOUNT_SUMMARY });
 }
 
 /**
@@ -118,4 +118,70 @@ export function findAccountScheduling(db: Db, id: string) {
     "SELECT weight, max_concurrent_runs FROM accounts WHERE id = $1",
     [id],
   );
+}
+
+/** Every account (or those whose id or name contains `q`) with what an operator watches. */
+export function accountsOverview(db: Db, q: string | null, limit: number) {
+  return findMany<{
+    id: string;
+    name: string;
+    balance: number;
+    reserved: number;
+    weight: number;
+    maxConcurrentRuns: number | null;
+    lowBalanceThreshold: number | null;
+    createdAt: Date;
+    people: number;
+    charged30d: number;
+  }>(
+    db,
+    "accounts_overview",
+    `SELECT a.id, a.name, a.balance, a.reserved, a.weight, a.max_concurrent_runs, a.low_balance_threshold, a.created_at,
+            (SELECT count(*)::int FROM users u WHERE u.account_id = a.id) AS people,
+            (SELECT COALESCE(sum(l.amount), 0)::int FROM ledger_entries l
+              WHERE l.account_id = a.id AND l.kind = 'CHARGE' AND l.created_at >= now() - interval '30 days') AS charged30d
+     FROM accounts a
+     WHERE $1::text IS NULL OR a.id = $1 OR a.name ILIKE '%' || $1 || '%'
+     ORDER BY a.created_at DESC, a.id DESC LIMIT $2`,
+    [q, limit],
+  );
+}
+
+/**
+ * The INSERT of account.balance_low deliveries for the accounts of `crossed` (id, available,
+ * low_balance_threshold), one per live endpoint subscribed to it. Its parameters are $2..$6:
+ * balanceLowTemplate's body and its placeholders (webhook id, available, threshold, time).
+ */
+export const insertBalanceLowDeliveries = (crossed: string) => `
+INSERT INTO deliveries (id, account_id, mode, endpoint_id, url, event, body, created_at)
+SELECT svc_random_id('whd'), c.id, 'live', e.id, e.url, 'account.balance_low',
+       replace(replace(replace(replace($2, $3, to_json(e.id)::text), $4, c.available::text),
+                       $5, c.low_balance_threshold::text),
+               $6, to_json(to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text),
+       now()
+FROM ${crossed} c JOIN webhook_endpoints e ON e.account_id = c.id AND e.mode = 'live' AND e.status = 'active'
+                                         AND 'account.balance_low' = ANY(e.events)
+RETURNING id`;
+
+/** balanceLowTemplate's body and placeholders, in the order insertBalanceLowDeliveries numbers them. */
+export function balanceLowParameters(): string[] {
+  const { body, placeholders } = balanceLowTemplate();
+  return [body, placeholders.webhookId, placeholders.available, placeholders.threshold, placeholders.at];
+}
+
+const BALANCE_LOW = `
+WITH crossed AS (
+  UPDATE accounts SET balance_low_armed = false
+  WHERE id = $1 AND balance_low_armed AND balance - reserved < low_balance_threshold
+  RETURNING id, balance - reserved AS available, low_balance_threshold
+)${insertBalanceLowDeliveries("crossed")}`;
+
+/**
+ * account.balance_low after a deduction, in the caller's transaction: when the account is armed
+ * and now below its threshold, it is disarmed and the deliveries recorded (as run creation does
+ * for reservations). The deliveries to enqueue.
+ */
+export async function recordBalanceLow(tx: Prisma.TransactionClient, accountId: string): Promise<string[]> {
+  const rows = await tx.$queryRawUnsafe<{ id: string }[]>(BALANCE_LOW, accountId, ...balanceLowParameters());
+  return rows.map((r) => r.id);
 }

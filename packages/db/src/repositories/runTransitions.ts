@@ -5,7 +5,6 @@
 // cannot deadlock. Per-run rules (charges, payload bodies, fallbacks) are the caller's.
 import type pg from "pg";
 import {
-  balanceLowTemplate,
   newId,
   startedTemplates,
   type BudgetPeriod,
@@ -16,6 +15,7 @@ import {
   type RunStatus,
   type SettlementPlan,
 } from "@svc/core";
+import { balanceLowParameters, insertBalanceLowDeliveries } from "./accounts.js";
 import { parsePricing, parseRunner } from "./catalogueFields.js";
 
 export interface RunRow {
@@ -124,17 +124,9 @@ WITH b AS (
   INSERT INTO ledger_entries (id, account_id, run_id, kind, amount, balance_delta, reserved_delta)
   SELECT f.ledger_id, f.account_id, f.id, 'RESERVE', f.reserve, 0, f.reserve
   FROM fresh f JOIN created c ON c.id = f.id WHERE f.reserve > 0
-), alerts AS (
-  INSERT INTO deliveries (id, account_id, mode, endpoint_id, url, event, body, created_at)
-  SELECT svc_random_id('whd'), l.id, 'live', e.id, e.url, 'account.balance_low',
-         replace(replace(replace(replace($2, $3, to_json(e.id)::text), $4, l.left_after::text),
-                         $5, l.low_balance_threshold::text),
-                 $6, to_json(to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text),
-         now()
-  FROM locked l JOIN webhook_endpoints e ON e.account_id = l.id AND e.mode = 'live' AND e.status = 'active'
-                                         AND 'account.balance_low' = ANY(e.events)
-  WHERE l.balance_low_armed AND l.left_after < l.low_balance_threshold AND l.id IN (SELECT id FROM reserved)
-  RETURNING id
+), alerts AS (${insertBalanceLowDeliveries(`(
+  SELECT l.id, l.left_after AS available, l.low_balance_threshold FROM locked l
+  WHERE l.balance_low_armed AND l.left_after < l.low_balance_threshold AND l.id IN (SELECT id FROM reserved))`)}
 )
 SELECT id, created_at, 'created' AS outcome, NULL::jsonb AS budget FROM created
 UNION ALL
@@ -146,7 +138,7 @@ FROM fresh f JOIN over o ON o.id = f.api_key_id WHERE f.reserve > 0
 UNION ALL
 SELECT id, NULL, 'alert', NULL FROM alerts`;
 
-const balanceLow = balanceLowTemplate();
+const balanceLow = balanceLowParameters();
 
 /**
  * Reserves and inserts a batch of runs in one statement: per account, the batch's reservations are
@@ -176,7 +168,6 @@ export async function insertRuns(pool: pg.Pool, runs: readonly RunRow[]): Promis
     priority: r.priority,
     ...(r.traceParent && { trace_parent: r.traceParent }),
   }));
-  const { webhookId, available, threshold, at } = balanceLow.placeholders;
   const result = await pool.query<{
     id: string;
     created_at: Date | null;
@@ -185,7 +176,7 @@ export async function insertRuns(pool: pg.Pool, runs: readonly RunRow[]): Promis
   }>({
     name: "runs_insert",
     text: INSERT_RUNS,
-    values: [JSON.stringify(rows), balanceLow.body, webhookId, available, threshold, at],
+    values: [JSON.stringify(rows), ...balanceLow],
   });
   const byId = new Map<string, (typeof result.rows)[number]>();
   const deliveryIds: string[] = [];

@@ -3,7 +3,7 @@ import type { Db } from "../client.js";
 import { Prisma, type UserRole } from "../generated/prisma/client.js";
 
 /** What the console may show of a user: never the password hash. */
-const PUBLIC_USER = {
+export const PUBLIC_USER = {
   id: true,
   accountId: true,
   email: true,

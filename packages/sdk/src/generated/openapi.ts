@@ -3135,7 +3135,7 @@ export type paths = {
                                     id: string;
                                     email: string;
                                     /** @enum {string} */
-                                    role: "owner" | "member";
+                                    role: "owner" | "member" | "operator";
                                 };
                                 account: {
                                     id: string;
@@ -4353,6 +4353,1668 @@ export type paths = {
                 };
             };
         };
+        trace?: never;
+    };
+    "/console/api/operator/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every account (newest first), or those whose id or name contains q: tokens, usage, scheduling */
+        get: {
+            parameters: {
+                query?: {
+                    q?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Accounts */
+                200: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                accounts: components["schemas"]["OperatorAccount"][];
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid request (INVALID_JSON or VALIDATION_ERROR, with details) */
+                400: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked API key (UNAUTHORIZED); WWW-Authenticate: Bearer */
+                401: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Console only: missing or wrong X-CSRF-Token, a cross-site request, or an action the user's role does not allow (FORBIDDEN) */
+                403: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body larger than the limit (PAYLOAD_TOO_LARGE) */
+                413: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body that is not application/json, or in a Content-Encoding other than gzip or deflate (UNSUPPORTED_MEDIA_TYPE) */
+                415: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day; MODEL_QUEUE_FULL: the model's queue cap); see Retry-After */
+                429: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected error (INTERNAL_ERROR) */
+                500: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Postgres or Redis unavailable (SERVICE_UNAVAILABLE); safe to retry after Retry-After */
+                503: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Open an account, with an opening grant (a ledger GRANT) when tokens is given */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "name": "Acme Studio",
+                     *       "tokens": 10000
+                     *     }
+                     */
+                    "application/json": {
+                        name: string;
+                        /** @default 0 */
+                        tokens?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description The account */
+                201: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["OperatorAccount"];
+                        };
+                    };
+                };
+                /** @description Invalid request (INVALID_JSON or VALIDATION_ERROR, with details) */
+                400: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked API key (UNAUTHORIZED); WWW-Authenticate: Bearer */
+                401: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Console only: missing or wrong X-CSRF-Token, a cross-site request, or an action the user's role does not allow (FORBIDDEN) */
+                403: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body larger than the limit (PAYLOAD_TOO_LARGE) */
+                413: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body that is not application/json, or in a Content-Encoding other than gzip or deflate (UNSUPPORTED_MEDIA_TYPE) */
+                415: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day; MODEL_QUEUE_FULL: the model's queue cap); see Retry-After */
+                429: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected error (INTERNAL_ERROR) */
+                500: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Postgres or Redis unavailable (SERVICE_UNAVAILABLE); safe to retry after Retry-After */
+                503: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/operator/accounts/{accountId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One account: its figures, people, keys (prefixes and limits, never secrets) and newest ledger entries */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    accountId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The account */
+                200: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                account: components["schemas"]["OperatorAccount"];
+                                people: components["schemas"]["Person"][];
+                                /** @description Prefixes and limits only: a key's secret is never stored */
+                                keys: components["schemas"]["ApiKey"][];
+                                /** @description The newest 20 entries */
+                                ledger: components["schemas"]["LedgerEntry"][];
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid request (INVALID_JSON or VALIDATION_ERROR, with details) */
+                400: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked API key (UNAUTHORIZED); WWW-Authenticate: Bearer */
+                401: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Console only: missing or wrong X-CSRF-Token, a cross-site request, or an action the user's role does not allow (FORBIDDEN) */
+                403: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown id, or one of another account or mode */
+                404: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body larger than the limit (PAYLOAD_TOO_LARGE) */
+                413: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body that is not application/json, or in a Content-Encoding other than gzip or deflate (UNSUPPORTED_MEDIA_TYPE) */
+                415: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day; MODEL_QUEUE_FULL: the model's queue cap); see Retry-After */
+                429: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected error (INTERNAL_ERROR) */
+                500: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Postgres or Redis unavailable (SERVICE_UNAVAILABLE); safe to retry after Retry-After */
+                503: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Set an account's weight and runs at once (null: ACCOUNT_MAX_CONCURRENT_RUNS); waiting runs follow within a sweep */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    accountId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "weight": 2,
+                     *       "max_concurrent_runs": 20
+                     *     }
+                     */
+                    "application/json": {
+                        weight?: number;
+                        max_concurrent_runs?: number | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description The account now */
+                200: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["OperatorAccount"];
+                        };
+                    };
+                };
+                /** @description Invalid request (INVALID_JSON or VALIDATION_ERROR, with details) */
+                400: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked API key (UNAUTHORIZED); WWW-Authenticate: Bearer */
+                401: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Console only: missing or wrong X-CSRF-Token, a cross-site request, or an action the user's role does not allow (FORBIDDEN) */
+                403: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown id, or one of another account or mode */
+                404: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body larger than the limit (PAYLOAD_TOO_LARGE) */
+                413: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body that is not application/json, or in a Content-Encoding other than gzip or deflate (UNSUPPORTED_MEDIA_TYPE) */
+                415: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day; MODEL_QUEUE_FULL: the model's queue cap); see Retry-After */
+                429: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected error (INTERNAL_ERROR) */
+                500: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Postgres or Redis unavailable (SERVICE_UNAVAILABLE); safe to retry after Retry-After */
+                503: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/console/api/operator/accounts/{accountId}/adjustments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Grant (amount > 0) or deduct (amount < 0) tokens with a reason: a GRANT or DEDUCT ledger entry
+         * @description Balances are never edited: the entry moves them. A deduction may not take available tokens below zero (402 INSUFFICIENT_TOKENS, nothing changes); one that leaves them below the account's low-balance threshold sends account.balance_low.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    accountId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "amount": 5000,
+                     *       "reason": "invoice 2026-114 paid"
+                     *     }
+                     */
+                    "application/json": {
+                        amount: number;
+                        reason: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The account after the entry */
+                201: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["OperatorAccount"];
+                        };
+                    };
+                };
+                /** @description Invalid request (INVALID_JSON or VALIDATION_ERROR, with details) */
+                400: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked API key (UNAUTHORIZED); WWW-Authenticate: Bearer */
+                401: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not enough available tokens (INSUFFICIENT_TOKENS), or the API key's spend budget for its period is used up (KEY_BUDGET_EXCEEDED); nothing was created */
+                402: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Console only: missing or wrong X-CSRF-Token, a cross-site request, or an action the user's role does not allow (FORBIDDEN) */
+                403: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown id, or one of another account or mode */
+                404: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body larger than the limit (PAYLOAD_TOO_LARGE) */
+                413: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body that is not application/json, or in a Content-Encoding other than gzip or deflate (UNSUPPORTED_MEDIA_TYPE) */
+                415: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day; MODEL_QUEUE_FULL: the model's queue cap); see Retry-After */
+                429: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected error (INTERNAL_ERROR) */
+                500: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Postgres or Redis unavailable (SERVICE_UNAVAILABLE); safe to retry after Retry-After */
+                503: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/operator/accounts/{accountId}/people": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a person (owner or member) who signs in to the account's console */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    accountId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "email": "ada@example.com",
+                     *       "password": "a long enough password",
+                     *       "role": "member"
+                     *     }
+                     */
+                    "application/json": {
+                        email: string;
+                        password: string;
+                        /** @enum {string} */
+                        role: "owner" | "member";
+                    };
+                };
+            };
+            responses: {
+                /** @description The person */
+                201: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Person"];
+                        };
+                    };
+                };
+                /** @description Invalid request (INVALID_JSON or VALIDATION_ERROR, with details) */
+                400: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked API key (UNAUTHORIZED); WWW-Authenticate: Bearer */
+                401: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Console only: missing or wrong X-CSRF-Token, a cross-site request, or an action the user's role does not allow (FORBIDDEN) */
+                403: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown id, or one of another account or mode */
+                404: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflict with the resource's state (MODEL_NOT_ACTIVE, RUN_NOT_CANCELABLE, IDEMPOTENCY_KEY_REUSED; console: KEY_LIMIT_REACHED) */
+                409: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body larger than the limit (PAYLOAD_TOO_LARGE) */
+                413: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body that is not application/json, or in a Content-Encoding other than gzip or deflate (UNSUPPORTED_MEDIA_TYPE) */
+                415: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day; MODEL_QUEUE_FULL: the model's queue cap); see Retry-After */
+                429: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected error (INTERNAL_ERROR) */
+                500: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Postgres or Redis unavailable (SERVICE_UNAVAILABLE); safe to retry after Retry-After */
+                503: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/operator/people/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change a person's role, or disable (ending their sessions) or enable them */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    userId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "disabled": true
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        role?: "owner" | "member";
+                        disabled?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description The person now */
+                200: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["Person"];
+                        };
+                    };
+                };
+                /** @description Invalid request (INVALID_JSON or VALIDATION_ERROR, with details) */
+                400: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked API key (UNAUTHORIZED); WWW-Authenticate: Bearer */
+                401: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Console only: missing or wrong X-CSRF-Token, a cross-site request, or an action the user's role does not allow (FORBIDDEN) */
+                403: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown id, or one of another account or mode */
+                404: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body larger than the limit (PAYLOAD_TOO_LARGE) */
+                413: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body that is not application/json, or in a Content-Encoding other than gzip or deflate (UNSUPPORTED_MEDIA_TYPE) */
+                415: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day; MODEL_QUEUE_FULL: the model's queue cap); see Retry-After */
+                429: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected error (INTERNAL_ERROR) */
+                500: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Postgres or Redis unavailable (SERVICE_UNAVAILABLE); safe to retry after Retry-After */
+                503: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/console/api/operator/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The whole catalogue, whatever the status, with each limited model's queue health */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Models */
+                200: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                models: components["schemas"]["OperatorModel"][];
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid request (INVALID_JSON or VALIDATION_ERROR, with details) */
+                400: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked API key (UNAUTHORIZED); WWW-Authenticate: Bearer */
+                401: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Console only: missing or wrong X-CSRF-Token, a cross-site request, or an action the user's role does not allow (FORBIDDEN) */
+                403: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body larger than the limit (PAYLOAD_TOO_LARGE) */
+                413: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body that is not application/json, or in a Content-Encoding other than gzip or deflate (UNSUPPORTED_MEDIA_TYPE) */
+                415: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day; MODEL_QUEUE_FULL: the model's queue cap); see Retry-After */
+                429: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected error (INTERNAL_ERROR) */
+                500: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Postgres or Redis unavailable (SERVICE_UNAVAILABLE); safe to retry after Retry-After */
+                503: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/operator/models/{modelId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a model's price, status, queue cap, or a Cog model's servers and concurrency
+         * @description New runs are priced and admitted by it within CATALOGUE_CACHE_TTL_MS; capacity follows at the pool monitor's next pass. Runs already made keep the price they reserved.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Model id; it may contain slashes (vendor/model or vendor/family/variant) */
+                    modelId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "tokens_per_unit": 6,
+                     *       "servers": [
+                     *         "http://gpu-0:5000",
+                     *         "http://gpu-1:5000"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        tokens_per_unit?: number;
+                        status?: string;
+                        max_queue?: number | null;
+                        servers?: string[];
+                        concurrency?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description The model now (a list of one) */
+                200: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                models: components["schemas"]["OperatorModel"][];
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid request (INVALID_JSON or VALIDATION_ERROR, with details) */
+                400: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked API key (UNAUTHORIZED); WWW-Authenticate: Bearer */
+                401: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Console only: missing or wrong X-CSRF-Token, a cross-site request, or an action the user's role does not allow (FORBIDDEN) */
+                403: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown id, or one of another account or mode */
+                404: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body larger than the limit (PAYLOAD_TOO_LARGE) */
+                413: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body that is not application/json, or in a Content-Encoding other than gzip or deflate (UNSUPPORTED_MEDIA_TYPE) */
+                415: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day; MODEL_QUEUE_FULL: the model's queue cap); see Retry-After */
+                429: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected error (INTERNAL_ERROR) */
+                500: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Postgres or Redis unavailable (SERVICE_UNAVAILABLE); safe to retry after Retry-After */
+                503: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/console/api/operator/models/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import a model served by a Cog server: its input schema from the server's /openapi.json */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    /**
+                     * @example {
+                     *       "cog_url": "http://gpu-0:5000",
+                     *       "id": "you/sdxl",
+                     *       "category": "image",
+                     *       "tokens_per_unit": 5
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: uri */
+                        cog_url: string;
+                        id: string;
+                        name?: string;
+                        /**
+                         * @default image
+                         * @enum {string}
+                         */
+                        category?: "image" | "video" | "audio";
+                        tokens_per_unit: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description The model (a list of one) */
+                201: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                models: components["schemas"]["OperatorModel"][];
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid request (INVALID_JSON or VALIDATION_ERROR, with details) */
+                400: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked API key (UNAUTHORIZED); WWW-Authenticate: Bearer */
+                401: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Console only: missing or wrong X-CSRF-Token, a cross-site request, or an action the user's role does not allow (FORBIDDEN) */
+                403: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body larger than the limit (PAYLOAD_TOO_LARGE) */
+                413: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body that is not application/json, or in a Content-Encoding other than gzip or deflate (UNSUPPORTED_MEDIA_TYPE) */
+                415: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day; MODEL_QUEUE_FULL: the model's queue cap); see Retry-After */
+                429: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected error (INTERNAL_ERROR) */
+                500: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Postgres or Redis unavailable (SERVICE_UNAVAILABLE); safe to retry after Retry-After */
+                503: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/console/api/operator/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The audit log, newest first: who did what to which account or model, before and after */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    cursor?: string;
+                    account_id?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of the audit log */
+                200: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                entries: components["schemas"]["AuditEntry"][];
+                                next_cursor: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid request (INVALID_JSON or VALIDATION_ERROR, with details) */
+                400: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked API key (UNAUTHORIZED); WWW-Authenticate: Bearer */
+                401: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Console only: missing or wrong X-CSRF-Token, a cross-site request, or an action the user's role does not allow (FORBIDDEN) */
+                403: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body larger than the limit (PAYLOAD_TOO_LARGE) */
+                413: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body that is not application/json, or in a Content-Encoding other than gzip or deflate (UNSUPPORTED_MEDIA_TYPE) */
+                415: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day; MODEL_QUEUE_FULL: the model's queue cap); see Retry-After */
+                429: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected error (INTERNAL_ERROR) */
+                500: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Postgres or Redis unavailable (SERVICE_UNAVAILABLE); safe to retry after Retry-After */
+                503: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/console/api/{mode}/runs/{runId}/detail": {
@@ -5727,7 +7389,7 @@ export type components = {
             /** @example led_5nmW1ZxbJ2pH2QbqNs1QfT */
             id: string;
             /** @enum {string} */
-            kind: "GRANT" | "RESERVE" | "CHARGE" | "RELEASE";
+            kind: "GRANT" | "RESERVE" | "CHARGE" | "RELEASE" | "DEDUCT";
             amount: number;
             balance_delta: number;
             reserved_delta: number;
@@ -5860,6 +7522,88 @@ export type components = {
             } | null;
             /** @description Runs of the key executing at once on limited models; null: the account's limit only */
             max_concurrent_runs: number | null;
+        };
+        OperatorAccount: {
+            id: string;
+            name: string;
+            balance: number;
+            reserved: number;
+            available: number;
+            weight: number;
+            /** @description null: ACCOUNT_MAX_CONCURRENT_RUNS */
+            max_concurrent_runs: number | null;
+            low_balance_threshold: number | null;
+            people: number;
+            /** @description Tokens charged in the last 30 days */
+            charged_30d: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T06:49:03.120Z
+             */
+            created_at: string;
+        };
+        Person: {
+            id: string;
+            email: string;
+            /** @enum {string} */
+            role: "owner" | "member" | "operator";
+            /**
+             * Format: date-time
+             * @example 2026-11-21T06:49:03.120Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T06:49:03.120Z
+             */
+            last_sign_in_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T06:49:03.120Z
+             */
+            disabled_at: string | null;
+        };
+        OperatorModel: {
+            id: string;
+            name: string;
+            category: string;
+            status: string;
+            unit: string;
+            tokens_per_unit: number;
+            /** @enum {string} */
+            runner: "builtin" | "cog";
+            /** @description A Cog model's servers; [] for built-in generators */
+            servers: string[];
+            /** @description Predictions at once per Cog server */
+            concurrency: number | null;
+            max_queue: number | null;
+            /** @description Its pool now (models of limited capacity); null while Redis is away or for unlimited models */
+            queue: {
+                capacity: number;
+                in_flight: number;
+                queue_length: number;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-21T06:49:03.120Z
+                 */
+                oldest_queued_at: string | null;
+                servers_down: string[];
+            } | null;
+        };
+        AuditEntry: {
+            id: string;
+            actor_email: string;
+            action: string;
+            account_id: string | null;
+            target_id: string;
+            before?: unknown;
+            after?: unknown;
+            reason: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T06:49:03.120Z
+             */
+            created_at: string;
         };
     };
     responses: never;
