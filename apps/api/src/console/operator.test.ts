@@ -73,12 +73,7 @@ describe("operator console API", () => {
       const body = { amount: 100, reason: "x", name: "x", tokens_per_unit: 1 };
       const method = declaration.method as "get" | "post" | "patch";
       for (const who of [owner, member]) {
-        const res = await call(
-          method,
-          path,
-          who,
-          method === "get" ? undefined : body,
-        );
+        const res = await call(method, path, who, method === "get" ? undefined : body);
         expect([declaration.method, path, res.status, res.body.error?.code]).toEqual([
           declaration.method,
           path,

@@ -100,7 +100,11 @@ export async function setAccountScheduling(
   return db.$transaction(async (tx) => {
     const before = await tx.account.findUnique({ where: { id: accountId }, select: ACCOUNT_SUMMARY });
     if (!before) return null;
-    const after = await tx.account.update({ where: { id: accountId }, data: change, select: ACCOUNT_SUMMARY });
+    const after = await tx.account.update({
+      where: { id: accountId },
+      data: change,
+      select: ACCOUNT_SUMMARY,
+    });
     await appendAudit(tx, {
       actor,
       action: "account.scheduling",
