@@ -177,19 +177,6 @@ export function OperatorAccountPage() {
       refresh();
     },
   });
-  const [weight, setWeight] = useState("");
-  const [limit, setLimit] = useState("");
-  const scheduling = useMutation({
-    mutationFn: () =>
-      call<OperatorAccount>(path, {
-        method: "PATCH",
-        body: {
-          ...(weight && { weight: Number(weight) }),
-          max_concurrent_runs: limit ? Number(limit) : null,
-        },
-      }),
-    onSuccess: refresh,
-  });
   const [adding, setAdding] = useState(false);
   const [person, setPerson] = useState({ email: "", password: "", role: "member" as "owner" | "member" });
   const addPerson = useMutation({
@@ -261,30 +248,7 @@ export function OperatorAccountPage() {
         <ErrorMessage error={adjust.error} />
       </section>
 
-      <section className="card" aria-labelledby="scheduling-title">
-        <h2 id="scheduling-title">Fair share</h2>
-        <form
-          className="filters"
-          aria-label="Fair share"
-          onSubmit={(event) => {
-            event.preventDefault();
-            scheduling.mutate();
-          }}
-        >
-          <label>
-            Weight (now {account.weight})
-            <CountInput value={weight} onChange={setWeight} placeholder={String(account.weight)} />
-          </label>
-          <label>
-            Runs at once (now {account.max_concurrent_runs ?? "default"})
-            <CountInput value={limit} onChange={setLimit} placeholder="default" />
-          </label>
-          <button type="submit" className="secondary" disabled={scheduling.isPending}>
-            Save
-          </button>
-        </form>
-        <ErrorMessage error={scheduling.error} />
-      </section>
+      <FairShare account={account} path={path} onSaved={refresh} />
 
       <section aria-labelledby="people-title">
         <PageHeader title="People">
@@ -445,6 +409,49 @@ export function OperatorAccountPage() {
   );
 }
 
+/** An account's weight and runs at once, the form filled with what they are now. */
+function FairShare({ account, path, onSaved }: { account: OperatorAccount; path: string; onSaved(): void }) {
+  const [weight, setWeight] = useState(String(account.weight));
+  const [limit, setLimit] = useState(account.max_concurrent_runs ? String(account.max_concurrent_runs) : "");
+  const scheduling = useMutation({
+    mutationFn: () =>
+      call<OperatorAccount>(path, {
+        method: "PATCH",
+        body: { weight: Number(weight || 1), max_concurrent_runs: limit ? Number(limit) : null },
+      }),
+    onSuccess: onSaved,
+  });
+  return (
+    <section className="card" aria-labelledby="scheduling-title">
+      <h2 id="scheduling-title">Fair share</h2>
+      <form
+        className="filters"
+        aria-label="Fair share"
+        onSubmit={(event) => {
+          event.preventDefault();
+          scheduling.mutate();
+        }}
+      >
+        <label>
+          Weight
+          <CountInput value={weight} onChange={setWeight} />
+        </label>
+        <label>
+          Runs at once
+          <CountInput value={limit} onChange={setLimit} placeholder="default" />
+        </label>
+        <button type="submit" className="secondary" disabled={scheduling.isPending}>
+          Save
+        </button>
+        <span className="hint">
+          Turns on busy models in proportion to the weight; empty runs at once: the default.
+        </span>
+      </form>
+      <ErrorMessage error={scheduling.error} />
+    </section>
+  );
+}
+
 export function OperatorModels() {
   const queryClient = useQueryClient();
   const models = useQuery({
@@ -457,6 +464,7 @@ export function OperatorModels() {
     price: string;
     status: string;
     servers: string;
+    concurrency: string;
   } | null>(null);
   const save = useMutation({
     mutationFn: (edit: NonNullable<typeof editing>) =>
@@ -470,6 +478,7 @@ export function OperatorModels() {
               .split(/\s+/)
               .map((s) => s.trim())
               .filter(Boolean),
+            concurrency: Number(edit.concurrency || 1),
           }),
         },
       }),
@@ -603,6 +612,7 @@ export function OperatorModels() {
                           price: String(m.tokens_per_unit),
                           status: m.status,
                           servers: m.servers.join("\n"),
+                          concurrency: String(m.concurrency ?? 1),
                         })
                       }
                     >
@@ -659,6 +669,16 @@ export function OperatorModels() {
                   value={editing.servers}
                   onChange={(e) => setEditing({ ...editing, servers: e.target.value })}
                 />
+              </label>
+            ) : null}
+            {editing.model.runner === "cog" ? (
+              <label>
+                Predictions at once per server
+                <CountInput
+                  value={editing.concurrency}
+                  onChange={(concurrency) => setEditing({ ...editing, concurrency })}
+                />
+                <span className="hint">The model's capacity is its healthy servers × this.</span>
               </label>
             ) : null}
           </>
