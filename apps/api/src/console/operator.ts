@@ -6,7 +6,15 @@
 import type { RequestHandler } from "express";
 import { z } from "zod";
 import { ACCOUNT_ROLES, ApiError, isOperator, MODEL_CATEGORIES, poolOf, PASSWORD_MAX } from "@svc/core";
-import { accountsOverview, findModel, listApiKeys, listAudit, listLedger, listUsers } from "@svc/db";
+import {
+  accountsOverview,
+  findModel,
+  listAllModels,
+  listApiKeys,
+  listAudit,
+  listLedger,
+  listUsers,
+} from "@svc/db";
 import {
   addPerson,
   adjustTokens,
@@ -61,9 +69,8 @@ const presentAccount = (a: Overview) => ({
 });
 
 async function overviewOf(deps: { db: Parameters<typeof accountsOverview>[0] }, accountId: string) {
-  const [account] = await accountsOverview(deps.db, accountId, 1);
-  if (!account || account.id !== accountId)
-    throw new ApiError("NOT_FOUND", `No account with id ${JSON.stringify(accountId)}.`);
+  const [account] = await accountsOverview(deps.db, { id: accountId }, 1);
+  if (!account) throw new ApiError("NOT_FOUND", `No account with id ${JSON.stringify(accountId)}.`);
   return account;
 }
 
@@ -78,7 +85,7 @@ const listAccounts = route({
   query: z.object({ q: z.string().trim().min(1).max(200).optional() }),
   reply: { status: 200, schema: R.OperatorAccounts, description: "Accounts" },
   async handler({ query }, { deps }) {
-    const accounts = await accountsOverview(deps.db, query.q ?? null, 500);
+    const accounts = await accountsOverview(deps.db, { ...(query.q && { q: query.q }) }, 500);
     return { data: { accounts: accounts.map(presentAccount) } };
   },
 });
@@ -283,7 +290,7 @@ const changePerson = route({
   },
 });
 
-type CatalogueModel = NonNullable<Awaited<ReturnType<typeof findModel>>>;
+type CatalogueModel = Awaited<ReturnType<typeof listAllModels>>[number];
 
 /** A model as the operator's catalogue shows it; queue: its pool now (null: unlimited, or Redis away). */
 const presentOperatorModel = (m: CatalogueModel, queue: Awaited<ReturnType<typeof poolHealth>> | null) => ({
@@ -307,10 +314,7 @@ const listOperatorModels = route({
   summary: "The whole catalogue, whatever the status, with each limited model's queue health",
   reply: { status: 200, schema: R.OperatorModels, description: "Models" },
   async handler(_input, { deps }) {
-    const rows = await deps.db.model.findMany({ orderBy: { id: "asc" }, select: { id: true } });
-    const models = (await Promise.all(rows.map((r) => findModel(deps.db, r.id)))).flatMap((m) =>
-      m ? [m] : [],
-    );
+    const models = await listAllModels(deps.db);
     return {
       data: {
         models: await Promise.all(

@@ -120,8 +120,11 @@ export function findAccountScheduling(db: Db, id: string) {
   );
 }
 
-/** Every account (or those whose id or name contains `q`) with what an operator watches. */
-export function accountsOverview(db: Db, q: string | null, limit: number) {
+/**
+ * Every account with what an operator watches: one by id, those whose id is or whose name contains
+ * `q`, or all, newest first.
+ */
+export function accountsOverview(db: Db, filter: { id?: string; q?: string }, limit: number) {
   return findMany<{
     id: string;
     name: string;
@@ -141,9 +144,10 @@ export function accountsOverview(db: Db, q: string | null, limit: number) {
             (SELECT COALESCE(sum(l.amount), 0)::int FROM ledger_entries l
               WHERE l.account_id = a.id AND l.kind = 'CHARGE' AND l.created_at >= now() - interval '30 days') AS charged30d
      FROM accounts a
-     WHERE $1::text IS NULL OR a.id = $1 OR a.name ILIKE '%' || $1 || '%'
+     WHERE ($3::text IS NULL OR a.id = $3)
+       AND ($1::text IS NULL OR a.id = $1 OR a.name ILIKE '%' || $1 || '%')
      ORDER BY a.created_at DESC, a.id DESC LIMIT $2`,
-    [q, limit],
+    [filter.q ?? null, limit, filter.id ?? null],
   );
 }
 

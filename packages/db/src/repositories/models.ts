@@ -29,6 +29,11 @@ export async function listModels(db: Db, filter: ModelFilter) {
   return { models: models.map(withCatalogueFields), total };
 }
 
+/** Every model whatever its status or listing, typed (the operator's catalogue). */
+export async function listAllModels(db: Db) {
+  return (await db.model.findMany({ orderBy: { id: "asc" } })).map(withCatalogueFields);
+}
+
 /** Run creation and cancel ask this (behind a short cache), so it skips Prisma. Pricing and runner typed. */
 export async function findModel(db: Db, id: string) {
   const row = await findOne<Model>(db, "models_by_id", "SELECT * FROM models WHERE id = $1", [id]);
