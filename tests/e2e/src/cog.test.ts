@@ -314,7 +314,8 @@ describe("Cog runner end to end", () => {
       const { run_id: runId } = await client.runs.create(
         "cog/yields-deadline",
         { input: { prompt: "p", num_images: 2 } },
-        { cancelAfter: "3s" },
+        // Long enough for the first image to be shown first on a loaded machine.
+        { cancelAfter: "8s" },
       );
       await waitFor(async () => cog.puts.length === 1, { what: "the prediction" });
       const shown = outputShown(runId);
