@@ -127,7 +127,11 @@ describe("scheduler (Redis)", () => {
     const place = (await s!.place("m/keys", a[2]!.runId))!;
     expect(runsBefore(place.own, place.index, place.accounts)).toBe(1);
     expect(await s!.remove([a[2]!.runId])).toBe(1);
-    expect((await s!.states([a[2]!.runId])).get(a[2]!.runId)).toEqual({ waiting: false, slot: null });
+    expect((await s!.states([a[2]!.runId])).get(a[2]!.runId)).toEqual({
+      waiting: false,
+      slot: null,
+      leasedAt: null,
+    });
     // The limited key's run ends: its next run starts in the slot it freed.
     expect((await s!.release([a[0]!.runId])).map((d) => d.runId)).toEqual([a[1]!.runId]);
     expect(await s!.release([b[0]!.runId])).toEqual([]);
@@ -184,6 +188,7 @@ describe("scheduler (Redis)", () => {
     expect((await s!.states([a!.runId, b!.runId, c!.runId])).get(c!.runId)).toEqual({
       waiting: false,
       slot: "http://gpu#0",
+      leasedAt: expect.any(Number),
     });
   });
 

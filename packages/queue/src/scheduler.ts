@@ -566,8 +566,10 @@ export function redisScheduler(redis: RedisClient, prefix: string, settings: Sch
     },
     /** Pools that have had runs or slots. */
     pools: (): Promise<string[]> => redis.smembers(`${P}pools`),
-    /** Where runs stand: waiting, leased (with the slot), or neither. */
-    async states(runIds: readonly string[]): Promise<Map<string, { waiting: boolean; slot: string | null }>> {
+    /** Where runs stand: waiting, leased (with the slot and when, ms), or neither. */
+    async states(
+      runIds: readonly string[],
+    ): Promise<Map<string, { waiting: boolean; slot: string | null; leasedAt: number | null }>> {
       if (!runIds.length) return new Map();
       const [waiting, leases] = await Promise.all([
         redis.hmget(`${P}waiting`, ...runIds),
@@ -576,7 +578,11 @@ export function redisScheduler(redis: RedisClient, prefix: string, settings: Sch
       return new Map(
         runIds.map((id, i) => [
           id,
-          { waiting: waiting[i] !== null, slot: leases[i] ? leases[i]!.split("\t")[1]! : null },
+          {
+            waiting: waiting[i] !== null,
+            slot: leases[i] ? leases[i]!.split("\t")[1]! : null,
+            leasedAt: leases[i] ? Number(leases[i]!.split("\t")[3]) : null,
+          },
         ]),
       );
     },

@@ -73,10 +73,15 @@ export async function sweepRuns(
   for (const { id, error } of revived.failed)
     deps.logger.warn("sweep could not re-enqueue a queued run", { run_id: id, error });
   const states = await deps.scheduler.states(pooled.map((run) => run.id));
-  const lost = pooled.filter((run) => {
+  const unplaced = pooled.filter((run) => {
     const state = states.get(run.id);
     return !state?.waiting && !state?.slot;
   });
+  // Neither waiting nor leased may also mean dispatched, its prediction already over (the slot
+  // given back by Cog's webhook) and its job not yet started: such a run has a job in line, and
+  // putting it back would run its model a second time.
+  const lost = [];
+  for (const run of unplaced) if (!(await hasLiveJob(deps.leased, run.id))) lost.push(run);
   const readmitted = await deps.scheduler.enqueue(
     lost.map((run) => ({ ...run, runId: run.id, pool: run.modelId })),
   );
@@ -97,9 +102,14 @@ export async function sweepRuns(
     accounts.set(run.accountId, entry);
   }
   const refreshed = await deps.scheduler.refreshAccounts([...accounts.values()]);
+  // A lease whose job is not there yet may be one a dispatcher is still sending (its work goes
+  // to the server first, then the job, marked begun): only a lease older than that is jobless.
+  const leasedBefore = Date.now() - JOB_GRACE_MS;
   const leased = pooled.flatMap((run) => {
-    const slot = states.get(run.id)?.slot;
-    return slot ? [{ runId: run.id, slot, pool: run.modelId }] : [];
+    const state = states.get(run.id);
+    return state?.slot && (state.leasedAt ?? 0) < leasedBefore
+      ? [{ runId: run.id, slot: state.slot, pool: run.modelId }]
+      : [];
   });
   const jobless = [];
   for (const lease of leased) if (!(await deps.leased.getJob(lease.runId))) jobless.push(lease);
@@ -138,4 +148,15 @@ export async function sweepRuns(
       unindexed,
     });
   return { enqueued, timedOut: timedOut.length, deadlines, unindexed };
+}
+
+/** How long a dispatcher may take from leasing a slot to adding the run's job (a PUT to the server between). */
+const JOB_GRACE_MS = 5_000;
+
+/** Whether the run's leased job is still to be done (waiting, delayed or being executed). */
+async function hasLiveJob(leased: LeasedRunsQueue, runId: string): Promise<boolean> {
+  const job = await leased.getJob(runId);
+  if (!job) return false;
+  const state = await job.getState();
+  return state !== "completed" && state !== "failed" && state !== "unknown";
 }
