@@ -44,7 +44,7 @@ describe("runs without a worker", () => {
     expect(after.balance).toBe(before.balance);
     // No worker gives its model capacity here: it waits in the model's queue, without a job.
     const state = await api.scheduler.states([res.body.data.run_id]);
-    expect(state.get(res.body.data.run_id)).toEqual({ waiting: true, slot: null });
+    expect(state.get(res.body.data.run_id)).toEqual({ waiting: true, slot: null, leasedAt: null });
     expect(await api.queues.runs().getJob(res.body.data.run_id)).toBeUndefined();
   });
 

@@ -81,7 +81,14 @@ export async function sweepRuns(
   // given back by Cog's webhook) and its job not yet started: such a run has a job in line, and
   // putting it back would run its model a second time.
   const lost = [];
-  for (const run of unplaced) if (!(await hasLiveJob(deps.leased, run.id))) lost.push(run);
+  for (const run of unplaced) {
+    const live = await hasLiveJob(deps.leased, run.id).catch((error: unknown) => {
+      // An unreadable job record: this run is left alone (and said), the others go on.
+      deps.logger.warn("sweep could not re-enqueue a queued run", { run_id: run.id, error });
+      return true;
+    });
+    if (!live) lost.push(run);
+  }
   const readmitted = await deps.scheduler.enqueue(
     lost.map((run) => ({ ...run, runId: run.id, pool: run.modelId })),
   );
