@@ -1,5 +1,5 @@
 import type { RequestHandler, Response } from "express";
-import { ApiError, bearerToken, hashApiKey, parseApiKeyMode, type Mode } from "@svc/core";
+import { ApiError, bearerToken, hashApiKey, parseApiKeyMode, ttlCache, type Mode } from "@svc/core";
 import { findApiKeyByHash, touchApiKey } from "@svc/db";
 import type { AppDeps } from "../deps.js";
 import type { AuthFailureLimit } from "../http/rateLimit.js";
@@ -25,11 +25,10 @@ export function principalOf(auth: AuthContext): string {
 
 type KeyAuth = AuthContext & { keyId: string };
 
-interface CachedKey {
+interface KnownKey {
   auth: KeyAuth | null;
   /** When the key itself expires (its owner's setting), checked at every request. */
   keyExpiresAt: Date | null;
-  expiresAt: number;
 }
 
 const TOUCH_INTERVAL_MS = 60_000;
@@ -45,7 +44,7 @@ const CACHE_MAX = 10_000;
 
 /**
  * Bearer API keys, looked up by hash. A short per-process cache (AUTH_CACHE_TTL_MS) saves a query
- * per request; a revoked key therefore stops working within that TTL on every replica. Unknown
+ * per request (requests that miss it together share one); a revoked key therefore stops working within that TTL on every replica. Unknown
  * and revoked keys are remembered longer (a new key is random, so an unknown hash stays unknown).
  * Every key is looked up whatever its address did: a valid key is never refused for others'
  * failures (30 bad keys from a shared NAT or proxy address must not lock its users out); an
@@ -54,32 +53,25 @@ const CACHE_MAX = 10_000;
  * minute per key, off the request path.
  */
 export function authenticate({ db, config, logger }: AppDeps, failures?: AuthFailureLimit): RequestHandler {
-  const cache = new Map<string, CachedKey>();
   const lastTouched = new Map<string, number>();
-
-  async function lookup(hash: string): Promise<Omit<CachedKey, "expiresAt">> {
-    const now = Date.now();
-    const hit = cache.get(hash);
-    if (hit && hit.expiresAt > now) return hit;
-    const key = await findApiKeyByHash(db, hash);
-    const auth: KeyAuth | null =
-      key && !key.revokedAt
-        ? {
-            accountId: key.accountId,
-            keyId: key.id,
-            mode: key.mode,
-            ...(key.allowedModels?.length && { allowedModels: key.allowedModels }),
-            ...(key.maxConcurrentRuns !== null && { keyMaxConcurrentRuns: key.maxConcurrentRuns }),
-          }
-        : null;
-    const entry = { auth, keyExpiresAt: key?.expiresAt ?? null };
-    const ttl = auth ? config.AUTH_CACHE_TTL_MS : NEGATIVE_TTL_MS;
-    if (ttl > 0) {
-      if (cache.size >= CACHE_MAX) cache.clear();
-      cache.set(hash, { ...entry, expiresAt: now + ttl });
-    }
-    return entry;
-  }
+  const lookup = ttlCache(
+    async (hash): Promise<KnownKey> => {
+      const key = await findApiKeyByHash(db, hash);
+      const auth: KeyAuth | null =
+        key && !key.revokedAt
+          ? {
+              accountId: key.accountId,
+              keyId: key.id,
+              mode: key.mode,
+              ...(key.allowedModels?.length && { allowedModels: key.allowedModels }),
+              ...(key.maxConcurrentRuns !== null && { keyMaxConcurrentRuns: key.maxConcurrentRuns }),
+            }
+          : null;
+      return { auth, keyExpiresAt: key?.expiresAt ?? null };
+    },
+    ({ auth }) => (auth ? config.AUTH_CACHE_TTL_MS : NEGATIVE_TTL_MS),
+    CACHE_MAX,
+  );
 
   function touch(keyId: string) {
     const now = Date.now();
