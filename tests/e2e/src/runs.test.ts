@@ -333,7 +333,10 @@ describe("a worker killed with batches in flight", () => {
         );
         ids.push(...batch.map((r) => r.run_id));
       }
-      const first = await service.startWorker();
+      // 100 at a time: the runs drain in four waves of 300 ms, so the kill after the first
+      // completions lands with the next wave starting and the rest waiting (with all 400 at once,
+      // every settlement could commit between two looks and the kill would come after the drain).
+      const first = await service.startWorker({ WORKER_CONCURRENCY: "100" });
       // Kill it while runs are being started and settled in batches, not before and not after.
       await waitFor(
         async () => ((await db.run.count({ where: { status: "COMPLETED" } })) > 0 ? true : null),

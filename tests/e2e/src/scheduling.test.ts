@@ -143,7 +143,13 @@ describe("scheduling onto model servers", () => {
     ])
       expect(scraped).toContain(line);
     expect(scraped).toMatch(/svc_pool_oldest_queued_seconds\{model="sched\/slow"\} [0-9.]+/);
-    expect(scraped).toMatch(/svc_dispatch_latency_seconds_count\{model="sched\/slow"\} \d+/);
+    // Dispatch latency is observed by the worker that executed a run: one of the two has.
+    const dispatched = await Promise.all(
+      workers.map(async (w) => (await fetch(`http://127.0.0.1:${w.metrics}/metrics`)).text()),
+    );
+    expect(
+      dispatched.some((text) => /svc_dispatch_latency_seconds_count\{model="sched\/slow"\} [1-9]/.test(text)),
+    ).toBe(true);
     const views = await Promise.all(ids.map((id) => client.runs.get(id)));
     expect(views.filter((v) => v.status === "EXECUTING")).toHaveLength(2);
     const queued = views.filter((v) => v.status === "QUEUED");
