@@ -10,8 +10,9 @@ const logger = createLogger({ service: "api", level: config.LOG_LEVEL });
 exitOnFatalErrors(logger);
 const api = await assembleApi(config, logger);
 // A moment for Redis before serving, so that the first requests' limits are counted there rather
-// than per process; an API whose Redis is down still starts (and says so on /readyz).
-await whenRedisReady(api.deps.redis, config.READY_TIMEOUT_MS);
+// than per process; an API whose Redis is down still starts (and says so on /readyz). Meanwhile
+// the process primes its connections and validators.
+await Promise.all([whenRedisReady(api.deps.redis, config.READY_TIMEOUT_MS), api.prime()]);
 const server = api.app.listen(config.PORT, config.HOST);
 server.keepAliveTimeout = config.HTTP_KEEP_ALIVE_TIMEOUT_MS;
 await once(server, "listening");

@@ -12,10 +12,13 @@ import type { AppDeps } from "./deps.js";
 import { createApiMetrics } from "./metrics.js";
 import { accountSchedulingCache, modelCache } from "./cache/ttlCache.js";
 import { heldConnections } from "./runs/heldConnections.js";
+import { primeProcess } from "./prime.js";
 
 export interface AssembledApi {
   app: ReturnType<typeof createApp>;
   deps: AppDeps;
+  /** Opens connections and compiles validators before serving (prime.ts); never fails. */
+  prime(): Promise<void>;
   /** Starts draining: readiness fails, waiting requests answer now and event streams end. */
   drain(): void;
   /** Closes the queues, the dashboard and the pools (after the HTTP server has stopped). */
@@ -111,6 +114,8 @@ export async function assembleApi(
   return {
     app: createApp(deps),
     deps,
+    prime: () =>
+      primeProcess(deps, Math.min(poolSize, config.GROUP_COMMIT_IN_FLIGHT + 2), config.READY_TIMEOUT_MS),
     drain() {
       deps.lifecycle.draining = true;
       closing.abort();

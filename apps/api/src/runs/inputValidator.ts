@@ -27,6 +27,26 @@ function detail(error: ErrorObject): ErrorDetail {
   return { path: path.join("."), message: `${error.message ?? "is invalid"}${allowed}` };
 }
 
+/**
+ * Compiles the validators of these models now rather than at their first run (the first
+ * compilation also compiles JSON Schema's meta-schema: milliseconds of CPU on the request path of
+ * a new process). A schema that does not compile is left for its requests to report.
+ */
+export function compileInputValidators(
+  models: readonly { id: string; updatedAt: Date; inputSchema: unknown }[],
+): number {
+  let compiledNow = 0;
+  for (const m of models) {
+    try {
+      validatorFor(m.id, m.updatedAt, m.inputSchema as object);
+      compiledNow++;
+    } catch {
+      // reported to the model's callers, as before
+    }
+  }
+  return compiledNow;
+}
+
 /** The input with the schema's defaults filled in, or a 400 listing every failing field. */
 export function validateRunInput(
   model: { id: string; updatedAt: Date; inputSchema: unknown },

@@ -40,6 +40,16 @@ export async function findModel(db: Db, id: string) {
   return row && withCatalogueFields(row);
 }
 
+/** The input schemas of the models that take runs, to compile their validators before serving. */
+export async function activeInputSchemas(db: Db) {
+  return findMany<{ id: string; updatedAt: Date; inputSchema: unknown }>(
+    db,
+    "models_active_schemas",
+    "SELECT id, updated_at, input_schema FROM models WHERE status = 'active'",
+    [],
+  );
+}
+
 /**
  * Every model's runner, whatever its status (queued runs of a deprecated model still run); null
  * for a runner that does not parse (the model cannot run).
