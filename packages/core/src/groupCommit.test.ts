@@ -64,6 +64,41 @@ describe("groupCommit", () => {
     expect(batches.slice(1)).toEqual([["a:2"], ["a:3"]]);
   });
 
+  it("when a lane's batch is running, then that lane's arrivals wait and go together, while another lane's go at once", async () => {
+    const batches: string[][] = [];
+    const running = new Set<string>();
+    let overlapped = false;
+    const first = deferred();
+    const gc = groupCommit<string, string>({
+      apply: async (items) => {
+        batches.push(items);
+        const lanes = new Set(items.map((s) => s.split(":")[0]!));
+        for (const lane of lanes) {
+          if (running.has(lane)) overlapped = true;
+          running.add(lane);
+        }
+        if (batches.length === 1) await first.gate;
+        for (const lane of lanes) running.delete(lane);
+        return items;
+      },
+      windowMs: 0,
+      maxBatch: 10,
+      maxInFlight: 4,
+      laneOf: (item) => item.split(":")[0]!,
+    });
+    const all = [gc.submit("a:1")];
+    await new Promise((r) => setImmediate(r));
+    all.push(...["a:2", "b:1", "a:3"].map((s) => gc.submit(s)));
+    await new Promise((r) => setImmediate(r));
+    // b went on its own while a's first batch held the lane; a's next two wait for it, together.
+    expect(batches).toEqual([["a:1"], ["b:1"]]);
+    expect(gc.pending).toBe(3);
+    first.release();
+    expect(await Promise.all(all)).toEqual(["a:1", "a:2", "b:1", "a:3"]);
+    expect(batches[2]).toEqual(["a:2", "a:3"]);
+    expect(overlapped).toBe(false);
+  });
+
   it("when a batch fails, then each of its items is rejected and later batches still run", async () => {
     let calls = 0;
     const gc = groupCommit<number, number>({

@@ -16,6 +16,14 @@ export interface GroupCommitOptions<I, O> {
    * sees the earlier one's outcome as if they had been applied one by one.
    */
   keyOf?(item: I): string | undefined;
+  /**
+   * Batches holding items of the same lane are never applied at the same time; a batch may hold
+   * any number of one lane's items. With lane = account, a pipeline never has two of its
+   * statements waiting for the same account row: the second would wait for the first's lock and
+   * then re-check the rows it locked (EvalPlanQual, which sets up the whole statement's plan
+   * again), while its runs could have joined the next batch for free.
+   */
+  laneOf?(item: I): string;
 }
 
 interface Pending<I, O> {
@@ -33,12 +41,13 @@ export interface GroupCommit<I, O> {
 }
 
 export function groupCommit<I, O>(options: GroupCommitOptions<I, O>): GroupCommit<I, O> {
-  const { apply, windowMs, maxBatch, maxInFlight, keyOf } = options;
+  const { apply, windowMs, maxBatch, maxInFlight, keyOf, laneOf } = options;
   let queue: Pending<I, O>[] = [];
   let inFlight = 0;
   let inFlightItems = 0;
   // Keys of items in batches being applied: their followers wait until those batches are done.
   const busyKeys = new Map<string, number>();
+  const busyLanes = new Set<string>();
   let timer: { cancel(): void } | undefined;
   let drained: (() => void)[] = [];
 
@@ -49,34 +58,40 @@ export function groupCommit<I, O>(options: GroupCommitOptions<I, O>): GroupCommi
     for (const done of waiting) done();
   };
 
-  const take = (): { batch: Pending<I, O>[]; keys: string[] } => {
-    if (!keyOf) return { batch: queue.splice(0, maxBatch), keys: [] };
+  const take = (): { batch: Pending<I, O>[]; keys: string[]; lanes: string[] } => {
+    if (!keyOf && !laneOf) return { batch: queue.splice(0, maxBatch), keys: [], lanes: [] };
     const batch: Pending<I, O>[] = [];
     const rest: Pending<I, O>[] = [];
     const keys = new Set<string>();
+    const lanes = new Set<string>();
     for (const p of queue) {
-      const key = keyOf(p.item);
-      const held = key !== undefined && (keys.has(key) || busyKeys.has(key));
+      const key = keyOf?.(p.item);
+      const lane = laneOf?.(p.item);
+      const held =
+        (key !== undefined && (keys.has(key) || busyKeys.has(key))) ||
+        (lane !== undefined && busyLanes.has(lane));
       if (batch.length >= maxBatch || held) {
         rest.push(p);
         continue;
       }
       if (key !== undefined) keys.add(key);
+      if (lane !== undefined) lanes.add(lane);
       batch.push(p);
     }
     queue = rest;
-    return { batch, keys: [...keys] };
+    return { batch, keys: [...keys], lanes: [...lanes] };
   };
 
   const flush = () => {
     timer?.cancel();
     timer = undefined;
     while (queue.length > 0 && inFlight < maxInFlight) {
-      const { batch, keys } = take();
-      if (batch.length === 0) break; // everything left waits for a key held by a running batch
+      const { batch, keys, lanes } = take();
+      if (batch.length === 0) break; // everything left waits for a key or lane held by a running batch
       inFlight++;
       inFlightItems += batch.length;
       for (const key of keys) busyKeys.set(key, (busyKeys.get(key) ?? 0) + 1);
+      for (const lane of lanes) busyLanes.add(lane);
       apply(batch.map((p) => p.item))
         .then(
           (answers) => batch.forEach((p, i) => p.resolve(answers[i]!)),
@@ -90,6 +105,7 @@ export function groupCommit<I, O>(options: GroupCommitOptions<I, O>): GroupCommi
             if (n === 0) busyKeys.delete(key);
             else busyKeys.set(key, n);
           }
+          for (const lane of lanes) busyLanes.delete(lane);
           // Whatever arrived meanwhile has already waited for a batch: it goes now.
           if (queue.length > 0) flush();
           settleDrain();

@@ -35,10 +35,24 @@ export const createDeliveriesQueue = (connection: RedisClient, prefix: string): 
 export const createDeadlinesQueue = (connection: RedisClient, prefix: string): DeadlinesQueue =>
   queue(DEADLINE_JOB, connection, prefix);
 
+/**
+ * Jobs in one round trip. One job alone (the usual batch of a process that is not busy) is added
+ * with one script call: addBulk wraps even one in MULTI/EXEC, three commands for Redis to run.
+ */
+async function addJobs<T>(
+  // Spelled out so that a job's name and data are T's, whatever T is.
+  q: Queue<unknown, unknown, string, T, unknown, string>,
+  entries: ReturnType<typeof jobEntries<T>>,
+): Promise<void> {
+  const [first] = entries;
+  if (entries.length === 1) await q.add(first!.name, first!.data, first!.opts);
+  else if (entries.length) await q.addBulk(entries);
+}
+
 /** A batch of runs in one round trip (a group-committed batch of creations). */
 export async function enqueueRuns(q: RunsQueue, runIds: readonly string[]): Promise<void> {
-  if (!runIds.length) return;
-  await q.addBulk(
+  await addJobs(
+    q,
     jobEntries(
       RUN_JOB,
       runIds.map((runId) => ({ data: { runId } })),
@@ -48,9 +62,7 @@ export async function enqueueRuns(q: RunsQueue, runIds: readonly string[]): Prom
 
 /**
  * The jobs of runs the scheduler leased a slot to, in the order it leased them (`begun`: those whose
- * work the dispatching worker sent already). One job alone (a
- * slot freed) is added with one script call rather than a MULTI: it is on the path between two
- * predictions of a server.
+ * work the dispatching worker sent already).
  */
 export async function launchRuns(
   q: LeasedRunsQueue,
@@ -65,8 +77,7 @@ export async function launchRuns(
       data: { runId, slot, pool, leasedAt: at, ...(begun.has(runId) && { begun: true }) },
     })),
   );
-  if (entries.length === 1) await q.add(entries[0]!.name, entries[0]!.data, entries[0]!.opts);
-  else await q.addBulk(entries);
+  await addJobs(q, entries);
 }
 
 /** A run to admit: into its pool's queue, or (pool null: unlimited capacity) straight to the workers. */
@@ -88,8 +99,8 @@ export async function admitRuns(
 }
 
 export async function enqueueDeliveries(q: DeliveriesQueue, deliveryIds: readonly string[]): Promise<void> {
-  if (!deliveryIds.length) return;
-  await q.addBulk(
+  await addJobs(
+    q,
     jobEntries(
       DELIVERY_JOB,
       deliveryIds.map((deliveryId) => ({ data: { deliveryId } })),

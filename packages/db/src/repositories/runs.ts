@@ -94,10 +94,16 @@ export function queuedRunsBefore(db: Db, olderThan: Date, limit = 500) {
 
 /** EXECUTING runs whose deadline has passed, with what their settlement needs. */
 export function overdueRuns(db: Db, now: Date, limit = 500) {
-  return findMany<{ id: string; modelId: string; reservedTokens: number; executionTimeoutMs: number }>(
+  return findMany<{
+    id: string;
+    accountId: string;
+    modelId: string;
+    reservedTokens: number;
+    executionTimeoutMs: number;
+  }>(
     db,
     "runs_overdue",
-    `SELECT r.id, r.model_id, r.reserved_tokens, m.execution_timeout_ms FROM runs r JOIN models m ON m.id = r.model_id
+    `SELECT r.id, r.account_id, r.model_id, r.reserved_tokens, m.execution_timeout_ms FROM runs r JOIN models m ON m.id = r.model_id
      WHERE r.status = 'EXECUTING' AND r.deadline_at < $1 LIMIT $2`,
     [now, limit],
   );

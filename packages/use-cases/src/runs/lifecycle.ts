@@ -164,6 +164,7 @@ export interface RunLifecycle {
   /** FAILED/TIMEOUT for an EXECUTING run past its deadline; null when it had ended already. */
   timeOut(run: {
     id: string;
+    accountId: string;
     modelId: string;
     reservedTokens: number;
     executionTimeoutMs: number;
@@ -187,12 +188,16 @@ export function createRunLifecycle({
   const { creations, starts, settlements, warn } = pipelines;
 
   async function settle(
-    run: { id: string; modelId: string; reservedTokens: number },
+    run: { id: string; accountId: string; modelId: string; reservedTokens: number },
     from: readonly RunStatus[],
     decision: SettlementDecision,
     at: Date,
   ): Promise<SettledRun | null> {
-    const answer = await settlements.submit({ runId: run.id, ...planSettlement(run, from, decision, at) });
+    const answer = await settlements.submit({
+      runId: run.id,
+      accountId: run.accountId,
+      ...planSettlement(run, from, decision, at),
+    });
     if (isError(answer)) throw answer.error;
     return answer;
   }

@@ -48,13 +48,16 @@ function endedView(run: SettledRun, plan: SettlementPlan): { view?: Record<strin
   return JSON.stringify(view).length <= EVENT_VIEW_MAX_BYTES ? { view } : {};
 }
 
+/** A run's settlement, with the account whose row it moves. */
+export type Settlement = SettlementPlan & { runId: string; accountId: string };
+
 /** A run to insert, with how it is admitted once created. */
 export type NewRun = RunRow & { admission: Omit<AdmittedRun, "runId" | "createdAt"> };
 
 export interface Pipelines {
   creations: GroupCommit<NewRun, InsertAnswer>;
   starts: GroupCommit<string, StartedRun | null>;
-  settlements: GroupCommit<SettlementPlan & { runId: string }, SettleAnswer>;
+  settlements: GroupCommit<Settlement, SettleAnswer>;
   /** A logger for work the sweeper will redo when it failed. */
   warn(what: string, ids: Record<string, readonly string[] | string>): (error: unknown) => void;
   /** Resolves when every transition submitted so far is committed and its events sent. */
@@ -96,6 +99,7 @@ export function createPipelines({ db, queues, logger, groupCommit: settings }: L
   const creations: GroupCommit<NewRun, InsertAnswer> = groupCommit({
     ...settings,
     keyOf: (r) => (r.idempotencyKey ? `${r.accountId}:${r.mode}:${r.idempotencyKey}` : undefined),
+    laneOf: (r) => r.accountId,
     async apply(rows) {
       // account.balance_low deliveries recorded by the reservations of this batch.
       const alerts: string[] = [];
@@ -187,10 +191,11 @@ export function createPipelines({ db, queues, logger, groupCommit: settings }: L
     },
   });
 
-  const settlements: GroupCommit<SettlementPlan & { runId: string }, SettleAnswer> = groupCommit({
+  const settlements: GroupCommit<Settlement, SettleAnswer> = groupCommit({
     ...settings,
     windowMs: settings.settleWindowMs ?? settings.windowMs,
     keyOf: (s) => s.runId,
+    laneOf: (s) => s.accountId,
     async apply(plans) {
       let answers: SettleAnswer[];
       try {
