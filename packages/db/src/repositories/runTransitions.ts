@@ -331,8 +331,11 @@ WITH b AS (
     charge int, charge_bd int, charge_rd int, release int, release_bd int, release_rd int,
     event text, run_body text, endpoint_head text, endpoint_tail text, charge_id text, release_id text)
 ), locked AS MATERIALIZED (
+  -- r.id = ANY($2) (the same ids as b) gives the runs an index condition: joined on b alone, whose
+  -- size the planner cannot know, a plan cached while the table was small hashed b and scanned
+  -- every run.
   SELECT r.id FROM runs r JOIN b ON b.run_id = r.id
-  WHERE r.status::text = ANY(b."from") AND r.reserved_tokens = b.expected_reserved
+  WHERE r.id = ANY($2::text[]) AND r.status::text = ANY(b."from") AND r.reserved_tokens = b.expected_reserved
     AND (b.expected_units IS NULL OR r.units_completed = b.expected_units)
   ORDER BY r.id FOR NO KEY UPDATE OF r
 ), settled AS (
@@ -424,7 +427,11 @@ export async function settleRuns(
     charge_id: s.charge.amount > 0 ? newId("led") : null,
     release_id: s.release.amount > 0 ? newId("led") : null,
   }));
-  const result = await pool.query({ name: "runs_settle", text: SETTLE_RUNS, values: [JSON.stringify(rows)] });
+  const result = await pool.query({
+    name: "runs_settle",
+    text: SETTLE_RUNS,
+    values: [JSON.stringify(rows), rows.map((r) => r.run_id)],
+  });
   return new Map(
     result.rows.map((r) => [
       r.id as string,

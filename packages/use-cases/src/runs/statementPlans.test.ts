@@ -1,0 +1,100 @@
+import {
+  createDb,
+  loadCatalogue,
+  overdueRuns,
+  queuedRunsBefore,
+  runsPastCancelAt,
+  seedCatalogue,
+  settleRuns,
+  sqlPool,
+  startRuns,
+  type Db,
+} from "@svc/db";
+import { createAccountWithKeys, createTestDatabase, type TestDatabase } from "@svc/testkit";
+
+interface PlanNode {
+  "Node Type": string;
+  "Relation Name"?: string;
+  "Index Name"?: string;
+  Plans?: PlanNode[];
+}
+
+/** Every scan of `runs` in a plan tree (not its updates), as "node type via index". */
+function scansOfRuns(node: PlanNode, out: string[] = []): string[] {
+  if (node["Relation Name"] === "runs" && node["Node Type"].endsWith("Scan"))
+    out.push(`${node["Node Type"]} via ${node["Index Name"] ?? "-"}`);
+  for (const child of node.Plans ?? []) scansOfRuns(child, out);
+  return out;
+}
+
+// The statements the run path and the sweepers prepare, planned as an established database plans
+// them: many finished runs, some waiting, statistics in place, the generic plan a long-lived
+// connection caches. A run-path statement finds its runs by id; an index on status let the
+// planner AND it with the primary key, reading the entry of every open run (dead ones too, until
+// vacuum) at each start.
+describe("run statements on an established runs table", () => {
+  let database: TestDatabase;
+  let db: Db;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    await seedCatalogue(database.db, await loadCatalogue());
+    const { account, liveKeyId } = await createAccountWithKeys(database.db, 1000);
+    // One connection: the statements prepared by a call are the ones explained after it.
+    db = createDb({ url: database.url, poolSize: 1 });
+    await sqlPool(db).query(
+      `INSERT INTO runs (id, account_id, api_key_id, mode, model_id, status, input, units_requested,
+                         estimated_tokens, created_at, started_at, completed_at, deadline_at, cancel_at)
+       SELECT 'run_plan' || g, $1, $2, 'live', 'acme/echo',
+              (CASE WHEN g % 100 = 0 THEN 'QUEUED' WHEN g % 100 = 1 THEN 'EXECUTING' ELSE 'COMPLETED' END)::"RunStatus",
+              '{}', 1, 1, now() - g * interval '1 second', now(), now(), now() + interval '1 hour',
+              CASE WHEN g % 7 = 0 THEN now() + interval '1 hour' END
+       FROM generate_series(1, 20000) g`,
+      [account.id, liveKeyId],
+    );
+    await sqlPool(db).query("ANALYZE runs");
+    await sqlPool(db).query("SET plan_cache_mode = force_generic_plan");
+  });
+  afterAll(async () => {
+    await db.$disconnect();
+    await database.drop();
+  });
+
+  /** The scans of `runs` in the generic plan of a statement this connection has prepared. */
+  async function scans(name: string): Promise<string[]> {
+    const pool = sqlPool(db);
+    const { rows } = await pool.query<{ n: number }>(
+      "SELECT cardinality(parameter_types) AS n FROM pg_prepared_statements WHERE name = $1",
+      [name],
+    );
+    expect(rows).toHaveLength(1);
+    const args = Array.from({ length: rows[0]!.n }, () => "NULL").join(", ");
+    const explained = await pool.query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(
+      `EXPLAIN (FORMAT JSON) EXECUTE ${name}(${args})`,
+    );
+    return scansOfRuns(explained.rows[0]!["QUERY PLAN"][0].Plan);
+  }
+
+  it("when runs start, each is found through the primary key alone", async () => {
+    await startRuns(sqlPool(db), []);
+    const found = await scans("runs_start");
+    expect(found.length).toBeGreaterThan(0);
+    for (const scan of found) expect(scan).toMatch(/via runs_pkey$/);
+  });
+
+  it("when runs are settled, each is found through the primary key alone", async () => {
+    await settleRuns(sqlPool(db), []);
+    const found = await scans("runs_settle");
+    expect(found.length).toBeGreaterThan(0);
+    for (const scan of found) expect(scan).toMatch(/via runs_pkey$/);
+  });
+
+  it("when the sweepers look for stale, overdue or expiring runs, each reads only its partial index", async () => {
+    await queuedRunsBefore(db, new Date(), 10);
+    await overdueRuns(db, new Date(), 10);
+    await runsPastCancelAt(db, new Date(), 10);
+    expect(await scans("runs_queued_before")).toEqual(["Index Scan via runs_queued_created_at_idx"]);
+    expect(await scans("runs_overdue")).toEqual(["Index Scan via runs_executing_deadline_at_idx"]);
+    expect(await scans("runs_past_cancel_at")).toEqual(["Index Scan via runs_open_cancel_at_idx"]);
+  });
+});
