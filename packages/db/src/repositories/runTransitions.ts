@@ -80,8 +80,12 @@ WITH b AS (
     units_requested int, estimated_tokens int, reserve int, ledger_id text, idempotency_key text, request_hash text,
     webhook_events text[], cancel_at timestamptz, priority "RunPriority", trace_parent text)
 ), fresh AS (
+  -- OFFSET 0 keeps the lookup a probe of the unique index per run: a plain EXISTS may be planned
+  -- as a hash of every run of the table (one sequential scan per batch), which the planner takes
+  -- for cheaper in any table below ~15,000 runs, given its guess of 100 runs per batch.
   SELECT b.* FROM b WHERE b.idempotency_key IS NULL OR NOT EXISTS (
-    SELECT 1 FROM runs r WHERE r.account_id = b.account_id AND r.mode = b.mode AND r.idempotency_key = b.idempotency_key)
+    SELECT 1 FROM runs r WHERE r.account_id = b.account_id AND r.mode = b.mode AND r.idempotency_key = b.idempotency_key
+    OFFSET 0)
 ), need AS (
   SELECT account_id, sum(reserve)::int AS total FROM fresh WHERE reserve > 0 GROUP BY account_id
 ), key_need AS (

@@ -158,6 +158,23 @@ describe("run lifecycle (group commit)", () => {
     expect(await expectLedgerExact(account.id)).toEqual({ balance: 100, reserved: 2 });
   });
 
+  it("when a keyed request is repeated after the tokens ran out or the model was retired, then it replays the run", async () => {
+    // Keys are looked up only when the creation statement finds them taken: a replay must not be
+    // refused for what a new run would be.
+    const { account, command } = await liveAccount(5);
+    const keyed = command("acme/pixel-hq", { idempotencyKey: "order-2", body: { input: { n: 1 } } });
+    const first = await runs.create(keyed);
+    expect(first.kind).toBe("created");
+    const broke = await runs.create(keyed);
+    expect(broke).toMatchObject({ kind: "replayed", run: { id: first.kind === "created" && first.run.id } });
+    const retired = await runs.create({ ...keyed, model: { ...keyed.model, status: "deprecated" } });
+    expect(retired).toMatchObject({
+      kind: "replayed",
+      run: { id: first.kind === "created" && first.run.id },
+    });
+    expect(await runs.create(command("acme/pixel-hq"))).toMatchObject({ kind: "insufficient" });
+    expect(await expectLedgerExact(account.id)).toEqual({ balance: 5, reserved: 5 });
+  });
   it("when a batch of runs is created, started and finished, then each run's events are recorded in order and the model's queue holds them", async () => {
     const { command } = await liveAccount(1000);
     const hub = createRunEventHub(redis, prefix, (error) => {

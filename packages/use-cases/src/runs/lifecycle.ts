@@ -297,11 +297,16 @@ export function createRunLifecycle({
             .update(canonicalJson({ modelId: model.id, body: command.body }))
             .digest("hex")
         : null;
-      if (command.idempotencyKey) {
-        const replay = await replayOf(command, requestHash);
-        if (replay) return replay;
-      }
-      if (model.status !== "active") return { kind: "model_not_active", status: model.status };
+      // A key is looked up only when the creation statement finds it taken ("conflict" below): a
+      // lookup before every keyed creation cost a query, while a first request is the rule and a
+      // replay the exception. A replay still answers once the model is no longer active.
+      if (model.status !== "active")
+        return (
+          (command.idempotencyKey && (await replayOf(command, requestHash))) || {
+            kind: "model_not_active",
+            status: model.status,
+          }
+        );
       const units = unitsRequested(model.pricing, command.input);
       const estimatedTokens = tokensFor(model.pricing, units);
       const reserve = command.mode === "live" ? estimatedTokens : 0;
@@ -361,7 +366,8 @@ export function createRunLifecycle({
             await budgetReached(row.apiKeyId, answer.budget, reserve);
             return { kind: "over_budget", needed: reserve, budget: answer.budget };
           case "conflict": {
-            // A twin with the same key was created first (in an earlier batch or elsewhere).
+            // The key is taken: a replay, a reuse with another body, or a twin created first (in
+            // an earlier batch or elsewhere).
             const replay = await replayOf(command, requestHash);
             if (replay) return replay;
             if (attempt > 0) throw new Error("an Idempotency-Key keeps conflicting with no run holding it");
