@@ -1,8 +1,9 @@
-// pnpm bench:openloop [--rate R] [--seconds S]
+// pnpm bench:openloop [--rate R] [--seconds S] [--keyed]
 // A paced open loop: R run creations/s of the no-op model (acme/echo), each sent at its own
 // scheduled time (not in per-second bursts, as autocannon's --overallRate does), against the
 // real API and worker processes. Prints creation latency, created -> started and -> completed
 // from the database, and both processes' peak RSS. Rate limits are on (in the path, never hit).
+// --keyed gives every creation an Idempotency-Key of its own, as an SDK that retries does.
 // Loopback only, bounded in time.
 import { readFileSync } from "node:fs";
 import { Agent, request } from "node:http";
@@ -11,7 +12,11 @@ import { createAccountWithKeys } from "../../packages/testkit/dist/index.js";
 import { percentile, startService } from "./service.mjs";
 
 const { values } = parseArgs({
-  options: { rate: { type: "string", default: "200" }, seconds: { type: "string", default: "10" } },
+  options: {
+    rate: { type: "string", default: "200" },
+    seconds: { type: "string", default: "10" },
+    keyed: { type: "boolean", default: false },
+  },
 });
 const RATE = Number(values.rate);
 const TOTAL = RATE * Number(values.seconds);
@@ -50,6 +55,7 @@ try {
               Authorization: `Bearer ${liveKey}`,
               "Content-Type": "application/json",
               "Content-Length": Buffer.byteLength(body),
+              ...(values.keyed && { "Idempotency-Key": `open-loop-${i}` }),
             },
           },
           (res) => {
@@ -88,7 +94,7 @@ try {
   latencies.splice(0, latencies.length, ...by(RATE, TOTAL));
   const f = (n) => Number(n).toFixed(1);
   console.log(
-    `${TOTAL} creations at ${RATE}/s, paced, after the first second: http p50 ${f(percentile(latencies, 50))} ms p99 ${f(percentile(latencies, 99))} ms`,
+    `${TOTAL} ${values.keyed ? "keyed " : ""}creations at ${RATE}/s, paced, after the first second: http p50 ${f(percentile(latencies, 50))} ms p99 ${f(percentile(latencies, 99))} ms`,
   );
   console.log(
     `created -> started p50 ${f(row.s50)} ms p99 ${f(row.s99)} ms | created -> completed p50 ${f(row.c50)} ms p99 ${f(row.c99)} ms | not completed ${row.unfinished}`,
