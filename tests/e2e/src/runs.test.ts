@@ -112,6 +112,28 @@ describe("runs end to end", () => {
     expect(await service.database.db.ledgerEntry.count({ where: { runId: created.run_id } })).toBe(0);
   });
 
+  it("when one Idempotency-Key is sent at once to two API processes, then one run is made, charged once, and every answer carries it", async () => {
+    // Keys are looked up only once the creation statement finds them taken: a twin inserted by the
+    // other process meanwhile is a unique violation there, and the run is answered as a replay.
+    const second = (await service.startApi()).base;
+    const { accountId, liveKey, client } = await service.account(100);
+    const other = new ModelRunClient({ apiKey: liveKey, baseUrl: second });
+    const body = { input: { prompt: "exactly once" } };
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        (i % 2 ? other : client).runs.create("acme/echo", body, { idempotencyKey: "order-e2e" }),
+      ),
+    );
+    const ids = new Set(answers.map((a) => a.run_id));
+    expect(ids.size).toBe(1);
+    const [runId] = [...ids];
+    expect(await service.database.db.run.count({ where: { accountId } })).toBe(1);
+    const done = await until(client, runId!, "COMPLETED");
+    expect(await balance(accountId)).toEqual({ balance: 100 - done.tokens_charged!, reserved: 0 });
+    expect(await service.database.db.ledgerEntry.count({ where: { runId, kind: "RESERVE" } })).toBe(1);
+    expect(await service.database.db.ledgerEntry.count({ where: { runId, kind: "CHARGE" } })).toBe(1);
+  });
+
   it("when audio and video runs complete, then their files are a WAV and an H.264 MP4, charged per second", async () => {
     const { client } = await service.account(100);
     const audio = await client.runs.create("acme/voice/tone", {
