@@ -175,6 +175,7 @@ describe("run lifecycle (group commit)", () => {
     expect(await runs.create(command("acme/pixel-hq"))).toMatchObject({ kind: "insufficient" });
     expect(await expectLedgerExact(account.id)).toEqual({ balance: 5, reserved: 5 });
   });
+
   it("when a batch of runs is created, started and finished, then each run's events are recorded in order and the model's queue holds them", async () => {
     const { command } = await liveAccount(1000);
     const hub = createRunEventHub(redis, prefix, (error) => {
