@@ -234,7 +234,9 @@ export interface StartedRun {
 
 const START_RUNS = `
 WITH locked AS MATERIALIZED (
-  SELECT id FROM runs WHERE id = ANY($1::text[]) AND status IN ('QUEUED', 'EXECUTING') ORDER BY id FOR NO KEY UPDATE
+  SELECT r.id FROM svc_sorted_ids($1::text[]) AS u(id) CROSS JOIN LATERAL (
+    SELECT id FROM runs WHERE runs.id = u.id AND status IN ('QUEUED', 'EXECUTING') FOR NO KEY UPDATE
+  ) r
 ), started AS (
   UPDATE runs r SET
     status = 'EXECUTING',
@@ -335,13 +337,12 @@ WITH b AS (
     charge int, charge_bd int, charge_rd int, release int, release_bd int, release_rd int,
     event text, run_body text, endpoint_head text, endpoint_tail text, charge_id text, release_id text)
 ), locked AS MATERIALIZED (
-  -- r.id = ANY($2) (the same ids as b) gives the runs an index condition: joined on b alone, whose
-  -- size the planner cannot know, a plan cached while the table was small hashed b and scanned
-  -- every run.
-  SELECT r.id FROM runs r JOIN b ON b.run_id = r.id
-  WHERE r.id = ANY($2::text[]) AND r.status::text = ANY(b."from") AND r.reserved_tokens = b.expected_reserved
-    AND (b.expected_units IS NULL OR r.units_completed = b.expected_units)
-  ORDER BY r.id FOR NO KEY UPDATE OF r
+  -- The batch's runs ($2: the ids of b), probed and locked in id order (svc_sorted_ids). Whether
+  -- each may move is decided by the update below, which a concurrent change makes re-check the
+  -- row's newest version.
+  SELECT r.id FROM svc_sorted_ids($2::text[]) AS u(id) CROSS JOIN LATERAL (
+    SELECT id FROM runs WHERE runs.id = u.id FOR NO KEY UPDATE
+  ) r
 ), settled AS (
   UPDATE runs r SET
     status = b."to", reserved_tokens = 0, tokens_charged = b.charge,
@@ -352,6 +353,8 @@ WITH b AS (
     error_code = COALESCE(b.error_code, r.error_code),
     error_message = COALESCE(b.error_message, r.error_message)
   FROM b WHERE r.id = b.run_id AND r.id IN (SELECT id FROM locked)
+    AND r.status::text = ANY(b."from") AND r.reserved_tokens = b.expected_reserved
+    AND (b.expected_units IS NULL OR r.units_completed = b.expected_units)
   RETURNING r.id, r.account_id, r.api_key_id, r.mode, r.model_id, r.webhook_url, r.webhook_events, r.status,
             r.tokens_charged, r.created_at, r.started_at
 ), totals AS (

@@ -30,10 +30,11 @@ function scansOfRuns(node: PlanNode, out: string[] = []): string[] {
 
 /**
  * A database whose runs table holds `size` runs (1% QUEUED, 1% EXECUTING, the rest COMPLETED,
- * half with an Idempotency-Key), analyzed, and one connection that caches generic plans: the
- * plans a long-lived connection keeps for the statements it has prepared.
+ * half with an Idempotency-Key), analyzed unless `analyzed` is false (a new database, before
+ * autovacuum's first look), and one connection that caches generic plans: the plans a long-lived
+ * connection keeps for the statements it has prepared.
  */
-function plannedOn(size: number) {
+function plannedOn(size: number, { analyzed = true } = {}) {
   let database: TestDatabase;
   let db: Db;
 
@@ -54,7 +55,7 @@ function plannedOn(size: number) {
        FROM generate_series(1, $3::int) g`,
       [account.id, liveKeyId, size],
     );
-    await sqlPool(db).query("ANALYZE runs");
+    if (analyzed) await sqlPool(db).query("ANALYZE runs");
     await sqlPool(db).query("SET plan_cache_mode = force_generic_plan");
   });
   afterAll(async () => {
@@ -93,14 +94,11 @@ const creationLooksUpKeysByIndex = (plans: ReturnType<typeof plannedOn>) =>
     ]);
   });
 
-// The statements the run path and the sweepers prepare, planned as an established database plans
-// them. A run-path statement finds its runs by id; an index on status let the planner AND it with
-// the primary key, reading the entry of every open run (dead ones too, until vacuum) at each start.
-describe("run statements on an established runs table", () => {
-  const plans = plannedOn(20_000);
-
-  creationLooksUpKeysByIndex(plans);
-
+// A start or a settlement finds its runs by id. An index on status let the planner AND it with the
+// primary key, reading the entry of every open run (dead ones too, until vacuum) at each start;
+// and a plan cached while the table was new (every table is small then) scanned or hashed every
+// run for each batch until autovacuum first analyzed the table.
+const transitionsProbeThePrimaryKey = (plans: ReturnType<typeof plannedOn>) => {
   it("when runs start, each is found through the primary key alone", async () => {
     await startRuns(sqlPool(plans.db()), []);
     const found = await plans.scans("runs_start");
@@ -114,6 +112,15 @@ describe("run statements on an established runs table", () => {
     expect(found.length).toBeGreaterThan(0);
     for (const scan of found) expect(scan).toMatch(/via runs_pkey$/);
   });
+};
+
+// The statements the run path and the sweepers prepare, planned as an established database plans
+// them.
+describe("run statements on an established runs table", () => {
+  const plans = plannedOn(20_000);
+
+  creationLooksUpKeysByIndex(plans);
+  transitionsProbeThePrimaryKey(plans);
 
   it("when the sweepers look for stale, overdue or expiring runs, each reads only its partial index", async () => {
     await queuedRunsBefore(plans.db(), new Date(), 10);
@@ -126,5 +133,17 @@ describe("run statements on an established runs table", () => {
 });
 
 describe("run statements on a small deployment's runs table", () => {
-  creationLooksUpKeysByIndex(plannedOn(2_000));
+  const plans = plannedOn(2_000);
+
+  creationLooksUpKeysByIndex(plans);
+  transitionsProbeThePrimaryKey(plans);
+});
+
+// What a new deployment's first statements cache, and keep until autovacuum first analyzes runs
+// (up to a minute, while the table grows at the rate runs are made).
+describe("run statements on a new database", () => {
+  const plans = plannedOn(0, { analyzed: false });
+
+  creationLooksUpKeysByIndex(plans);
+  transitionsProbeThePrimaryKey(plans);
 });
