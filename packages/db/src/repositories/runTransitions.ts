@@ -344,6 +344,8 @@ WITH b AS (
     SELECT id FROM runs WHERE runs.id = u.id FOR NO KEY UPDATE
   ) r
 ), settled AS (
+  -- Each settled run carries its row of b (charges, bodies, ledger ids) from here on: what follows
+  -- reads settled alone, with no join back to b.
   UPDATE runs r SET
     status = b."to", reserved_tokens = 0, tokens_charged = b.charge,
     completed_at = CASE WHEN b."to" = 'CANCELED' THEN r.completed_at ELSE b.at END,
@@ -356,41 +358,41 @@ WITH b AS (
     AND r.status::text = ANY(b."from") AND r.reserved_tokens = b.expected_reserved
     AND (b.expected_units IS NULL OR r.units_completed = b.expected_units)
   RETURNING r.id, r.account_id, r.api_key_id, r.mode, r.model_id, r.webhook_url, r.webhook_events, r.status,
-            r.tokens_charged, r.created_at, r.started_at
+            r.tokens_charged, r.created_at, r.started_at, b.at, b.event, b.run_body, b.endpoint_head,
+            b.endpoint_tail, b.charge, b.charge_bd, b.charge_rd, b.charge_id, b.release, b.release_bd,
+            b.release_rd, b.release_id
 ), totals AS (
-  SELECT s.account_id, sum(b.charge_bd + b.release_bd)::int AS bd, sum(b.charge_rd + b.release_rd)::int AS rd
-  FROM settled s JOIN b ON b.run_id = s.id GROUP BY s.account_id HAVING sum(b.charge + b.release) > 0
+  SELECT account_id, sum(charge_bd + release_bd)::int AS bd, sum(charge_rd + release_rd)::int AS rd
+  FROM settled GROUP BY account_id HAVING sum(charge + release) > 0
 ), account_locks AS MATERIALIZED (
   SELECT a.id FROM accounts a WHERE a.id IN (SELECT account_id FROM totals) ORDER BY a.id FOR NO KEY UPDATE
 ), accounts_moved AS (
   UPDATE accounts a SET balance = a.balance + t.bd, reserved = a.reserved + t.rd
   FROM totals t WHERE a.id = t.account_id AND a.id IN (SELECT id FROM account_locks)
-), refunds AS (
-  SELECT s.api_key_id, s.created_at, b.release FROM settled s JOIN b ON b.run_id = s.id WHERE b.release > 0
 ), keys_refunded AS (
   -- A key's budget counter gets back what a run of its current period released (a run of an
   -- earlier period was counted in a counter that has been reset since).
   UPDATE api_keys k SET budget_used = GREATEST(0, k.budget_used - COALESCE((
-      SELECT sum(rf.release) FROM refunds rf WHERE rf.api_key_id = k.id AND rf.created_at >= k.budget_period_start), 0))
-  WHERE k.id IN (SELECT api_key_id FROM refunds) AND k.budget_tokens IS NOT NULL
+      SELECT sum(s.release) FROM settled s
+      WHERE s.api_key_id = k.id AND s.release > 0 AND s.created_at >= k.budget_period_start), 0))
+  WHERE k.id IN (SELECT api_key_id FROM settled WHERE release > 0) AND k.budget_tokens IS NOT NULL
     AND k.account_id IN (SELECT id FROM account_locks)
 ), ledger AS (
   INSERT INTO ledger_entries (id, account_id, run_id, kind, amount, balance_delta, reserved_delta)
-  SELECT b.charge_id, s.account_id, s.id, 'CHARGE'::"LedgerKind", b.charge, b.charge_bd, b.charge_rd
-  FROM settled s JOIN b ON b.run_id = s.id WHERE b.charge > 0
+  SELECT charge_id, account_id, id, 'CHARGE'::"LedgerKind", charge, charge_bd, charge_rd FROM settled WHERE charge > 0
   UNION ALL
-  SELECT b.release_id, s.account_id, s.id, 'RELEASE'::"LedgerKind", b.release, b.release_bd, b.release_rd
-  FROM settled s JOIN b ON b.run_id = s.id WHERE b.release > 0
+  SELECT release_id, account_id, id, 'RELEASE'::"LedgerKind", release, release_bd, release_rd
+  FROM settled WHERE release > 0
 ), deliveries_made AS (
   INSERT INTO deliveries (id, account_id, mode, run_id, endpoint_id, url, event, body, created_at)
-  SELECT svc_random_id('whd'), s.account_id, s.mode, s.id, e.id, e.url, b.event,
-         b.endpoint_head || to_json(e.id)::text || b.endpoint_tail, b.at
-  FROM settled s JOIN b ON b.run_id = s.id
+  SELECT svc_random_id('whd'), s.account_id, s.mode, s.id, e.id, e.url, s.event,
+         s.endpoint_head || to_json(e.id)::text || s.endpoint_tail, s.at
+  FROM settled s
   JOIN webhook_endpoints e ON e.account_id = s.account_id AND e.mode = s.mode AND e.status = 'active'
-                          AND b.event = ANY(e.events)
+                          AND s.event = ANY(e.events)
   UNION ALL
-  SELECT svc_random_id('whd'), s.account_id, s.mode, s.id, NULL, s.webhook_url, b.event, b.run_body, b.at
-  FROM settled s JOIN b ON b.run_id = s.id WHERE s.webhook_url IS NOT NULL AND b.event = ANY(s.webhook_events)
+  SELECT svc_random_id('whd'), s.account_id, s.mode, s.id, NULL, s.webhook_url, s.event, s.run_body, s.at
+  FROM settled s WHERE s.webhook_url IS NOT NULL AND s.event = ANY(s.webhook_events)
   RETURNING id, run_id
 )
 SELECT s.id, s.account_id, s.model_id, s.status, s.tokens_charged, s.created_at, s.started_at,
