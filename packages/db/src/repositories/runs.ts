@@ -13,7 +13,8 @@ export async function findIdempotentRun(
   db: Db,
   key: { accountId: string; mode: Mode; idempotencyKey: string },
 ): Promise<Run | null> {
-  const existing = await db.run.findUnique({ where: { accountId_mode_idempotencyKey: key } });
+  // At most one: the partial unique index on (account_id, mode, idempotency_key) of keyed runs.
+  const existing = await db.run.findFirst({ where: key });
   if (!existing) return null;
   if (Date.now() - existing.createdAt.getTime() <= IDEMPOTENCY_WINDOW_MS) return existing;
   await db.run.updateMany({
