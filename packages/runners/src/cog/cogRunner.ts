@@ -44,6 +44,11 @@ export interface CogRunnerDeps {
 }
 
 const OUTPUT_TIMEOUT_MS = 120_000;
+/**
+ * How long a taken-over run waits for the result of the prediction an earlier attempt sent before
+ * sending it again: Cog retries a webhook within a few seconds (backoff from 0.1 s).
+ */
+const TAKEOVER_RESULT_GRACE_MS = 3_000;
 
 class ServerUnavailable extends Error {}
 
@@ -203,6 +208,18 @@ export function createCogRunner(deps: CogRunnerDeps): Runner {
       const runningOn = prediction || fresh ? null : ((await deps.results.serverOf(id)) ?? slotServer);
       const failedServers = new Set<string>();
       let server = runningOn ?? slotServer;
+      // A run taken over: its prediction may have ended while its result is still on the way
+      // (Cog retries the webhook; the receiver it reached may have been the worker that died).
+      // Cog forgets a finished prediction, so a PUT now would run the model a second time: the
+      // result gets a moment to arrive first. A prediction still running is re-attached to after.
+      if (!prediction && !fresh) {
+        const grace = AbortSignal.any([signal, AbortSignal.timeout(TAKEOVER_RESULT_GRACE_MS)]);
+        prediction = await deps.results.wait(id, grace);
+        if (signal.aborted) {
+          if (server) await cancel(s, server, id);
+          throw signal.reason;
+        }
+      }
       if (!prediction && !server) server = await anotherServer(s, id, failedServers, signal);
       let dispatches = 0;
       let busyWait = 100;
