@@ -458,14 +458,16 @@ export async function settleRuns(
   );
 }
 
+// QUEUED too: a run sent to its server as its slot was leased (before its job's start is
+// committed) may already be making outputs; dropping them would hide them from its stream.
 const DELIVER_UNITS = `
 UPDATE runs SET units_completed = GREATEST(units_completed, LEAST(units_requested, $2))
-WHERE id = $1 AND status = 'EXECUTING' RETURNING units_completed`;
+WHERE id = $1 AND status IN ('QUEUED', 'EXECUTING') RETURNING units_completed`;
 
 /**
- * Records that the client is about to be shown outputs worth `units` of an executing run (a
- * progress report), before it is shown them: a cancel then charges them. False when the run is no
- * longer executing, and the report must not be shown (its outputs would be free).
+ * Records that the client is about to be shown outputs worth `units` of a run not yet ended (a
+ * progress report), before it is shown them: a cancel then charges them. False when the run has
+ * ended, and the report must not be shown (its outputs would be free).
  */
 export async function recordUnitsDelivered(pool: pg.Pool, runId: string, units: number): Promise<boolean> {
   const result = await pool.query({

@@ -1,7 +1,7 @@
 // A runner's progress reports on their way to the run's event stream. A report that carries
 // outputs hands the client files it keeps whatever happens next, so those units are recorded on
-// the run first (a cancel charges them) and the report is shown only if the run was still
-// executing then: a run canceled meanwhile never shows outputs it was not charged for.
+// the run first (a cancel charges them) and the report is shown only if the run had not ended
+// then: a run canceled meanwhile never shows outputs it was not charged for.
 import {
   outputKindOf,
   unitsDelivered,
@@ -65,7 +65,7 @@ export function createProgressRecorder(deps: {
   async function recordOne(runId: string, report: RunProgress, basis?: OutputBasis) {
     try {
       if (!(await deliverable(runId, report, basis))) {
-        deps.logger.info("progress with outputs dropped: the run is no longer executing", { run_id: runId });
+        deps.logger.info("progress with outputs dropped: the run has ended", { run_id: runId });
         return;
       }
       deps
