@@ -350,6 +350,7 @@ export function createRunLifecycle({
           case "error":
             throw answer.error;
           case "created":
+            await answer.admitted;
             return {
               kind: "created",
               run: {

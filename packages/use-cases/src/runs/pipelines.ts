@@ -22,7 +22,14 @@ import {
 } from "@svc/db";
 import type { AdmittedRun, LifecycleDeps } from "./lifecycle.js";
 
-export type InsertAnswer = InsertOutcome | { kind: "error"; error: unknown };
+/**
+ * A created run's answer carries its admission (its job or queue entry, and its Cancel-After
+ * deadline): the creator answers once it is done, but the account's next batch does not wait for it.
+ */
+export type InsertAnswer =
+  | Exclude<InsertOutcome, { kind: "created" }>
+  | (Extract<InsertOutcome, { kind: "created" }> & { admitted: Promise<unknown> })
+  | { kind: "error"; error: unknown };
 export type SettleAnswer = SettledRun | null | { kind: "error"; error: unknown };
 
 export const isError = (a: unknown): a is { kind: "error"; error: unknown } =>
@@ -108,7 +115,7 @@ export function createPipelines({ db, queues, logger, groupCommit: settings }: L
         alerts.push(...deliveryIds);
         return outcomes;
       };
-      let answers: InsertAnswer[];
+      let answers: (InsertOutcome | { kind: "error"; error: unknown })[];
       try {
         answers = await insert(rows);
       } catch (error) {
@@ -154,7 +161,7 @@ export function createPipelines({ db, queues, logger, groupCommit: settings }: L
       const deadlines = made.flatMap(({ row }) =>
         row.cancelAt ? [{ runId: row.id, at: row.cancelAt }] : [],
       );
-      await Promise.all([
+      const admitted = Promise.all([
         queues
           .admitRuns(made.map(({ row, createdAt }) => ({ runId: row.id, createdAt, ...row.admission })))
           .catch(warn("enqueue", { run_ids: created })),
@@ -163,7 +170,8 @@ export function createPipelines({ db, queues, logger, groupCommit: settings }: L
             .scheduleDeadlines(deadlines)
             .catch(warn("scheduling Cancel-After", { run_ids: deadlines.map((d) => d.runId) })),
       ]);
-      return answers;
+      inBackground(admitted);
+      return answers.map((a) => (a.kind === "created" ? { ...a, admitted } : a));
     },
   });
 
