@@ -152,7 +152,10 @@ const balanceLow = balanceLowParameters();
  * that leaves an armed account below its low-balance threshold records its account.balance_low
  * deliveries in the same statement.
  */
-export async function insertRuns(pool: pg.Pool, runs: readonly RunRow[]): Promise<InsertResult> {
+export async function insertRuns(
+  pool: pg.Pool | pg.PoolClient,
+  runs: readonly RunRow[],
+): Promise<InsertResult> {
   const rows = runs.map((r) => ({
     id: r.id,
     account_id: r.accountId,
@@ -266,7 +269,9 @@ WITH locked AS MATERIALIZED (
   RETURNING id, run_id
 )
 SELECT started.*, now()::timestamptz(3) AS db_now,
-       COALESCE((SELECT array_agg(d.id) FROM deliveries_made d WHERE d.run_id = started.id), '{}') AS delivery_ids
+       COALESCE((SELECT array_agg(d.id) FROM deliveries_made d WHERE d.run_id = started.id), '{}') AS delivery_ids,
+       -- This transaction only (is_local): its commit does not wait for the WAL flush (startRuns).
+       (SELECT set_config('synchronous_commit', 'off', true)) AS commit_unflushed
 FROM started`;
 
 const started = startedTemplates();
@@ -275,8 +280,20 @@ const started = startedTemplates();
  * QUEUED -> EXECUTING, or an EXECUTING run taken over after its worker died (attempts + 1), for a
  * batch of runs. started_at and the deadline are set once, at the first start, by the database
  * clock. A run missing from the answer is finished or canceled: there is nothing to execute.
+ *
+ * The start commits without waiting for its WAL to reach the disk (synchronous_commit off for its
+ * own transaction; call it outside a transaction of yours, or that transaction commits so too).
+ * It moves no tokens, and every later change of the run (settlement, cancel, time-out) commits
+ * synchronously, which flushes the start's WAL first. Only a crash of Postgres itself within
+ * about 3 x wal_writer_delay after a start can undo it: the run is QUEUED again and executed again,
+ * as after a worker's crash, and charged once. Waiting for that flush was most of a start's time
+ * under load (samples of pg_stat_activity: IO:WALSync and LWLock:WALWrite), and the fewer flushes
+ * shorten every creation's own (docs/benchmarks.md).
  */
-export async function startRuns(pool: pg.Pool, ids: readonly string[]): Promise<Map<string, StartedRun>> {
+export async function startRuns(
+  pool: pg.Pool | pg.PoolClient,
+  ids: readonly string[],
+): Promise<Map<string, StartedRun>> {
   const { runId, modelId, startedAt, webhookId } = started.placeholders;
   const result = await pool.query({
     name: "runs_start",
@@ -407,7 +424,7 @@ FROM settled s`;
  * A run missing from the answer was settled by someone else.
  */
 export async function settleRuns(
-  pool: pg.Pool,
+  pool: pg.Pool | pg.PoolClient,
   settlements: readonly SettlementRow[],
 ): Promise<Map<string, SettledRun>> {
   const rows = settlements.map((s) => ({
