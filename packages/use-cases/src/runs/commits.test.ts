@@ -19,7 +19,6 @@ type Connection = Extract<Sql, { release: unknown }>;
 // answered to the client) and a settlement (it moves tokens) must; a start need not (startRuns
 // says why), and its setting must end with its own transaction: a pooled connection that kept it
 // would commit the next creation or settlement unflushed too.
-
 describe("how the run statements commit", () => {
   let database: TestDatabase;
   let db: Db;
