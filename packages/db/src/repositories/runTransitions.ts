@@ -284,9 +284,9 @@ const started = startedTemplates();
  * The start commits without waiting for its WAL to reach the disk (synchronous_commit off for its
  * own transaction; call it outside a transaction of yours, or that transaction commits so too).
  * It moves no tokens, and every later change of the run (settlement, cancel, time-out) commits
- * synchronously, which flushes the start's WAL first. Only a crash of Postgres itself within
- * about 3 x wal_writer_delay after a start can undo it: the run is QUEUED again and executed again,
- * as after a worker's crash, and charged once. Waiting for that flush was most of a start's time
+ * synchronously, which flushes the start's WAL first. Only a crash of Postgres itself (or a
+ * failover to a standby) within about 3 x wal_writer_delay after a start can undo it: the run is
+ * QUEUED again and executed again, as after a worker's crash, and charged once. Waiting for that flush was most of a start's time
  * under load (samples of pg_stat_activity: IO:WALSync and LWLock:WALWrite), and the fewer flushes
  * shorten every creation's own (docs/benchmarks.md).
  */
