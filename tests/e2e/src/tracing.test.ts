@@ -88,13 +88,17 @@ describe("traces", () => {
     });
     expect(res.status).toBe(201);
     const { data } = (await res.json()) as { data: { run_id: string } };
-    const execute = (
-      await otlp.waitFor((spans) =>
-        spans.some((s) => s.name === "run.execute" && s.attributes["svc.run_id"] === data.run_id),
-      )
-    ).find((s) => s.name === "run.execute" && s.attributes["svc.run_id"] === data.run_id)!;
+    // The two processes export on their own schedules: the worker's span may arrive first.
+    const spans = await otlp.waitFor(
+      (all) =>
+        all.some((s) => s.name === "run.execute" && s.attributes["svc.run_id"] === data.run_id) &&
+        all.some((s) => s.service === "model-run-api" && s.traceId === traceId),
+    );
+    const execute = spans.find(
+      (s) => s.name === "run.execute" && s.attributes["svc.run_id"] === data.run_id,
+    )!;
     expect(execute.traceId).toBe(traceId);
-    const request = otlp.spans.find((s) => s.service === "model-run-api" && s.traceId === traceId)!;
+    const request = spans.find((s) => s.service === "model-run-api" && s.traceId === traceId)!;
     expect(request.parentSpanId).toBe(parentId);
   });
 });
