@@ -1,16 +1,16 @@
-import { activeInputSchemas, sqlPool } from "@svc/db";
+import { activeInputSchemas, primeRunTransitions, sqlPool } from "@svc/db";
 import { whenRedisReady } from "@svc/queue";
 import type { AppDeps } from "./deps.js";
 import { compileInputValidators } from "./runs/inputValidator.js";
 
 /**
  * Makes a new API process ready to answer at full speed before it takes traffic: opens the
- * Postgres connections that run creation uses at once, readies the runs queue and compiles the
- * models' input validators (the first compilation also compiles JSON Schema's meta-schema). A
- * replica started under load would otherwise pay for them in its first requests: its first run
- * creation took twice as long, and its first second at 400 creations/s had the worst answers of
- * the run (docs/benchmarks.md). Never fails and never holds the start up past `deadlineMs`: what
- * it could not do, requests do.
+ * Postgres connections that run creation uses at once and readies its statements (and a cancel's)
+ * on them, readies the runs queue and compiles the models' input validators (the first compilation
+ * also compiles JSON Schema's meta-schema). A replica started under load would otherwise pay for
+ * them in its first requests: its first run creation took twice as long, and its first second at
+ * 400 creations/s had the worst answers of the run (docs/benchmarks.md). Never fails and never
+ * holds the start up past `deadlineMs`: what it could not do, requests do.
  */
 export async function primeProcess(
   { db, redis, queues, logger }: Pick<AppDeps, "db" | "redis" | "queues" | "logger">,
@@ -18,11 +18,7 @@ export async function primeProcess(
   deadlineMs: number,
 ): Promise<void> {
   const work = (async () => {
-    const pool = sqlPool(db);
-    const opened = await Promise.allSettled(Array.from({ length: connections }, () => pool.connect()));
-    for (const c of opened) if (c.status === "fulfilled") c.value.release();
-    const failed = opened.find((c) => c.status === "rejected");
-    if (failed) throw failed.reason;
+    await primeRunTransitions(sqlPool(db), connections, ["insert", "settle"]);
     const [validators] = await Promise.all([
       activeInputSchemas(db).then(compileInputValidators),
       // The queue's first use checks the server (its version): once Redis is there.

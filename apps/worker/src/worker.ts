@@ -7,7 +7,7 @@ import {
   startWorkerHeartbeat,
   whenRedisReady,
 } from "@svc/queue";
-import { sqlPool } from "@svc/db";
+import { primeRunTransitions, sqlPool } from "@svc/db";
 import { assembleWorker } from "./assembly.js";
 import { startCogCallbackServer } from "./cog/callbackServer.js";
 import type { WorkerDeps } from "./deps.js";
@@ -53,6 +53,15 @@ async function waitForDependencies({ config, db, redis, logger }: WorkerDeps) {
 export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   const { config, redis, logger } = deps;
   await waitForDependencies(deps);
+  // The connections that starts and settlements use at once, their statements readied before the
+  // first job (as the API does for creations): what fails here, the first runs do.
+  await primeRunTransitions(
+    sqlPool(deps.db),
+    Math.min(config.DATABASE_POOL_SIZE, 2 * config.GROUP_COMMIT_IN_FLIGHT + 2),
+    ["start", "settle"],
+  ).catch((error: unknown) =>
+    logger.warn("readying the run statements failed; the first runs will", { error }),
+  );
   const prefix = config.QUEUE_PREFIX;
   const parts = assembleWorker(deps);
   const cogServer = config.COG_CALLBACK_URL

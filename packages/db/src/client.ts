@@ -13,6 +13,8 @@ export interface DbOptions {
 }
 
 const pools = new WeakMap<Db, pg.Pool>();
+/** Pools behind a transaction-mode pooler: their named statements go out unnamed. */
+const unnamed = new WeakSet<pg.Pool>();
 
 /**
  * A Prisma client on the pg driver adapter: no native engine, a bounded pool. The run lifecycle's
@@ -40,6 +42,7 @@ export const dbFromConfig = (config: BaseConfig, poolSize = config.DATABASE_POOL
  * as unnamed statements, which live within their own transaction. Prisma names none.
  */
 function sendUnprepared(pool: pg.Pool): void {
+  unnamed.add(pool);
   const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
   pool.query = ((config: unknown, ...rest: unknown[]) => {
     if (typeof config === "object" && config !== null && "name" in config) {
@@ -49,6 +52,9 @@ function sendUnprepared(pool: pg.Pool): void {
     return query(config, ...rest);
   }) as typeof pool.query;
 }
+
+/** Whether the pool keeps named statements prepared on its connections (not behind a transaction-mode pooler). */
+export const keepsPreparedStatements = (pool: pg.Pool): boolean => !unnamed.has(pool);
 
 /** The node-postgres pool under a client made by createDb. */
 export function sqlPool(db: Db): pg.Pool {
