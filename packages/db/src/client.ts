@@ -53,7 +53,7 @@ function sendUnprepared(pool: pg.Pool): void {
   }) as typeof pool.query;
 }
 
-/** Whether the pool keeps named statements prepared on its connections (not behind a transaction-mode pooler). */
+/** Whether the pool keeps named statements prepared on its connections (no transaction-mode pooler). */
 export const keepsPreparedStatements = (pool: pg.Pool): boolean => !unnamed.has(pool);
 
 /** The node-postgres pool under a client made by createDb. */
