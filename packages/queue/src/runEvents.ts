@@ -124,26 +124,55 @@ export interface RunEventHub {
 
 const parseEvent = (text: string): RunEvent => JSON.parse(text) as RunEvent;
 
+/** How long a process stays subscribed after its last listener left (a new one often follows). */
+const DEFAULT_LINGER_MS = 30_000;
+
 /**
  * One subscription per process for every run's events: a listener costs a map entry, not a
- * connection. Pub/sub is at-most-once, so after a reconnect every listener is told to re-read
- * what it may have missed.
+ * connection. It is held only while the process has listeners (and `lingerMs` after the last one
+ * left): an API process that streams nothing is not woken by every event of every run. Pub/sub is
+ * at-most-once, so a listener that joined before the subscription was in place, and every listener
+ * after a reconnect, is told to re-read what it may have missed.
  */
 export function createRunEventHub(
   redis: RedisClient,
   prefix: string,
   onError: (error: unknown) => void,
+  { lingerMs = DEFAULT_LINGER_MS }: { lingerMs?: number } = {},
 ): RunEventHub {
   const k = keys(prefix);
   const listeners = new Map<string, Set<(m: HubMessage) => void>>();
   let count = 0;
   const subscriber = duplicateAs(redis, "worker");
-  let subscribedOnce = false;
+  const resyncAll = () => {
+    for (const set of listeners.values()) for (const l of [...set]) l("resync");
+  };
+  let subscribed = false;
+  let lingering: NodeJS.Timeout | undefined;
+  let closed = false;
+  // Subscribing and unsubscribing one after the other, each step doing what is wanted by then.
+  let steps: Promise<void> = Promise.resolve();
+  const reconcile = () => {
+    steps = steps
+      .then(async () => {
+        const wanted = !closed && (count > 0 || lingering !== undefined);
+        if (wanted && !subscribed) {
+          await subscriber.subscribe(k.channel);
+          subscribed = true;
+          resyncAll();
+        } else if (!wanted && subscribed) {
+          subscribed = false;
+          await subscriber.unsubscribe(k.channel);
+        }
+      })
+      .catch(onError);
+  };
   subscriber.on("ready", () => {
-    if (subscribedOnce) for (const set of listeners.values()) for (const l of [...set]) l("resync");
-    subscribedOnce = true;
+    // ioredis subscribes again by itself after a reconnect; what was published meanwhile is lost.
+    if (subscribed) resyncAll();
+    // A subscription that failed (Redis away) is tried again once it is back.
+    else if (count > 0) reconcile();
   });
-  void subscriber.subscribe(k.channel).catch(onError);
   subscriber.on("message", (_channel: string, text: string) => {
     if (!count) return;
     try {
@@ -163,10 +192,19 @@ export function createRunEventHub(
       if (!set) listeners.set(runId, (set = new Set()));
       set.add(listener);
       count++;
+      clearTimeout(lingering);
+      lingering = undefined;
+      if (!subscribed) reconcile();
       return () => {
         if (!set.delete(listener)) return;
         count--;
         if (!set.size) listeners.delete(runId);
+        if (count || closed) return;
+        lingering = setTimeout(() => {
+          lingering = undefined;
+          reconcile();
+        }, lingerMs);
+        lingering.unref();
       };
     },
     async history(runId, afterId) {
@@ -175,6 +213,8 @@ export function createRunEventHub(
     },
     listeners: () => count,
     async close() {
+      closed = true;
+      clearTimeout(lingering);
       listeners.clear();
       count = 0;
       // QUIT waits for a connection that may never come (Redis away): then just hang up.
