@@ -130,7 +130,8 @@ export async function startRedisSentinel(): Promise<RedisSentinelHandle> {
   const password = "data-secret";
   const sentinelPassword = "sentinel-secret";
   const [master, replica, ...sentinelPorts] = await Promise.all(Array.from({ length: 5 }, () => freePort()));
-  const auth = ["--requirepass", password, "--masterauth", password];
+  // --dir: a replica keeps the master's snapshot it syncs from in its directory (else the cwd).
+  const auth = ["--requirepass", password, "--masterauth", password, "--dir", dir];
   const servers: ServerProcess[] = [
     await startServer([...plain, "--port", String(master), ...auth], master!),
     await startServer(
