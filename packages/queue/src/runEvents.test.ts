@@ -17,6 +17,17 @@ describe("run event hub (Redis)", () => {
     event: { type: "status" as const, status, at: new Date().toISOString() },
   });
 
+  // A hub whose subscription errors fail the test.
+  const openHub = (lingerMs?: number) =>
+    createRunEventHub(
+      redis,
+      prefix,
+      (error) => {
+        throw error;
+      },
+      lingerMs === undefined ? {} : { lingerMs },
+    );
+
   beforeAll(() => {
     redis = new Redis(TEST_REDIS_URL);
   });
@@ -26,9 +37,7 @@ describe("run event hub (Redis)", () => {
   });
 
   it("when nobody listens, then the process is not subscribed, and events are only stored", async () => {
-    const hub = createRunEventHub(redis, prefix, (error) => {
-      throw error;
-    });
+    const hub = openHub();
     try {
       await record()([status("run_quiet", "QUEUED")]);
       expect(await subscribers()).toBe(0);
@@ -39,9 +48,7 @@ describe("run event hub (Redis)", () => {
   });
 
   it("when a listener joins, then it is told to re-read once the subscription is in place, and gets later events live", async () => {
-    const hub = createRunEventHub(redis, prefix, (error) => {
-      throw error;
-    });
+    const hub = openHub();
     try {
       const heard: HubMessage[] = [];
       const stop = hub.listen("run_live", (m) => heard.push(m));
@@ -58,14 +65,7 @@ describe("run event hub (Redis)", () => {
   });
 
   it("when the last listener leaves, then the subscription lingers, serves a listener that comes back, and is dropped after the linger", async () => {
-    const hub = createRunEventHub(
-      redis,
-      prefix,
-      (error) => {
-        throw error;
-      },
-      { lingerMs: 300 },
-    );
+    const hub = openHub(300);
     try {
       const first: HubMessage[] = [];
       const stopFirst = hub.listen("run_a", (m) => first.push(m));
@@ -94,14 +94,7 @@ describe("run event hub (Redis)", () => {
   });
 
   it("when listeners come and go faster than Redis answers, then the one that stays is subscribed and told to re-read", async () => {
-    const hub = createRunEventHub(
-      redis,
-      prefix,
-      (error) => {
-        throw error;
-      },
-      { lingerMs: 0 },
-    );
+    const hub = openHub(0);
     try {
       let last: HubMessage[] = [];
       for (let i = 0; i < 20; i++) {
