@@ -98,12 +98,16 @@ for (const [i, a] of accounts.entries()) {
     )),
   );
 }
-// Every queued run's place and estimate, told once all three accounts wait.
+// Every queued run's place and estimate, told once all three accounts wait. Read one at a time,
+// each against the starts after its own answer: read all at once, the last answers came hundreds
+// of ms after the first, and the starts meanwhile counted as errors of the places told late.
 const toldAt = Date.now();
 const keyOf = (id) => accounts.find((a) => a.name === owner.get(id)).key;
-const told = new Map(
-  (await Promise.all(burst.map((id) => call(keyOf(id), "GET", `/runs/${id}`)))).map((v) => [v.run_id, v]),
-);
+const told = new Map();
+for (const id of burst) {
+  const view = await call(keyOf(id), "GET", `/runs/${id}`);
+  told.set(id, { view, at: Date.now() });
+}
 // The fast model meanwhile.
 const fastRuns = [];
 const fastLoop = (async () => {
@@ -137,9 +141,9 @@ const shares = accounts.map((a) => inWindow.filter((p) => owner.get(p.id) === a.
 const placeErrors = [];
 const estimateErrors = [];
 for (const p of predictions) {
-  const view = told.get(p.id);
+  const { view, at } = told.get(p.id) ?? {};
   if (view?.status !== "QUEUED" || view.queue_position == null) continue;
-  const before = predictions.filter((q) => q.startedAt > toldAt && q.startedAt < p.startedAt).length;
+  const before = predictions.filter((q) => q.startedAt > at && q.startedAt < p.startedAt).length;
   placeErrors.push(Math.abs(view.queue_position - 1 - before));
   if (view.estimated_start_at)
     estimateErrors.push(Math.abs(Date.parse(view.estimated_start_at) - p.startedAt));
