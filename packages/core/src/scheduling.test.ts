@@ -100,6 +100,21 @@ describe("scheduling policy", () => {
     expect(estimateStartMs(3, { capacity: 0, executing: 0, meanRunMs: 1_000 })).toBeNull();
   });
 
+  it("when the pool knows how long its busy slots have run, then each run starts as its slot frees", () => {
+    // Two slots, 1 s runs: one has run 900 ms (frees in 100), the other 200 ms (frees in 800).
+    const pool = { capacity: 2, executing: 2, meanRunMs: 1_000, busyForMs: [200, 900] };
+    expect([0, 1, 2, 3, 4].map((ahead) => estimateStartMs(ahead, pool))).toEqual([
+      100, 800, 1_100, 1_800, 2_100,
+    ]);
+    // A slot whose run has taken longer than usual frees any moment; a free slot at once.
+    expect(estimateStartMs(0, { ...pool, busyForMs: [1_500, 300] })).toBe(0);
+    expect(estimateStartMs(1, { ...pool, busyForMs: [1_500, 300] })).toBe(700);
+    expect(estimateStartMs(0, { ...pool, executing: 1, busyForMs: [300] })).toBe(0);
+    expect(estimateStartMs(1, { ...pool, executing: 1, busyForMs: [300] })).toBe(700);
+    expect(estimateStartMs(2, { ...pool, executing: 1, busyForMs: [300] })).toBe(1_000);
+    expect(estimateStartMs(2, { ...pool, meanRunMs: null })).toBeNull();
+  });
+
   it("when shares are even the fairness index is 1; when one takes everything it is 1/n", () => {
     expect(jainIndex([5, 5, 5])).toBe(1);
     expect(jainIndex([9, 0, 0])).toBeCloseTo(1 / 3);

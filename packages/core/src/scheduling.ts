@@ -96,19 +96,37 @@ export interface QueueSnapshot {
   executing: number;
   /** Typical execution time of recent runs, null when none finished lately. */
   meanRunMs: number | null;
+  /**
+   * How long each busy slot's run has been executing (ms), when the pool knows it (a model's
+   * capacity pool keeps each lease's start; the workers' run slots of unlimited models do not).
+   */
+  busyForMs?: readonly number[];
 }
 
 /**
  * When a queued run should start, `ahead` runs starting before it (runsBefore, or for unlimited
- * models the runs created before it). Free slots take runs at once; past them, runs
- * start in waves of `capacity`, one every mean run time, and the running wave is on average half
- * done. Null when no worker is alive or no run finished lately: there is nothing honest to say.
+ * models the runs created before it). Null when no worker is alive or no run finished lately:
+ * there is nothing honest to say.
+ *
+ * With each busy slot's run time so far, a slot frees when its run has run the typical time (at
+ * once, if it has run longer) and a free slot now. Those times all lie within one run time of
+ * now, so the slot that frees i-th takes the waiting runs i, i + capacity, i + 2 x capacity...,
+ * one run time apart. Without them, free slots take runs at once and the rest start in waves of
+ * `capacity`, one every run time, the running wave on average half done.
  */
 export function estimateStartMs(ahead: number, queue: QueueSnapshot): number | null {
-  if (queue.capacity <= 0 || queue.meanRunMs === null) return null;
-  const free = Math.max(0, queue.capacity - queue.executing);
+  const { capacity, meanRunMs: runMs, busyForMs } = queue;
+  if (capacity <= 0 || runMs === null) return null;
+  const wave = Math.floor(ahead / capacity);
+  if (busyForMs) {
+    const frees = Array.from({ length: capacity }, (_, slot) =>
+      slot < busyForMs.length ? Math.max(0, runMs - busyForMs[slot]!) : 0,
+    ).sort((a, b) => a - b);
+    return Math.round(frees[ahead % capacity]! + wave * runMs);
+  }
+  const free = Math.max(0, capacity - queue.executing);
   if (ahead < free) return 0;
-  return Math.round((Math.floor((ahead - free) / queue.capacity) + 0.5) * queue.meanRunMs);
+  return Math.round((Math.floor((ahead - free) / capacity) + 0.5) * runMs);
 }
 
 /** The median of recent run times, null when there are none. */

@@ -103,9 +103,16 @@ export function queueIndex(
     ]);
     if (!place) return (await scheduler.states([run.id])).get(run.id)?.slot ? { ahead: 0, waitMs: 0 } : null;
     const ahead = runsBefore(place.own, place.index, place.accounts);
+    // How long a slot is held (dispatch to the prediction's end) is what frees the next one; the
+    // run time also counts the settlement after it. The run time serves until runs have ended.
     return {
       ahead,
-      waitMs: estimateStartMs(ahead, { capacity: stats.capacity, executing: stats.leased, meanRunMs: p50 }),
+      waitMs: estimateStartMs(ahead, {
+        capacity: stats.capacity,
+        executing: stats.leased,
+        meanRunMs: median(stats.held) ?? p50,
+        busyForMs: stats.busySince.map((since) => Math.max(0, Date.now() - since)),
+      }),
     };
   }
 

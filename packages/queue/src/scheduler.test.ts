@@ -185,6 +185,8 @@ describe("scheduler (Redis)", () => {
     const { dispatched } = await s!.tick([]);
     expect(dispatched.map((d) => d.runId)).toEqual([c!.runId]);
     expect(await s!.renew([a!.runId])).toEqual([]);
+    // A lapsed lease says nothing about how long runs hold a slot.
+    expect((await s!.stats("m/lease")).held).toEqual([]);
     expect((await s!.states([a!.runId, b!.runId, c!.runId])).get(c!.runId)).toEqual({
       waiting: false,
       slot: "http://gpu#0",
@@ -204,5 +206,35 @@ describe("scheduler (Redis)", () => {
     await s!.release([onTwo.runId]);
     expect(await s!.relocate(onOne.runId, ["http://one"])).toBe("http://two#0");
     expect(await s!.stats("m/move")).toMatchObject({ leased: 1 });
+  });
+
+  it("when a pool's stats are read, then each busy slot of its capacity tells when its run was leased", async () => {
+    const [s] = make();
+    await s!.setSlots("m/since", ["http://one#0", "http://two#0", "http://three#0"]);
+    const leasedWithin = async () => {
+      const from = Date.now();
+      const [d] = await enqueue(s!, [run("acct_since", { pool: "m/since" })]);
+      return { runId: d!.runId, slot: d!.slot, from, to: Date.now() };
+    };
+    const first = await leasedWithin();
+    const second = await leasedWithin();
+    const since = (await s!.stats("m/since")).busySince.sort((a, b) => a - b);
+    expect(since).toHaveLength(2);
+    expect(since[0]).toBeGreaterThanOrEqual(first.from);
+    expect(since[0]).toBeLessThanOrEqual(first.to);
+    expect(since[1]).toBeGreaterThanOrEqual(second.from);
+    expect(since[1]).toBeLessThanOrEqual(second.to);
+    // The first run's server leaves: its run stays leased, but its slot is no longer capacity.
+    const slots = ["http://one#0", "http://two#0", "http://three#0"].filter((x) => x !== first.slot);
+    await s!.setSlots("m/since", slots);
+    expect(await s!.stats("m/since")).toMatchObject({ capacity: 2, leased: 2 });
+    expect((await s!.stats("m/since")).busySince).toEqual([since[1]]);
+    // A run giving its slot back tells how long it held it.
+    expect((await s!.stats("m/since")).held).toEqual([]);
+    const from = Date.now();
+    await s!.release([second.runId]);
+    const [held] = (await s!.stats("m/since")).held;
+    expect(held).toBeGreaterThanOrEqual(from - second.to);
+    expect(held).toBeLessThanOrEqual(Date.now() - second.from);
   });
 });

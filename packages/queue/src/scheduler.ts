@@ -14,6 +14,7 @@
 //   <pool>:slots   SET slot ids (the capacity: healthy servers x concurrency, or render threads)
 //   <pool>:busy    HASH slot -> run
 //   <pool>:health  HASH server -> up | down
+//   <pool>:held    LIST how long the last 100 runs released held their slot (ms), newest first
 //   waiting        HASH run -> pool \t account \t lane \t key
 //   input          HASH run -> its input (JSON), when small: handed to its dispatch
 //   lease          HASH run -> pool \t slot \t account \t leased ms \t key
@@ -88,11 +89,17 @@ local function unpark(key, pools)
     pools[pool] = true
   end
 end
-local function release(run, pools)
+-- held: the run gave its slot back itself (not a lapsed or moved lease): how long it held it
+-- is what the pool's next waiting runs can expect (their start estimates).
+local function release(run, pools, held)
   local v = redis.call('HGET', P .. 'lease', run)
   if not v then return nil end
   local f = split(v)
   local pool, slot, account, key = f[1], f[2], f[3], f[5]
+  if held then
+    redis.call('LPUSH', P .. pool .. ':held', math.max(0, now - tonumber(f[4])))
+    redis.call('LTRIM', P .. pool .. ':held', 0, 99)
+  end
   redis.call('HDEL', P .. 'lease', run)
   redis.call('ZREM', P .. 'leases', run)
   if redis.call('HGET', P .. pool .. ':busy', slot) == run then redis.call('HDEL', P .. pool .. ':busy', slot) end
@@ -219,7 +226,7 @@ return filled(pools)`;
 const RELEASE = `${COMMON}
 local pools = purge()
 for i = 5, #ARGV do
-  local pool = release(ARGV[i], pools)
+  local pool = release(ARGV[i], pools, true)
   if pool then pools[pool] = true end
 end
 return filled(pools)`;
@@ -344,11 +351,20 @@ for _, a in ipairs(redis.call('ZRANGE', P .. pool .. ':ring', 0, -1)) do
     if head[2] and (oldest == '' or tonumber(head[2]) < tonumber(oldest)) then oldest = head[2] end
   end
 end
+-- When each busy slot of the pool's capacity was leased (ms; a slot whose server left is not capacity).
+local since = {}
+for _, slot in ipairs(redis.call('SMEMBERS', P .. pool .. ':slots')) do
+  local run = redis.call('HGET', P .. pool .. ':busy', slot)
+  local v = run and redis.call('HGET', P .. 'lease', run)
+  if v then since[#since + 1] = string.match(v, '^[^\t]*\t[^\t]*\t[^\t]*\t([^\t]+)') end
+end
 return {
   redis.call('SCARD', P .. pool .. ':slots'),
   redis.call('HLEN', P .. pool .. ':busy'),
   tonumber(redis.call('HGET', P .. pool .. ':meta', 'queued') or '0'),
   oldest,
+  since,
+  redis.call('LRANGE', P .. pool .. ':held', 0, -1),
 }`;
 
 // ARGV[2]: run, ARGV[3]: servers to avoid (\\t-separated). Moves a run's lease to a free slot of
@@ -383,7 +399,7 @@ type Scripts = RedisClient & {
   svcSchedRemove(...args: (string | number)[]): Promise<number>;
   svcSchedRenew(...args: (string | number)[]): Promise<string[]>;
   svcSchedPlace(...args: string[]): Promise<(string | number)[]>;
-  svcSchedStats(...args: string[]): Promise<[number, number, number, string]>;
+  svcSchedStats(...args: string[]): Promise<[number, number, number, string, string[], string[]]>;
   svcSchedRelocate(...args: (string | number)[]): Promise<string | null>;
 };
 
@@ -440,6 +456,10 @@ export interface PoolStats {
   queued: number;
   /** Creation time of the run waiting longest, null when none waits. */
   oldestQueuedAt: Date | null;
+  /** When the run on each busy slot of the capacity was leased its slot (ms). */
+  busySince: number[];
+  /** How long the last runs that gave their slot back held it (ms), newest first. */
+  held: number[];
 }
 
 export interface SchedulerSettings {
@@ -556,12 +576,14 @@ export function redisScheduler(redis: RedisClient, prefix: string, settings: Sch
       return { own, index: Number(flat[1]), accounts };
     },
     async stats(pool: string): Promise<PoolStats> {
-      const [capacity, leased, queued, oldest] = await r.svcSchedStats(P, P, pool);
+      const [capacity, leased, queued, oldest, since, held] = await r.svcSchedStats(P, P, pool);
       return {
         capacity: Number(capacity),
         leased: Number(leased),
         queued: Math.max(0, Number(queued)),
         oldestQueuedAt: oldest ? new Date(Number(oldest)) : null,
+        busySince: since.map(Number).filter(Number.isFinite),
+        held: held.map(Number).filter(Number.isFinite),
       };
     },
     /** Pools that have had runs or slots. */
