@@ -96,8 +96,9 @@ local function release(run, pools, held)
   if not v then return nil end
   local f = split(v)
   local pool, slot, account, key = f[1], f[2], f[3], f[5]
-  if held then
-    redis.call('LPUSH', P .. pool .. ':held', math.max(0, now - tonumber(f[4])))
+  local leasedAt = tonumber(f[4])
+  if held and leasedAt then
+    redis.call('LPUSH', P .. pool .. ':held', math.max(0, now - leasedAt))
     redis.call('LTRIM', P .. pool .. ':held', 0, 99)
   end
   redis.call('HDEL', P .. 'lease', run)
