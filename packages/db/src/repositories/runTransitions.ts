@@ -145,6 +145,11 @@ SELECT id, NULL, 'alert', NULL FROM alerts`;
 
 const balanceLow = balanceLowParameters();
 
+/** A unique violation of the runs' Idempotency-Key index (migration 20261126110000_idempotency_keys_partial). */
+const isIdempotencyKeyTaken = (error: unknown) =>
+  (error as { code?: string }).code === "23505" &&
+  (error as { constraint?: string }).constraint === "runs_account_id_mode_idempotency_key_key";
+
 /**
  * Reserves and inserts a batch of runs in one statement: per account, the batch's reservations are
  * taken together only if the account can cover them all (available never below zero) and every
@@ -176,16 +181,27 @@ export async function insertRuns(
     priority: r.priority,
     ...(r.traceParent && { trace_parent: r.traceParent }),
   }));
-  const result = await pool.query<{
-    id: string;
-    created_at: Date | null;
-    outcome: "created" | "conflict" | "over_budget" | "alert";
-    budget: { tokens: number; period: BudgetPeriod; used: number; period_start: string } | null;
-  }>({
-    name: "runs_insert",
-    text: INSERT_RUNS,
-    values: [JSON.stringify(rows), ...balanceLow],
-  });
+  let result;
+  try {
+    result = await pool.query<{
+      id: string;
+      created_at: Date | null;
+      outcome: "created" | "conflict" | "over_budget" | "alert";
+      budget: { tokens: number; period: BudgetPeriod; used: number; period_start: string } | null;
+    }>({
+      name: "runs_insert",
+      text: INSERT_RUNS,
+      values: [JSON.stringify(rows), ...balanceLow],
+    });
+  } catch (error) {
+    // The statement finds a key taken by a committed run ("conflict"); a twin committed by another
+    // process while this statement ran makes its insert fail on the unique index instead, and
+    // nothing of the statement stays. For one run that is the same conflict; a batch is retried
+    // run by run by its caller, each then finding the twin.
+    if (runs.length === 1 && isIdempotencyKeyTaken(error))
+      return { outcomes: [{ kind: "conflict" }], deliveryIds: [] };
+    throw error;
+  }
   const byId = new Map<string, (typeof result.rows)[number]>();
   const deliveryIds: string[] = [];
   for (const row of result.rows) {

@@ -7,6 +7,7 @@ import {
   loadCatalogue,
   seedCatalogue,
   setLowBalanceThreshold,
+  sqlPool,
   updateAccountKey,
 } from "@svc/db";
 import { createLogger } from "@svc/logger";
@@ -28,6 +29,7 @@ import {
   deleteRedisPrefix,
   testQueuePrefix,
   TEST_REDIS_URL,
+  waitFor,
   type TestDatabase,
 } from "@svc/testkit";
 import type { CreateRunCommand, RunLifecycle } from "./lifecycle.js";
@@ -43,6 +45,7 @@ describe("run lifecycle (group commit)", () => {
   let runs: RunLifecycle;
   let progress: ProgressRecorder;
   let scheduler: Scheduler;
+  let wire: () => ReturnType<typeof wireRuns>;
   const prefix = testQueuePrefix();
   const priceOf = { "acme/pixel-hq": 5, "acme/pixel/fast": 2 } as const;
 
@@ -56,29 +59,32 @@ describe("run lifecycle (group commit)", () => {
     const deliveriesQueue = createDeliveriesQueue(redis, prefix);
     const deadlinesQueue = createDeadlinesQueue(redis, prefix);
     const logger = createLogger({ service: "test", level: "warn", stream: new PassThrough() });
-    const wired = wireRuns(
-      {
-        QUEUE_PREFIX: prefix,
-        GROUP_COMMIT_WINDOW_MS: 20,
-        GROUP_COMMIT_SETTLE_WINDOW_MS: 20,
-        GROUP_COMMIT_MAX_BATCH: 500,
-        GROUP_COMMIT_IN_FLIGHT: 2,
-        RUN_EVENTS_RETENTION_SECONDS: 60,
-        SCHEDULER_LEASE_MS: 60_000,
-        ACCOUNT_MAX_CONCURRENT_RUNS: 50,
-      },
-      {
-        db: database.db,
-        redis,
-        logger,
-        queues: {
-          runs: () => runsQueue,
-          leased: () => leasedQueue,
-          deliveries: () => deliveriesQueue,
-          deadlines: () => deadlinesQueue,
+    // A lifecycle as a process wires it; a second call is another process (its own pipelines).
+    wire = () =>
+      wireRuns(
+        {
+          QUEUE_PREFIX: prefix,
+          GROUP_COMMIT_WINDOW_MS: 20,
+          GROUP_COMMIT_SETTLE_WINDOW_MS: 20,
+          GROUP_COMMIT_MAX_BATCH: 500,
+          GROUP_COMMIT_IN_FLIGHT: 2,
+          RUN_EVENTS_RETENTION_SECONDS: 60,
+          SCHEDULER_LEASE_MS: 60_000,
+          ACCOUNT_MAX_CONCURRENT_RUNS: 50,
         },
-      },
-    );
+        {
+          db: database.db,
+          redis,
+          logger,
+          queues: {
+            runs: () => runsQueue,
+            leased: () => leasedQueue,
+            deliveries: () => deliveriesQueue,
+            deadlines: () => deadlinesQueue,
+          },
+        },
+      );
+    const wired = wire();
     runs = wired.lifecycle;
     scheduler = wired.scheduler;
     const transport = wired.transport;
@@ -155,6 +161,39 @@ describe("run lifecycle (group commit)", () => {
     expect(results.map((r) => r.kind).sort()).toEqual(["created", "replayed", "replayed"]);
     const reused = await runs.create({ ...keyed, body: { input: { n: 2 } } });
     expect(reused.kind).toBe("key_reused");
+    expect(await expectLedgerExact(account.id)).toEqual({ balance: 100, reserved: 2 });
+  });
+
+  it("when two processes create with one Idempotency-Key at once and the twin commits while the other's statement waits, then one run is made and the other replays it", async () => {
+    const { account, command } = await liveAccount(100);
+    const keyed = command("acme/pixel/fast", { idempotencyKey: "order-twins", body: { input: { n: 1 } } });
+    const other = wire().lifecycle;
+    // Both statements read the key as free, then wait for the account row held here; the first to
+    // get it inserts and commits, and the second's insert then meets the twin on the unique index.
+    const holder = await sqlPool(database.db).connect();
+    try {
+      await holder.query("BEGIN");
+      await holder.query("SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE", [account.id]);
+      const both = Promise.all([runs.create(keyed), other.create(keyed)]);
+      // Read on another connection: within the holder's transaction the view is a snapshot.
+      await waitFor(
+        async () =>
+          (
+            await sqlPool(database.db).query<{ n: number }>(
+              "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+            )
+          ).rows[0]!.n >= 2,
+        { what: "both creation statements waiting for the account row" },
+      );
+      await holder.query("COMMIT");
+      const results = await both;
+      expect(results.map((r) => r.kind).sort()).toEqual(["created", "replayed"]);
+      expect(new Set(results.map((r) => ("run" in r ? r.run.id : r.kind))).size).toBe(1);
+    } finally {
+      holder.release();
+      await other.drain();
+    }
+    expect(await database.db.run.count({ where: { accountId: account.id } })).toBe(1);
     expect(await expectLedgerExact(account.id)).toEqual({ balance: 100, reserved: 2 });
   });
 
