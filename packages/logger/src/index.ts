@@ -35,6 +35,9 @@ function errorFields(error: Error): Record<string, unknown> {
 function redactDeep(value: unknown, depth = 0): unknown {
   if (typeof value === "string") return redactSecrets(value);
   if (depth > 6 || value === null || typeof value !== "object") return value;
+  // Raw bytes (an HTTP parser error's packet holds the whole request, Authorization included)
+  // would be written as one field per byte, out of the string redaction's reach.
+  if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return `[${value.byteLength} bytes]`;
   if (Array.isArray(value)) return value.map((v) => redactDeep(v, depth + 1));
   const fields = value instanceof Error ? errorFields(value) : value;
   const out: Record<string, unknown> = {};

@@ -63,6 +63,26 @@ describe("logger", () => {
     expect(JSON.stringify(lines[0])).not.toContain("B".repeat(43));
   });
 
+  it("when an error carries raw bytes (an HTTP parser's packet), then the line says how many, never the bytes", async () => {
+    const { stream, lines } = capture();
+    const packet = Buffer.from(
+      `GET / HTTP/1.1\r\nAuthorization: Bearer svc_live_${"C".repeat(43)}\r\n\r\nxx`,
+    );
+    const error = Object.assign(new Error("Parse Error: Invalid method encountered"), {
+      code: "HPE_INVALID_METHOD",
+      rawPacket: packet,
+    });
+    createLogger({ service: "api", level: "info", stream }).error("request failed", {
+      error,
+      body: new Uint8Array(3),
+    });
+    await new Promise((r) => setImmediate(r));
+    expect(lines[0]).toMatchObject({
+      error: { code: "HPE_INVALID_METHOD", rawPacket: `[${packet.length} bytes]` },
+      body: "[3 bytes]",
+    });
+  });
+
   it.each([
     [
       "a promise rejection goes unhandled",

@@ -1,4 +1,6 @@
+import { once } from "node:events";
 import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { connect, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { brotliCompressSync, gzipSync } from "node:zlib";
@@ -101,6 +103,31 @@ describe("HTTP behaviour common to every endpoint", () => {
       .send('{"input": {')
       .expect(400);
     expect(res.body.error.code).toBe("INVALID_JSON");
+  });
+
+  it("when bytes that are not HTTP follow a request to a page, then the client is refused and nothing is logged as the service's error", async () => {
+    // A body sent without Content-Length or chunked framing is parsed as the next request: Node's
+    // parser fails while the console page is still being sent, and the page's send reports it.
+    const server = api.app.listen(0, "127.0.0.1");
+    await once(server, "listening");
+    try {
+      const { port } = server.address() as AddressInfo;
+      const before = api.logLines.length;
+      const socket = connect(port, "127.0.0.1");
+      let answer = "";
+      socket.on("data", (chunk: Buffer) => (answer += chunk.toString()));
+      socket.write(
+        `GET /console/keys HTTP/1.1\r\nHost: x\r\n${auth.Authorization.replace("Bearer", "Authorization: Bearer")}\r\n\r\nnot http at all`,
+      );
+      await once(socket, "close");
+      expect(answer).toMatch(/^HTTP\/1\.1 400/);
+      await new Promise((r) => setTimeout(r, 50));
+      const lines = api.logLines.slice(before).map((l) => JSON.parse(l) as { level: string });
+      expect(lines.filter((l) => l.level === "error")).toEqual([]);
+      expect(JSON.stringify(lines)).not.toContain(auth.Authorization.slice(7 + 9, 7 + 30));
+    } finally {
+      server.close();
+    }
   });
 
   it("when the path is unknown, then it is a JSON 404 NOT_FOUND", async () => {

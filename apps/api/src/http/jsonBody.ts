@@ -61,7 +61,19 @@ export function bodyParserError(error: unknown, limitBytes: number): ApiError | 
  * there a 404. Only its status is trusted; its message is ours.
  */
 export function clientError(error: unknown): ApiError | null {
-  const { status, statusCode } = (error ?? {}) as { status?: unknown; statusCode?: unknown };
+  const {
+    status,
+    statusCode,
+    code: errorCode,
+  } = (error ?? {}) as {
+    status?: unknown;
+    statusCode?: unknown;
+    code?: unknown;
+  };
+  // Node's HTTP parser refused the bytes that followed (a body sent without framing, say): the
+  // connection is closed with a 400, and a response still being sent (a file) reports the error.
+  if (typeof errorCode === "string" && errorCode.startsWith("HPE_"))
+    return new ApiError("VALIDATION_ERROR", "Malformed HTTP request.");
   const code = typeof status === "number" ? status : statusCode;
   if (typeof code !== "number" || code < 400 || code > 499) return null;
   switch (code) {
