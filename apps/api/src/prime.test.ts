@@ -1,6 +1,7 @@
 import { createServer, type Server, type Socket } from "node:net";
 import { PassThrough } from "node:stream";
-import { createDb, sqlPool, type Db } from "@svc/db";
+import { baseEnvSchema, parseEnv } from "@svc/config";
+import { createDb, dbFromConfig, sqlPool, type Db } from "@svc/db";
 import { createLogger } from "@svc/logger";
 import { createProducer, createRedis, type Producer, type RedisClient } from "@svc/queue";
 import {
@@ -10,6 +11,7 @@ import {
   testQueuePrefix,
   TEST_REDIS_URL,
   type TestDatabase,
+  waitFor,
 } from "@svc/testkit";
 import { primeProcess } from "./prime.js";
 
@@ -62,6 +64,29 @@ describe("priming a new API process", () => {
       );
     } finally {
       await db.$disconnect();
+    }
+  });
+
+  it("when the process is primed, then its connections stay open however long it is quiet, unless DATABASE_IDLE_TIMEOUT_MS says otherwise", async () => {
+    // node-postgres's own default closed them after 10 s, priming and all.
+    const config = (env: Record<string, string>) =>
+      parseEnv(baseEnvSchema, { DATABASE_URL: database.url, ...env });
+    const kept = dbFromConfig(config({}), 5);
+    const released = dbFromConfig(config({ DATABASE_IDLE_TIMEOUT_MS: "100" }), 5);
+    try {
+      const { logger } = captured();
+      await primeProcess({ db: kept, redis, queues, logger }, 3, 5_000);
+      await primeProcess({ db: released, redis, queues, logger }, 3, 5_000);
+      expect(sqlPool(released).totalCount).toBe(3);
+      await waitFor(async () => sqlPool(released).totalCount === 0, {
+        what: "idle connections closed",
+        timeoutMs: 5_000,
+      });
+      expect(sqlPool(kept).options.idleTimeoutMillis).toBe(0); // pg-pool: 0 never closes them
+      expect(sqlPool(kept).totalCount).toBe(3);
+    } finally {
+      await kept.$disconnect();
+      await released.$disconnect();
     }
   });
 

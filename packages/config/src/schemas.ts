@@ -30,6 +30,10 @@ export const baseEnvSchema = z.object({
     "postgresql://postgres@127.0.0.1:5432/svc",
   ),
   DATABASE_POOL_SIZE: doc(int(1, 200).default(10), "Connections per process in the Postgres pool."),
+  DATABASE_IDLE_TIMEOUT_MS: doc(
+    int(0, 86_400_000).default(0),
+    "How long a pooled Postgres connection may sit unused before the process closes it; 0 keeps every connection it opened (the API readies its statements on them at start-up, and a new connection must prepare and plan them again). Set it where idle connections must be given back: many replicas against a tight max_connections without a pooler.",
+  ),
   DATABASE_POOLING: doc(
     z.enum(["session", "transaction"]).default("session"),
     "session: DATABASE_URL reaches Postgres itself or a pooler in session mode, and the hot path's statements are prepared once per connection. transaction: DATABASE_URL is a pooler in transaction mode (PgBouncer's pool_mode=transaction, most managed poolers), where a connection is not the same server session from one transaction to the next; statements are then sent unprepared. See README \"Postgres behind a pooler\".",

@@ -10,6 +10,8 @@ export interface DbOptions {
   poolSize?: number;
   /** "transaction": behind a transaction-mode pooler, where named statements cannot be kept. */
   pooling?: BaseConfig["DATABASE_POOLING"];
+  /** An unused connection is closed after this long; 0 (the default) keeps it. */
+  idleTimeoutMs?: number;
 }
 
 const pools = new WeakMap<Db, pg.Pool>();
@@ -20,8 +22,18 @@ const unnamed = new WeakSet<pg.Pool>();
  * A Prisma client on the pg driver adapter: no native engine, a bounded pool. The run lifecycle's
  * hot path talks to the same pool directly (see runTransitions.ts); $disconnect() ends it.
  */
-export function createDb({ url, poolSize = 10, pooling = "session" }: DbOptions): Db {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5_000 });
+export function createDb({ url, poolSize = 10, pooling = "session", idleTimeoutMs = 0 }: DbOptions): Db {
+  // node-postgres closes a connection unused for 10 s by default: the connections readied at
+  // start-up (prime.ts) were gone 10 s after it, and a quiet spell cost the next burst new
+  // sessions that prepare and plan every statement again. Kept connections get TCP keepalives,
+  // so that a path that drops quiet connections (NAT, firewalls) does not leave dead ones.
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: idleTimeoutMs,
+    keepAlive: true,
+  });
   if (pooling === "transaction") sendUnprepared(pool);
   // An idle connection that breaks (database restarted) is dropped by the pool; without a
   // listener the error event would end the process.
@@ -33,7 +45,12 @@ export function createDb({ url, poolSize = 10, pooling = "session" }: DbOptions)
 
 /** A process's client from its configuration: its URL, pool size and pooling mode. */
 export const dbFromConfig = (config: BaseConfig, poolSize = config.DATABASE_POOL_SIZE): Db =>
-  createDb({ url: config.DATABASE_URL, poolSize, pooling: config.DATABASE_POOLING });
+  createDb({
+    url: config.DATABASE_URL,
+    poolSize,
+    pooling: config.DATABASE_POOLING,
+    idleTimeoutMs: config.DATABASE_IDLE_TIMEOUT_MS,
+  });
 
 /**
  * Behind a transaction-mode pooler each transaction may land on another server session, so a
