@@ -4,7 +4,8 @@
 // - a slow model on --servers servers (--delay ms a prediction); three accounts each burst --runs
 //   runs at it, 300 ms apart; a fast model (20 ms) on a server of its own gets a run every 200 ms
 //   meanwhile;
-// - prints the servers' idle gap between predictions while runs wait (p50, max), each account's
+// - prints the servers' idle gap between predictions while runs wait (p50, max) and the workers'
+//   part of it (slot released -> next prediction accepted, their histogram), each account's
 //   share of the starts while all three wait (Jain's fairness index), the dispatch latency (slot
 //   leased -> run started on a worker, from the workers' histogram), the fast model's created ->
 //   started while the slow one has a backlog, and how far each queued run's told position and
@@ -157,18 +158,19 @@ for (const id of fastRuns) {
   if (p) fastWaits.push(p.startedAt - Date.parse(view.created_at));
 }
 fastWaits.sort((a, b) => a - b);
-// Dispatch latency: the workers' histogram (sum and count over both).
-let sum = 0;
-let count = 0;
-for (const port of metricsPorts) {
-  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-  for (const line of text.split("\n")) {
-    if (line.startsWith('svc_dispatch_latency_seconds_sum{model="bench/slow"}'))
-      sum += Number(line.split(" ").pop());
-    if (line.startsWith('svc_dispatch_latency_seconds_count{model="bench/slow"}'))
-      count += Number(line.split(" ").pop());
+// Dispatch latency and slot handover: the workers' histograms (mean over both workers).
+const scraped = await Promise.all(
+  metricsPorts.map(async (port) => (await fetch(`http://127.0.0.1:${port}/metrics`)).text()),
+);
+const meanMs = (histogram) => {
+  let sum = 0;
+  let count = 0;
+  for (const line of scraped.join("\n").split("\n")) {
+    if (line.startsWith(`${histogram}_sum{model="bench/slow"}`)) sum += Number(line.split(" ").pop());
+    if (line.startsWith(`${histogram}_count{model="bench/slow"}`)) count += Number(line.split(" ").pop());
   }
-}
+  return count ? (sum / count) * 1000 : null;
+};
 const sortedPlace = [...placeErrors].sort((a, b) => a - b);
 const sortedEstimate = [...estimateErrors].sort((a, b) => a - b);
 const conflicts = slow.reduce((n, s) => n + s.conflicts, 0);
@@ -180,7 +182,8 @@ const results = {
   idle_gap_max_ms: gaps.at(-1),
   jain_index: jainIndex(shares),
   shares: Object.fromEntries(accounts.map((a, i) => [a.name, shares[i]])),
-  dispatch_latency_mean_ms: count ? (sum / count) * 1000 : null,
+  dispatch_latency_mean_ms: meanMs("svc_dispatch_latency_seconds"),
+  slot_handover_mean_ms: meanMs("svc_slot_handover_seconds"),
   fast_model_created_to_started_p50_ms: percentile(fastWaits, 50),
   fast_model_created_to_started_max_ms: fastWaits.at(-1),
   position_error_mean: placeErrors.reduce((a, b) => a + b, 0) / Math.max(1, placeErrors.length),
@@ -198,9 +201,11 @@ console.log(
 console.log(
   `fairness while all three wait: Jain ${results.jain_index.toFixed(3)}, starts ${JSON.stringify(results.shares)}`,
 );
+const orNa = (x) => (x === null ? "n/a" : ms(x));
 console.log(
-  `dispatch latency (slot leased -> run started): mean ${count ? ms(results.dispatch_latency_mean_ms) : "n/a"}`,
+  `slot handover (released on a worker -> next prediction accepted): mean ${orNa(results.slot_handover_mean_ms)}; the rest of the gap is the completed webhook's way to a worker`,
 );
+console.log(`dispatch latency (slot leased -> run started): mean ${orNa(results.dispatch_latency_mean_ms)}`);
 console.log(
   `fast model during the backlog: created -> started p50 ${ms(results.fast_model_created_to_started_p50_ms)}, max ${ms(results.fast_model_created_to_started_max_ms)}`,
 );

@@ -52,6 +52,10 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
     config.CATALOGUE_CACHE_TTL_MS,
   );
   const blocklist = loadBlocklist(config);
+  const metrics = createWorkerMetrics(
+    { runs: queues.runs, "leased-runs": queues.leased, deliveries: queues.deliveries },
+    scheduler,
+  );
   const dispatcher = workerDispatcher({
     scheduler,
     leased: queues.leased,
@@ -68,14 +72,11 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
       if (blockedTerm(String(parsed.prompt ?? ""), blocklist)) return false;
       return runner.begin({ runId, input: parsed, settings, slot });
     },
+    handedOver: (pool, seconds) => metrics.slotHandover.observe({ model: pool }, seconds),
   });
   const progress = createProgressRecorder({ db, recordEvents: transport.recordEvents, logger });
   const secretsKey = parseSecretsKey(config.SECRETS_KEY);
   const cogResults = redisCogResults(redis, prefix, config.COG_RESULT_POLL_MS);
-  const metrics = createWorkerMetrics(
-    { runs: queues.runs, "leased-runs": queues.leased, deliveries: queues.deliveries },
-    scheduler,
-  );
   const store = createOutputStore(config);
   const callbackBase = config.COG_CALLBACK_URL;
   const threads = config.GENERATOR_THREADS || availableParallelism();

@@ -111,6 +111,13 @@ export function createWorkerMetrics(queues: Record<string, Queue>, scheduler: Sc
       buckets: [0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1],
       registers: [registry],
     }),
+    slotHandover: new Histogram({
+      name: "svc_slot_handover_seconds",
+      help: "Time from a slot's release on this worker to the next waiting run's prediction accepted by the slot's server",
+      labelNames: ["model"] as const,
+      buckets: [0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5],
+      registers: [registry],
+    }),
     queueDepth: new Gauge({
       name: "svc_queue_jobs",
       help: "Jobs in each queue by state",

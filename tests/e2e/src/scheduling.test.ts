@@ -194,6 +194,14 @@ describe("scheduling onto model servers", () => {
       .flatMap((w) => w.app.lines)
       .filter((l) => l.message === "cog prediction started" && l.early);
     expect(early.length).toBeGreaterThanOrEqual(8);
+    // Operators see how long those handovers took (the control plane's part of a server's idle gap).
+    const handovers = await Promise.all(
+      workers.map(async (w) => {
+        const text = await (await fetch(`http://127.0.0.1:${w.metrics}/metrics`)).text();
+        return Number(/svc_slot_handover_seconds_count\{model="sched\/slow"\} (\d+)/.exec(text)?.[1] ?? 0);
+      }),
+    );
+    expect(handovers[0]! + handovers[1]!).toBeGreaterThanOrEqual(8);
   });
 
   it("when a run with a blocked prompt is given a freed slot, then nothing is sent to the server and it fails CONTENT_POLICY", async () => {

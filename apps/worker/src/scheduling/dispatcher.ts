@@ -30,17 +30,26 @@ export function workerDispatcher(deps: {
   leaseMs: number;
   /** Sends a leased run's work to its slot at once (true when sent); its job then only continues it. */
   begin?(dispatched: Dispatched): Promise<boolean>;
+  /**
+   * A slot released here went to the next waiting run, whose work reached the slot's server
+   * `seconds` after the release began: this control plane's part of a server's idle gap.
+   */
+  handedOver?(pool: string, seconds: number): void;
 }): WorkerDispatcher {
   const { scheduler, logger } = deps;
   const held = new Set<string>();
-  const launch = async (dispatched: Dispatched[], since = performance.now()) => {
+  /** `released`: when the release that freed these slots began (none for a tick or new slots). */
+  const launch = async (dispatched: Dispatched[], released?: number) => {
     if (!dispatched.length) return;
+    const since = released ?? performance.now();
     const leased = performance.now();
     const begun = new Set<string>();
     if (deps.begin)
       await Promise.all(
         dispatched.map(async (d) => {
-          if (await deps.begin!(d).catch(() => false)) begun.add(d.runId);
+          if (!(await deps.begin!(d).catch(() => false))) return;
+          begun.add(d.runId);
+          if (released !== undefined) deps.handedOver?.(d.pool, (performance.now() - released) / 1000);
         }),
       );
     await launchRuns(deps.leased, dispatched, begun);
@@ -83,8 +92,8 @@ export function workerDispatcher(deps: {
     forget: (runId) => void held.delete(runId),
     async release(runId) {
       held.delete(runId);
-      const since = performance.now();
-      await launch(await scheduler.release([runId]), since);
+      const released = performance.now();
+      await launch(await scheduler.release([runId]), released);
     },
     async setSlots(pool, slots) {
       await launch(await scheduler.setSlots(pool, slots));
