@@ -28,9 +28,20 @@
 import type { RedisClient } from "./redis.js";
 import { STRIDE, type RunPriority, type WaitingAccount } from "@svc/core";
 
-const COMMON = `
+// Time is Redis's own (TIME), never the caller's: one clock for every worker and API host, and a
+// call that waited in a client's queue while Redis was unreachable (ioredis keeps commands until
+// it reconnects) does not lease or renew with the moment it was issued, which could be a lease's
+// whole length ago: such a lease would lapse at once and its slot go to a second run.
+const SERVER_NOW = `
+local function serverNow()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+`;
+
+const COMMON = `${SERVER_NOW}
 local P = ARGV[1]
-local now, ttl, defaultLimit = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local now, ttl, defaultLimit = serverNow(), tonumber(ARGV[2]), tonumber(ARGV[3])
 local function split(v)
   local out = {}
   for part in string.gmatch(v, '([^\\t]+)') do out[#out + 1] = part end
@@ -201,12 +212,12 @@ local function filled(pools)
 end
 `;
 
-// ARGV[5]: JSON [{r: run, p: pool, a: account, t: created ms, l: "n" | "l", w: weight, c: limit,
+// ARGV[4]: JSON [{r: run, p: pool, a: account, t: created ms, l: "n" | "l", w: weight, c: limit,
 // k: API key, kc: the key's limit or null, i: input JSON (optional)}].
 // A run already waiting or leased is left as it is (the sweeper may add it again).
 const ENQUEUE = `${COMMON}
 local pools = purge()
-for _, e in ipairs(cjson.decode(ARGV[5])) do
+for _, e in ipairs(cjson.decode(ARGV[4])) do
   redis.call('HSET', P .. 'weight', e.a, e.w)
   if e.c and e.c ~= cjson.null then redis.call('HSET', P .. 'limit', e.a, e.c) else redis.call('HDEL', P .. 'limit', e.a) end
   if e.kc and e.kc ~= cjson.null then redis.call('HSET', P .. 'keylimit', e.k, e.kc) else redis.call('HDEL', P .. 'keylimit', e.k) end
@@ -223,21 +234,21 @@ for _, e in ipairs(cjson.decode(ARGV[5])) do
 end
 return filled(pools)`;
 
-// ARGV[5..]: runs whose slots are free again (prediction ended, run ended); unknown ones are ignored.
+// ARGV[4..]: runs whose slots are free again (prediction ended, run ended); unknown ones are ignored.
 const RELEASE = `${COMMON}
 local pools = purge()
-for i = 5, #ARGV do
+for i = 4, #ARGV do
   local pool = release(ARGV[i], pools, true)
   if pool then pools[pool] = true end
 end
 return filled(pools)`;
 
-// ARGV[5]: JSON [{a: account, w: weight, c: limit or null, p: [pools it waits for], k: [{k: key,
+// ARGV[4]: JSON [{a: account, w: weight, c: limit or null, p: [pools it waits for], k: [{k: key,
 // c: its limit or null}]}]: settings changed by an operator or owner reach accounts and keys whose
 // runs already wait; a higher limit fills slots now.
 const ACCOUNTS = `${COMMON}
 local pools = purge()
-for _, e in ipairs(cjson.decode(ARGV[5])) do
+for _, e in ipairs(cjson.decode(ARGV[4])) do
   redis.call('HSET', P .. 'weight', e.a, e.w)
   if e.c and e.c ~= cjson.null then redis.call('HSET', P .. 'limit', e.a, e.c) else redis.call('HDEL', P .. 'limit', e.a) end
   for _, pool in ipairs(e.p) do pools[pool] = true end
@@ -248,30 +259,30 @@ for _, e in ipairs(cjson.decode(ARGV[5])) do
 end
 return filled(pools)`;
 
-// ARGV[5]: pool; ARGV[6..]: its slots now (replaces the set; busy slots that left stay leased).
+// ARGV[4]: pool; ARGV[5..]: its slots now (replaces the set; busy slots that left stay leased).
 const SET_SLOTS = `${COMMON}
 local pools = purge()
-local pool = ARGV[5]
+local pool = ARGV[4]
 local key = P .. pool .. ':slots'
 redis.call('DEL', key)
-for i = 6, #ARGV do redis.call('SADD', key, ARGV[i]) end
+for i = 5, #ARGV do redis.call('SADD', key, ARGV[i]) end
 redis.call('SADD', P .. 'pools', pool)
 pools[pool] = true
 return filled(pools)`;
 
-// ARGV[5..]: pools to fill (after a lease expired, or as the periodic safety net).
+// ARGV[4..]: pools to fill (after a lease expired, or as the periodic safety net).
 const TICK = `${COMMON}
 local pools = purge()
-for i = 5, #ARGV do pools[ARGV[i]] = true end
+for i = 4, #ARGV do pools[ARGV[i]] = true end
 local out = filled(pools)
 local first = redis.call('ZRANGE', P .. 'leases', 0, 0, 'WITHSCORES')
 out[#out + 1] = first[2] or ''
 return out`;
 
-// ARGV[5..]: runs that should wait no more (canceled while queued). Returns how many left a queue.
+// ARGV[4..]: runs that should wait no more (canceled while queued). Returns how many left a queue.
 const REMOVE = `${COMMON}
 local removed = 0
-for i = 5, #ARGV do
+for i = 4, #ARGV do
   local v = redis.call('HGET', P .. 'waiting', ARGV[i])
   if v then
     local f = split(v)
@@ -289,13 +300,15 @@ for i = 5, #ARGV do
 end
 return removed`;
 
-// ARGV[2]: expiry; ARGV[3..]: runs whose worker still holds their lease. Returns those still leased.
-const RENEW = `
+// ARGV[2]: lease length (ms); ARGV[3..]: runs whose worker still holds their lease. Returns those
+// still leased.
+const RENEW = `${SERVER_NOW}
 local P = ARGV[1]
+local expiry = serverNow() + tonumber(ARGV[2])
 local held = {}
 for i = 3, #ARGV do
   if redis.call('ZSCORE', P .. 'leases', ARGV[i]) then
-    redis.call('ZADD', P .. 'leases', ARGV[2], ARGV[i])
+    redis.call('ZADD', P .. 'leases', expiry, ARGV[i])
     held[#held + 1] = ARGV[i]
   end
 end
@@ -368,16 +381,16 @@ return {
   redis.call('LRANGE', P .. pool .. ':held', 0, -1),
 }`;
 
-// ARGV[2]: run, ARGV[3]: servers to avoid (\\t-separated). Moves a run's lease to a free slot of
+// ARGV[4]: run, ARGV[5]: servers to avoid (\\t-separated). Moves a run's lease to a free slot of
 // another server (its server died mid-prediction); the run keeps executing, so it goes first.
 const RELOCATE = `${COMMON}
-local run = ARGV[5]
+local run = ARGV[4]
 local v = redis.call('HGET', P .. 'lease', run)
 if not v then return nil end
 local f = split(v)
 local pool, account, key = f[1], f[3], f[5]
 local avoid = {}
-for s in string.gmatch(ARGV[6], '([^\\t]+)') do avoid[s] = true end
+for s in string.gmatch(ARGV[5], '([^\\t]+)') do avoid[s] = true end
 local busy = {}
 local b = redis.call('HGETALL', P .. pool .. ':busy')
 for i = 1, #b, 2 do busy[b[i]] = true end
@@ -486,7 +499,7 @@ export type Scheduler = ReturnType<typeof redisScheduler>;
 export function redisScheduler(redis: RedisClient, prefix: string, settings: SchedulerSettings) {
   const r = scripts(redis);
   const P = `${prefix}:sched:`;
-  const head = () => [P, P, Date.now(), settings.leaseMs, settings.defaultLimit] as const;
+  const head = () => [P, P, settings.leaseMs, settings.defaultLimit] as const;
   return {
     /** Adds runs to their pools' queues and dispatches; the runs (of any pool) that got a slot. */
     async enqueue(runs: readonly WaitingRun[]): Promise<Dispatched[]> {
@@ -551,7 +564,7 @@ export function redisScheduler(redis: RedisClient, prefix: string, settings: Sch
     /** Extends the leases of runs this worker executes; those that still hold one. */
     async renew(runIds: readonly string[]): Promise<string[]> {
       if (!runIds.length) return [];
-      return r.svcSchedRenew(P, P, Date.now() + settings.leaseMs, ...runIds);
+      return r.svcSchedRenew(P, P, settings.leaseMs, ...runIds);
     },
     /** Moves a run to a free slot on a server not in `avoid`; the slot, or null when none is free. */
     async relocate(runId: string, avoid: readonly string[]): Promise<string | null> {

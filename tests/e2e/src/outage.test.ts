@@ -1,6 +1,16 @@
 import { ledgerTotals } from "@svc/db";
 import type { ModelRunClient } from "@svc/sdk";
-import { startTcpProxy, stopApps, TEST_REDIS_URL, waitFor, type TcpProxy } from "@svc/testkit";
+import {
+  freePort,
+  seedCogModel,
+  startBalancer,
+  startFakeCog,
+  startTcpProxy,
+  stopApps,
+  TEST_REDIS_URL,
+  waitFor,
+  type TcpProxy,
+} from "@svc/testkit";
 import { startService, type E2EService } from "./service.js";
 
 /**
@@ -114,6 +124,57 @@ describe("outages while a run executes", () => {
     } finally {
       proxy.restore();
       await stopApps(worker);
+    }
+  });
+
+  it("when Redis goes away while runs wait for a model server and comes back, then no lease lapses on arrival: the server never meets a second run, each prediction runs once and every run completes, charged once", async () => {
+    const { proxy, url } = await proxied(TEST_REDIS_URL);
+    const balancer = await startBalancer();
+    const gpu = await startFakeCog({ behaviour: { delayMs: 400, imageSide: 16 } });
+    const port = await freePort();
+    await seedCogModel(service.database.db, "outage/gpu", [gpu.url]);
+    const worker = await startWorker({
+      REDIS_URL: url,
+      COG_CALLBACK_URL: balancer.url,
+      COG_CALLBACK_PORT: String(port),
+      COG_CALLBACK_HOST: "127.0.0.1",
+      SCHEDULER_LEASE_MS: "3000",
+      POOL_MONITOR_INTERVAL_MS: "100",
+      SWEEP_QUEUED_AFTER_MS: "1000",
+    });
+    balancer.targets.push(port);
+    try {
+      const { accountId, client } = await service.account(1_000);
+      const ids: string[] = [];
+      for (let i = 0; i < 5; i++)
+        ids.push((await client.runs.create("outage/gpu", { input: { prompt: "p", num_images: 1 } })).run_id);
+      await runIn(ids[0]!, ["EXECUTING"]);
+      proxy.cut();
+      // A prediction ends while the worker cannot reach Redis: its webhook, the slot's release and
+      // the leases' renewals wait for it; the outage outlasts the leases (3 s), so they lapse.
+      const ended = await waitFor(
+        async () => [...gpu.predictions.values()].find((p) => p.endedAt !== undefined)?.endedAt,
+        { what: "a prediction to end during the outage" },
+      );
+      await waitFor(async () => Date.now() - ended > 4_000, { what: "the leases to lapse" });
+      proxy.restore();
+      for (const id of ids)
+        expect(await runIn(id, ["COMPLETED", "FAILED", "CANCELED"])).toMatchObject({ status: "COMPLETED" });
+      const starts = gpu.puts.filter((p) => p.started).map((p) => p.id);
+      expect(starts.sort()).toEqual([...ids].sort());
+      const totals = await ledgerTotals(service.database.db, accountId);
+      expect(totals.cached.reserved).toBe(0);
+      expect(totals.ledger).toEqual(totals.cached);
+      for (const id of ids)
+        expect(await service.database.db.ledgerEntry.count({ where: { runId: id, kind: "CHARGE" } })).toBe(1);
+      // One slot, one run at a time: no lease issued during the outage lapsed on arrival and
+      // handed the busy server a second run.
+      expect(gpu.conflicts).toBe(0);
+    } finally {
+      proxy.restore();
+      await stopApps(worker);
+      await gpu.close();
+      await balancer.close();
     }
   });
 });
