@@ -127,14 +127,18 @@ describe("outages while a run executes", () => {
     }
   });
 
-  it("when Redis goes away while runs wait for a model server and comes back, then no lease lapses on arrival: the server never meets a second run, each prediction runs once and every run completes, charged once", async () => {
-    const { proxy, url } = await proxied(TEST_REDIS_URL);
+  /**
+   * Five runs for a one-slot model server; while the first executes, the worker loses Redis or
+   * Postgres, the prediction ends, and the outage outlasts the leases (3 s) before it ends.
+   */
+  async function waitingRunsThrough(lost: "redis" | "postgres", model: string) {
+    const { proxy, url } = await proxied(lost === "redis" ? TEST_REDIS_URL : service.database.url);
     const balancer = await startBalancer();
     const gpu = await startFakeCog({ behaviour: { delayMs: 400, imageSide: 16 } });
     const port = await freePort();
-    await seedCogModel(service.database.db, "outage/gpu", [gpu.url]);
+    await seedCogModel(service.database.db, model, [gpu.url]);
     const worker = await startWorker({
-      REDIS_URL: url,
+      ...(lost === "redis" ? { REDIS_URL: url } : { DATABASE_URL: url }),
       COG_CALLBACK_URL: balancer.url,
       COG_CALLBACK_PORT: String(port),
       COG_CALLBACK_HOST: "127.0.0.1",
@@ -147,11 +151,9 @@ describe("outages while a run executes", () => {
       const { accountId, client } = await service.account(1_000);
       const ids: string[] = [];
       for (let i = 0; i < 5; i++)
-        ids.push((await client.runs.create("outage/gpu", { input: { prompt: "p", num_images: 1 } })).run_id);
+        ids.push((await client.runs.create(model, { input: { prompt: "p", num_images: 1 } })).run_id);
       await runIn(ids[0]!, ["EXECUTING"]);
       proxy.cut();
-      // A prediction ends while the worker cannot reach Redis: its webhook, the slot's release and
-      // the leases' renewals wait for it; the outage outlasts the leases (3 s), so they lapse.
       const ended = await waitFor(
         async () => [...gpu.predictions.values()].find((p) => p.endedAt !== undefined)?.endedAt,
         { what: "a prediction to end during the outage" },
@@ -167,8 +169,7 @@ describe("outages while a run executes", () => {
       expect(totals.ledger).toEqual(totals.cached);
       for (const id of ids)
         expect(await service.database.db.ledgerEntry.count({ where: { runId: id, kind: "CHARGE" } })).toBe(1);
-      // One slot, one run at a time: no lease issued during the outage lapsed on arrival and
-      // handed the busy server a second run.
+      // One slot, one run at a time: the busy server never met a second run.
       expect(gpu.conflicts).toBe(0);
     } finally {
       proxy.restore();
@@ -176,5 +177,15 @@ describe("outages while a run executes", () => {
       await gpu.close();
       await balancer.close();
     }
-  });
+  }
+
+  it("when Redis goes away while runs wait for a model server and comes back, then no lease lapses on arrival: the server never meets a second run, each prediction runs once and every run completes, charged once", () =>
+    // The webhook, the slot's release and the renewals wait in the worker's offline queue; the
+    // leases they grant or extend count from when they reach Redis.
+    waitingRunsThrough("redis", "outage/gpu"));
+
+  it("when Postgres goes away while runs wait for a model server and comes back, then the next prediction, sent ahead of its start, is not sent again, and every run completes, charged once", () =>
+    // Redis is there: the slot goes to the next run and its prediction is sent at once, while its
+    // start (and the first run's settlement) wait for the database.
+    waitingRunsThrough("postgres", "outage/gpu-pg"));
 });
