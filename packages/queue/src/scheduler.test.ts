@@ -1,7 +1,7 @@
 import { runsBefore } from "@svc/core";
 import { deleteRedisPrefix, testQueuePrefix, TEST_REDIS_URL } from "@svc/testkit";
 import { Redis } from "ioredis";
-import { redisScheduler, type Dispatched, type WaitingRun } from "./scheduler.js";
+import { PLACE_RING_INLINE, redisScheduler, type Dispatched, type WaitingRun } from "./scheduler.js";
 
 // The scheduler's Lua against a real Redis: order, limits and leases are what core's policy says.
 describe("scheduler (Redis)", () => {
@@ -236,5 +236,56 @@ describe("scheduler (Redis)", () => {
     const [held] = (await s!.stats("m/since")).held;
     expect(held).toBeGreaterThanOrEqual(from - second.to);
     expect(held).toBeLessThanOrEqual(Date.now() - second.from);
+  });
+
+  it("when more accounts wait than a place reads at once, then places come from a snapshot of their turns and are still right", async () => {
+    const [s] = make();
+    const pool = "m/crowd";
+    const crowd = Array.from({ length: PLACE_RING_INLINE + 44 }, (_, i) =>
+      run(`acct_${String(i).padStart(4, "0")}`, { pool }),
+    );
+    // One account with several runs: its later runs wait behind every other account's turn.
+    const many = Array.from({ length: 3 }, () => run("acct_many", { pool }));
+    await enqueue(s!, [...crowd, ...many]);
+    const told = new Map<string, number>();
+    for (const r of [...crowd.slice(0, 5), ...crowd.slice(-5), ...many]) {
+      const place = (await s!.place(pool, r.runId))!;
+      expect(place.accounts).toHaveLength(crowd.length + 1);
+      told.set(r.runId, runsBefore(place.own, place.index, place.accounts));
+    }
+    const order = await drainOneSlot(s!, await s!.setSlots(pool, ["http://gpu#0"]));
+    expect(order).toHaveLength(crowd.length + many.length);
+    for (const [id, before] of told) expect(order.indexOf(id)).toBe(before);
+  });
+
+  it("when runs wait, are dispatched, canceled, parked and let back in line, then the pool's oldest waiting run is always the oldest in line", async () => {
+    const [s] = make();
+    const pool = "m/heads";
+    const at = (ms: number) => new Date(2_000_000 + ms);
+    const oldest = async () => (await s!.stats(pool)).oldestQueuedAt?.getTime() ?? null;
+    const a = [run("acct_a", { pool, createdAt: at(10) }), run("acct_a", { pool, createdAt: at(40) })];
+    const b = [
+      run("acct_b", { pool, createdAt: at(20), keyId: "key_b", keyMaxConcurrentRuns: 1 }),
+      run("acct_b", { pool, createdAt: at(30), keyId: "key_b", keyMaxConcurrentRuns: 1 }),
+    ];
+    // Enqueued out of order: the oldest is the oldest, not the first enqueued.
+    await enqueue(s!, [b[1]!, a[1]!]);
+    expect(await oldest()).toBe(at(30).getTime());
+    await enqueue(s!, [b[0]!, a[0]!]);
+    expect(await oldest()).toBe(at(10).getTime());
+    // A canceled run leaves the line.
+    expect(await s!.remove([a[0]!.runId])).toBe(1);
+    expect(await oldest()).toBe(at(20).getTime());
+    // Two slots: acct_b's oldest and acct_a's last run start.
+    const dispatched = await s!.setSlots(pool, ["http://gpu#0", "http://gpu#1"]);
+    expect(dispatched.map((d) => d.runId).sort()).toEqual([b[0]!.runId, a[1]!.runId].sort());
+    expect(await oldest()).toBe(at(30).getTime());
+    // acct_a's run ends: acct_b's next run is picked, but its key is at its limit: it waits aside,
+    // out of line (still queued).
+    expect(await s!.release([a[1]!.runId])).toEqual([]);
+    expect(await s!.stats(pool)).toMatchObject({ queued: 1, oldestQueuedAt: null });
+    // The key's run ends: its parked run goes back in line and takes a slot at once.
+    expect((await s!.release([b[0]!.runId])).map((d) => d.runId)).toEqual([b[1]!.runId]);
+    expect(await s!.stats(pool)).toMatchObject({ queued: 0, oldestQueuedAt: null });
   });
 });

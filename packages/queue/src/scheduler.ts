@@ -9,6 +9,8 @@
 //   <pool>:pn:<key>, <pool>:pl:<key>  ZSET run -> created ms: runs parked while their API key was at
 //                  its own limit (they count as queued; they go back to their lane when it has room)
 //   <pool>:ring    ZSET account -> pass (accounts with waiting runs)
+//   <pool>:heads   ZSET account -> created ms of its oldest run in line (the pool's oldest waiting
+//                  run in one read, however many accounts wait)
 //   <pool>:passes  HASH account -> pass it left the ring with (it rejoins no earlier)
 //   <pool>:meta    HASH vt (the pass of the last pick), queued (runs waiting)
 //   <pool>:slots   SET slot ids (the capacity: healthy servers x concurrency, or render threads)
@@ -55,6 +57,19 @@ end
 local function waitingOf(pool, account)
   return redis.call('ZCARD', P .. pool .. ':n:' .. account) + redis.call('ZCARD', P .. pool .. ':l:' .. account)
 end
+-- After runs left an account's lanes: its entry in the pool's heads follows its oldest run in line.
+local function refreshHead(pool, account)
+  local oldest
+  for _, lane in ipairs({ 'n', 'l' }) do
+    local head = redis.call('ZRANGE', P .. pool .. ':' .. lane .. ':' .. account, 0, 0, 'WITHSCORES')
+    if head[2] and (not oldest or tonumber(head[2]) < oldest) then oldest = tonumber(head[2]) end
+  end
+  if oldest then
+    redis.call('ZADD', P .. pool .. ':heads', oldest, account)
+  else
+    redis.call('ZREM', P .. pool .. ':heads', account)
+  end
+end
 local function leave(pool, account)
   local pass = redis.call('ZSCORE', P .. pool .. ':ring', account)
   if pass then
@@ -91,6 +106,7 @@ local function unpark(key, pools)
         if v then
           local account = split(v)[2]
           redis.call('ZADD', P .. pool .. ':' .. lane .. ':' .. account, popped[i + 1], popped[i])
+          redis.call('ZADD', P .. pool .. ':heads', 'LT', popped[i + 1], account)
           join(pool, account)
         end
       end
@@ -177,6 +193,7 @@ local function dispatch(pool, out)
       lane = 'l'
       popped = redis.call('ZPOPMIN', P .. pool .. ':l:' .. chosen)
     end
+    refreshHead(pool, chosen)
     local key
     if #popped > 0 then key = split(redis.call('HGET', P .. 'waiting', popped[1]) or '')[4] end
     if #popped == 0 then
@@ -223,6 +240,7 @@ for _, e in ipairs(cjson.decode(ARGV[4])) do
   if e.kc and e.kc ~= cjson.null then redis.call('HSET', P .. 'keylimit', e.k, e.kc) else redis.call('HDEL', P .. 'keylimit', e.k) end
   if redis.call('HEXISTS', P .. 'lease', e.r) == 0 and redis.call('HEXISTS', P .. 'waiting', e.r) == 0 then
     if redis.call('ZADD', P .. e.p .. ':' .. e.l .. ':' .. e.a, 'NX', e.t, e.r) == 1 then
+      redis.call('ZADD', P .. e.p .. ':heads', 'LT', e.t, e.a)
       redis.call('HSET', P .. 'waiting', e.r, e.p .. '\\t' .. e.a .. '\\t' .. e.l .. '\\t' .. e.k)
       if e.i then redis.call('HSET', P .. 'input', e.r, e.i) end
       redis.call('HINCRBY', P .. e.p .. ':meta', 'queued', 1)
@@ -290,6 +308,7 @@ for i = 4, #ARGV do
     redis.call('HDEL', P .. 'waiting', ARGV[i])
     redis.call('HDEL', P .. 'input', ARGV[i])
     local out = redis.call('ZREM', P .. pool .. ':' .. lane .. ':' .. account, ARGV[i])
+    if out == 1 then refreshHead(pool, account) end
     if out == 0 and key then out = redis.call('ZREM', P .. pool .. ':p' .. lane .. ':' .. key, ARGV[i]) end
     if out == 1 then
       removed = removed + 1
@@ -314,10 +333,22 @@ for i = 3, #ARGV do
 end
 return held`;
 
-// ARGV[2]: pool, ARGV[3]: run. Where a waiting run stands: its account, lane index, and every
-// waiting account's pass, weight and waiting runs. Empty when the run is not waiting.
-const PLACE = `
-local P, pool, run = ARGV[1], ARGV[2], ARGV[3]
+// A waiting account's turn as a place needs it: (account, pass, weight, runs in line).
+const ENTRY = `
+local function entry(out, P, pool, account, pass)
+  out[#out + 1] = account
+  out[#out + 1] = pass
+  out[#out + 1] = redis.call('HGET', P .. 'weight', account) or '1'
+  out[#out + 1] = redis.call('ZCARD', P .. pool .. ':n:' .. account) + redis.call('ZCARD', P .. pool .. ':l:' .. account)
+end
+`;
+
+// ARGV[2]: pool, ARGV[3]: run, ARGV[4]: the most waiting accounts to answer with. Where a waiting
+// run stands: its account, lane index, 1 when every waiting account follows (else 0: too many to
+// read in one script, which would hold Redis for milliseconds; only its own follows), then the
+// accounts' entries. Empty when the run is not waiting.
+const PLACE = `${ENTRY}
+local P, pool, run, most = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
 local v = redis.call('HGET', P .. 'waiting', run)
 if not v then return {} end
 local f = {}
@@ -333,18 +364,17 @@ else
   index = index + redis.call('ZCARD', P .. pool .. ':n:' .. account) + redis.call('ZCARD', P .. pool .. ':l:' .. account)
   if lane == 'l' then index = index + redis.call('ZCARD', P .. pool .. ':pn:' .. key) end
 end
-local out = { account, index }
-local ring = redis.call('ZRANGE', P .. pool .. ':ring', 0, -1, 'WITHSCORES')
-local inRing = false
-for i = 1, #ring, 2 do
-  local a = ring[i]
-  if a == account then inRing = true end
-  out[#out + 1] = a
-  out[#out + 1] = ring[i + 1]
-  out[#out + 1] = redis.call('HGET', P .. 'weight', a) or '1'
-  out[#out + 1] = redis.call('ZCARD', P .. pool .. ':n:' .. a) + redis.call('ZCARD', P .. pool .. ':l:' .. a)
+local ringKey = P .. pool .. ':ring'
+local whole = redis.call('ZCARD', ringKey) <= most
+local out = { account, index, whole and 1 or 0 }
+local pass = redis.call('ZSCORE', ringKey, account)
+if whole then
+  local ring = redis.call('ZRANGE', ringKey, 0, -1, 'WITHSCORES')
+  for i = 1, #ring, 2 do entry(out, P, pool, ring[i], ring[i + 1]) end
+elseif pass then
+  entry(out, P, pool, account, pass)
 end
-if not inRing then
+if not pass then
   -- Only parked runs wait: the account rejoins the ring when they go back in line.
   local vt = tonumber(redis.call('HGET', P .. pool .. ':meta', 'vt') or '0')
   local left = tonumber(redis.call('HGET', P .. pool .. ':passes', account) or '0')
@@ -355,16 +385,20 @@ if not inRing then
 end
 return out`;
 
+// ARGV[2]: pool, ARGV[3]: first rank, ARGV[4]: how many. The waiting accounts' entries in pass
+// order from that rank: a large ring is read in pieces, each a short script.
+const RING = `${ENTRY}
+local P, pool = ARGV[1], ARGV[2]
+local first = tonumber(ARGV[3])
+local ring = redis.call('ZRANGE', P .. pool .. ':ring', first, first + tonumber(ARGV[4]) - 1, 'WITHSCORES')
+local out = {}
+for i = 1, #ring, 2 do entry(out, P, pool, ring[i], ring[i + 1]) end
+return out`;
+
 // ARGV[2]: pool. Capacity, leased slots, waiting runs, the oldest waiting run's creation (ms).
 const STATS = `
 local P, pool = ARGV[1], ARGV[2]
-local oldest = ''
-for _, a in ipairs(redis.call('ZRANGE', P .. pool .. ':ring', 0, -1)) do
-  for _, lane in ipairs({ 'n', 'l' }) do
-    local head = redis.call('ZRANGE', P .. pool .. ':' .. lane .. ':' .. a, 0, 0, 'WITHSCORES')
-    if head[2] and (oldest == '' or tonumber(head[2]) < tonumber(oldest)) then oldest = head[2] end
-  end
-end
+local oldest = redis.call('ZRANGE', P .. pool .. ':heads', 0, 0, 'WITHSCORES')[2] or ''
 -- When each busy slot of the pool's capacity was leased (ms; a slot whose server left is not capacity).
 local since = {}
 for _, slot in ipairs(redis.call('SMEMBERS', P .. pool .. ':slots')) do
@@ -412,7 +446,8 @@ type Scripts = RedisClient & {
   svcSchedTick(...args: (string | number)[]): Promise<string[]>;
   svcSchedRemove(...args: (string | number)[]): Promise<number>;
   svcSchedRenew(...args: (string | number)[]): Promise<string[]>;
-  svcSchedPlace(...args: string[]): Promise<(string | number)[]>;
+  svcSchedPlace(...args: (string | number)[]): Promise<(string | number)[]>;
+  svcSchedRing(...args: (string | number)[]): Promise<(string | number)[]>;
   svcSchedStats(...args: string[]): Promise<[number, number, number, string, string[], string[]]>;
   svcSchedRelocate(...args: (string | number)[]): Promise<string | null>;
 };
@@ -430,6 +465,7 @@ function scripts(redis: RedisClient): Scripts {
     define("svcSchedRemove", REMOVE);
     define("svcSchedRenew", RENEW);
     define("svcSchedPlace", PLACE);
+    define("svcSchedRing", RING);
     define("svcSchedStats", STATS);
     define("svcSchedRelocate", RELOCATE);
   }
@@ -482,6 +518,25 @@ export interface SchedulerSettings {
   defaultLimit: number;
 }
 
+/** Waiting accounts read in one script (a place's); larger rings come in pieces of RING_PIECE. */
+export const PLACE_RING_INLINE = 256;
+const RING_PIECE = 500;
+/** How stale the other accounts' turns in a place may be once the ring is too large to read at once. */
+export const RING_SNAPSHOT_MS = 1_000;
+
+/** (account, pass, weight, waiting) entries of a script's answer, from `from` on. */
+const entries = (flat: (string | number)[], from: number): WaitingAccount[] => {
+  const out: WaitingAccount[] = [];
+  for (let i = from; i + 3 < flat.length; i += 4)
+    out.push({
+      accountId: String(flat[i]),
+      pass: Number(flat[i + 1]),
+      weight: Number(flat[i + 2]),
+      waiting: Number(flat[i + 3]),
+    });
+  return out;
+};
+
 const quads = (flat: string[]): Dispatched[] => {
   const out: Dispatched[] = [];
   for (let i = 0; i + 3 < flat.length; i += 4)
@@ -500,6 +555,23 @@ export function redisScheduler(redis: RedisClient, prefix: string, settings: Sch
   const r = scripts(redis);
   const P = `${prefix}:sched:`;
   const head = () => [P, P, settings.leaseMs, settings.defaultLimit] as const;
+  const rings = new Map<string, { at: number; accounts: Promise<WaitingAccount[]> }>();
+  /** Every waiting account's turn, read in pieces (an account that moved meanwhile counts once). */
+  const ringSnapshot = (pool: string) => {
+    const cached = rings.get(pool);
+    if (cached && Date.now() - cached.at < RING_SNAPSHOT_MS) return cached.accounts;
+    const accounts = (async () => {
+      const seen = new Map<string, WaitingAccount>();
+      for (let first = 0; ; first += RING_PIECE) {
+        const piece = entries(await r.svcSchedRing(P, P, pool, first, RING_PIECE), 0);
+        for (const a of piece) if (!seen.has(a.accountId)) seen.set(a.accountId, a);
+        if (piece.length < RING_PIECE) return [...seen.values()];
+      }
+    })();
+    rings.set(pool, { at: Date.now(), accounts });
+    accounts.catch(() => rings.delete(pool));
+    return accounts;
+  };
   return {
     /** Adds runs to their pools' queues and dispatches; the runs (of any pool) that got a slot. */
     async enqueue(runs: readonly WaitingRun[]): Promise<Dispatched[]> {
@@ -570,23 +642,24 @@ export function redisScheduler(redis: RedisClient, prefix: string, settings: Sch
     async relocate(runId: string, avoid: readonly string[]): Promise<string | null> {
       return r.svcSchedRelocate(...head(), runId, avoid.join("\t"));
     },
-    /** Where a waiting run stands (core's runsBefore computes its place); null when not waiting. */
+    /**
+     * Where a waiting run stands (core's runsBefore computes its place); null when not waiting.
+     * With more than PLACE_RING_INLINE accounts waiting, the others' turns come from a snapshot
+     * of the pool's ring at most RING_SNAPSHOT_MS old, shared by this process's reads.
+     */
     async place(
       pool: string,
       runId: string,
     ): Promise<{ own: WaitingAccount; index: number; accounts: WaitingAccount[] } | null> {
-      const flat = await r.svcSchedPlace(P, P, pool, runId);
+      const flat = await r.svcSchedPlace(P, P, pool, runId, PLACE_RING_INLINE);
       if (!flat.length) return null;
-      const accounts: WaitingAccount[] = [];
-      for (let i = 2; i + 3 < flat.length; i += 4)
-        accounts.push({
-          accountId: String(flat[i]),
-          pass: Number(flat[i + 1]),
-          weight: Number(flat[i + 2]),
-          waiting: Number(flat[i + 3]),
-        });
-      const own = accounts.find((a) => a.accountId === String(flat[0]));
+      const listed = entries(flat, 3);
+      const own = listed.find((a) => a.accountId === String(flat[0]));
       if (!own) return null;
+      const accounts =
+        Number(flat[2]) === 1
+          ? listed
+          : [...(await ringSnapshot(pool)).filter((a) => a.accountId !== own.accountId), own];
       return { own, index: Number(flat[1]), accounts };
     },
     async stats(pool: string): Promise<PoolStats> {
