@@ -28,7 +28,7 @@
 //   parked:<key>   SET pools where the key has parked runs
 //   pools          SET pools known (their metrics, the periodic tick)
 import type { RedisClient } from "./redis.js";
-import { STRIDE, type RunPriority, type WaitingAccount } from "@svc/core";
+import { STRIDE, ttlCache, type RunPriority, type WaitingAccount } from "@svc/core";
 
 // Time is Redis's own (TIME), never the caller's: one clock for every worker and API host, and a
 // call that waited in a client's queue while Redis was unreachable (ioredis keeps commands until
@@ -555,23 +555,15 @@ export function redisScheduler(redis: RedisClient, prefix: string, settings: Sch
   const r = scripts(redis);
   const P = `${prefix}:sched:`;
   const head = () => [P, P, settings.leaseMs, settings.defaultLimit] as const;
-  const rings = new Map<string, { at: number; accounts: Promise<WaitingAccount[]> }>();
   /** Every waiting account's turn, read in pieces (an account that moved meanwhile counts once). */
-  const ringSnapshot = (pool: string) => {
-    const cached = rings.get(pool);
-    if (cached && Date.now() - cached.at < RING_SNAPSHOT_MS) return cached.accounts;
-    const accounts = (async () => {
-      const seen = new Map<string, WaitingAccount>();
-      for (let first = 0; ; first += RING_PIECE) {
-        const piece = entries(await r.svcSchedRing(P, P, pool, first, RING_PIECE), 0);
-        for (const a of piece) if (!seen.has(a.accountId)) seen.set(a.accountId, a);
-        if (piece.length < RING_PIECE) return [...seen.values()];
-      }
-    })();
-    rings.set(pool, { at: Date.now(), accounts });
-    accounts.catch(() => rings.delete(pool));
-    return accounts;
-  };
+  const ringSnapshot = ttlCache(async (pool: string) => {
+    const seen = new Map<string, WaitingAccount>();
+    for (let first = 0; ; first += RING_PIECE) {
+      const piece = entries(await r.svcSchedRing(P, P, pool, first, RING_PIECE), 0);
+      for (const a of piece) if (!seen.has(a.accountId)) seen.set(a.accountId, a);
+      if (piece.length < RING_PIECE) return [...seen.values()];
+    }
+  }, RING_SNAPSHOT_MS);
   return {
     /** Adds runs to their pools' queues and dispatches; the runs (of any pool) that got a slot. */
     async enqueue(runs: readonly WaitingRun[]): Promise<Dispatched[]> {
