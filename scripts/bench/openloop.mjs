@@ -4,12 +4,15 @@
 // real API and worker processes. Prints creation latency, created -> started and -> completed
 // from the database, and both processes' peak RSS. Rate limits are on (in the path, never hit).
 // --keyed gives every creation an Idempotency-Key of its own, as an SDK that retries does.
-// Loopback only, bounded in time.
+// Then the work a run cost each process after the first second (work.mjs): CPU of the API, the
+// worker, Postgres and Redis, transactions and Redis commands. Loopback only, bounded in time.
 import { readFileSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { parseArgs } from "node:util";
-import { createAccountWithKeys } from "../../packages/testkit/dist/index.js";
+import { createRedis } from "../../packages/queue/dist/index.js";
+import { createAccountWithKeys, TEST_REDIS_URL } from "../../packages/testkit/dist/index.js";
 import { percentile, startService } from "./service.mjs";
+import { workMeter } from "./work.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -25,7 +28,14 @@ const rssMb = (pid) =>
 
 const service = await startService();
 const { database } = service;
+const redis = createRedis(TEST_REDIS_URL, "api");
 try {
+  const meter = workMeter({
+    db: database.db,
+    redis,
+    pids: { api: service.api.child.pid, worker: service.worker.child.pid },
+  });
+  let warm;
   const { liveKey } = await createAccountWithKeys(database.db, TOTAL * 2);
   const latencies = [];
   // Plain node:http with kept-alive sockets: the cheapest client, so the figures are the service's.
@@ -37,6 +47,8 @@ try {
     const due = t0 + (i * 1000) / RATE;
     const wait = due - performance.now();
     if (wait >= 1) await new Promise((r) => setTimeout(r, wait));
+    // The work is measured from the second second: the first includes the processes' warm-up.
+    if (i === RATE) warm = meter.snapshot();
     if (i % RATE === 0)
       peak = {
         api: Math.max(peak.api, rssMb(service.api.child.pid)),
@@ -74,6 +86,7 @@ try {
   }
   await Promise.all(requests);
   await new Promise((r) => setTimeout(r, 1000));
+  const work = meter.report(await warm, await meter.snapshot(), TOTAL - RATE);
   const [row] = await database.db.$queryRaw`
     SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM started_at - created_at) * 1000) AS s50,
            percentile_cont(0.99) WITHIN GROUP (ORDER BY extract(epoch FROM started_at - created_at) * 1000) AS s99,
@@ -100,6 +113,8 @@ try {
     `created -> started p50 ${f(row.s50)} ms p99 ${f(row.s99)} ms | created -> completed p50 ${f(row.c50)} ms p99 ${f(row.c99)} ms | not completed ${row.unfinished}`,
   );
   console.log(`peak RSS MB: api ${peak.api}, worker ${peak.worker}`);
+  for (const line of work) console.log(line);
 } finally {
+  redis.disconnect();
   await service.stop();
 }
