@@ -65,8 +65,9 @@ export async function startService(shared: Record<string, string> = {}): Promise
     async startApi(extra = {}) {
       const first = apis++ === 0;
       let port = first ? firstPort : await freePort();
-      // A port that was free a moment ago can meanwhile be some parallel test's outgoing connection:
-      // then the API cannot listen, and tries again (on the same port when base names it).
+      // A port that was free a moment ago can meanwhile be taken by a parallel test that drew the
+      // same one (freePort keeps clear of outgoing connections' ports): then the API cannot
+      // listen, and tries again (on the same port when base names it).
       for (let attempt = 1; ; attempt++) {
         const app = spawnApp("api", { ...env, ...extra, PORT: String(port), HOST: "127.0.0.1" });
         apps.push(app);

@@ -13,12 +13,41 @@ export async function waitFor<T>(
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last value: ${JSON.stringify(last)}`);
 }
 
+/**
+ * Where freePort looks: below the kernel's range for outgoing connections' local ports, so that a
+ * port it hands out cannot meanwhile become one end of some parallel test's connection to
+ * Postgres or Redis (held for the rest of that test: a child process told to listen there failed
+ * with EADDRINUSE five times over). From 20000 up, clear of the usual services' ports.
+ */
+const LISTEN_PORTS = { low: 20_000, high: 32_767 };
+
+async function listenRange(): Promise<{ low: number; high: number } | null> {
+  const { readFile } = await import("node:fs/promises");
+  const ephemeralLow = await readFile("/proc/sys/net/ipv4/ip_local_port_range", "utf8").then(
+    (text) => Number(text.trim().split(/\s+/)[0]),
+    () => 32_768,
+  );
+  const high = Math.min(LISTEN_PORTS.high, ephemeralLow - 1);
+  return high - LISTEN_PORTS.low >= 1_000 ? { low: LISTEN_PORTS.low, high } : null;
+}
+
 /** A TCP port on 127.0.0.1 that was free a moment ago (for a child process to listen on). */
 export async function freePort(): Promise<number> {
   const { createServer } = await import("node:net");
-  const server = createServer().listen(0, "127.0.0.1");
-  await new Promise((r) => server.once("listening", r));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
+  const range = await listenRange();
+  for (let attempt = 0; ; attempt++) {
+    // Randomly within the range (parallel test files pick at once); the kernel's choice (0) when
+    // the machine leaves no room below its ephemeral range, or nothing there is free.
+    const wanted =
+      range && attempt < 50 ? range.low + Math.floor(Math.random() * (range.high - range.low + 1)) : 0;
+    const server = createServer();
+    const bound = await new Promise<boolean>((resolve) => {
+      server.once("error", () => resolve(false));
+      server.listen(wanted, "127.0.0.1", () => resolve(true));
+    });
+    if (!bound) continue;
+    const { port } = server.address() as { port: number };
+    await new Promise((r) => server.close(r));
+    return port;
+  }
 }
