@@ -6,13 +6,12 @@
 // --keyed gives every creation an Idempotency-Key of its own, as an SDK that retries does.
 // Then the work a run cost each process after the first second (work.mjs): CPU of the API, the
 // worker, Postgres and Redis, transactions and Redis commands. Loopback only, bounded in time.
-import { readFileSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { parseArgs } from "node:util";
 import { createRedis } from "../../packages/queue/dist/index.js";
 import { createAccountWithKeys, TEST_REDIS_URL } from "../../packages/testkit/dist/index.js";
 import { percentile, startService } from "./service.mjs";
-import { workMeter } from "./work.mjs";
+import { rssMb, workMeter } from "./work.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -23,8 +22,6 @@ const { values } = parseArgs({
 });
 const RATE = Number(values.rate);
 const TOTAL = RATE * Number(values.seconds);
-const rssMb = (pid) =>
-  Math.round((Number(readFileSync(`/proc/${pid}/statm`, "utf8").split(" ")[1]) * 4) / 1024);
 
 const service = await startService();
 const { database } = service;
@@ -112,7 +109,7 @@ try {
   console.log(
     `created -> started p50 ${f(row.s50)} ms p99 ${f(row.s99)} ms | created -> completed p50 ${f(row.c50)} ms p99 ${f(row.c99)} ms | not completed ${row.unfinished}`,
   );
-  console.log(`peak RSS MB: api ${peak.api}, worker ${peak.worker}`);
+  console.log(`peak RSS MB: api ${Math.round(peak.api)}, worker ${Math.round(peak.worker)}`);
   for (const line of work) console.log(line);
 } finally {
   redis.disconnect();

@@ -6,25 +6,17 @@
 //    both on this machine's clock) p50/p99.
 // 2. N concurrent creations with Prefer: wait=60 of test/wait: the API's memory per waiting
 //    request, and completed_at -> answer received p50/p99.
-import { readFileSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { parseArgs } from "node:util";
 import { createAccountWithKeys } from "../../packages/testkit/dist/index.js";
 import { percentile, startService } from "./service.mjs";
+import { rssMb } from "./work.mjs";
 
 const { values } = parseArgs({
   options: { streams: { type: "string", default: "1000" }, waits: { type: "string", default: "500" } },
 });
 const STREAMS = Number(values.streams);
 const WAITS = Number(values.waits);
-// The process's resident set, from /proc (0 once it has exited: the failure is reported below).
-const rssMb = (pid) => {
-  try {
-    return (Number(readFileSync(`/proc/${pid}/statm`, "utf8").split(" ")[1]) * 4) / 1024;
-  } catch {
-    return 0;
-  }
-};
 const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
 // Streams get sockets of their own: an ended stream's socket left idle in the pool could be
 // reused just as the server's keep-alive time-out closes it.

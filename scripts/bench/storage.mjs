@@ -3,7 +3,6 @@
 // S3-compatible bucket (s3rver on 127.0.0.1, in this process), then a client downloads it through
 // the API (OUTPUT_URLS=proxied). Reported: the worker's and the API's resident memory before and
 // at their peak during the copy (sampled every 10 ms from /proc), and the throughput of each leg.
-import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { loadCatalogue, seedCatalogue } from "../../packages/db/dist/index.js";
 import {
@@ -13,16 +12,10 @@ import {
   startS3Server,
 } from "../../packages/testkit/dist/index.js";
 import { startService } from "./service.mjs";
+import { rssMb } from "./work.mjs";
 
 const { values } = parseArgs({ options: { mb: { type: "string", default: "200" } } });
 const BYTES = Number(values.mb) * 1024 * 1024;
-const rssMb = (pid) => {
-  try {
-    return (Number(readFileSync(`/proc/${pid}/statm`, "utf8").split(" ")[1]) * 4) / 1024;
-  } catch {
-    return 0;
-  }
-};
 /** Samples a process's RSS until stopped; returns the peak. */
 function sampler(pid) {
   let peak = rssMb(pid);

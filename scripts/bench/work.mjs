@@ -21,6 +21,15 @@ function processCpu(pid) {
   }
 }
 
+/** A process's resident set in MB, from /proc (0 once it has exited). */
+export function rssMb(pid) {
+  try {
+    return (Number(readFileSync(`/proc/${pid}/statm`, "utf8").split(" ")[1]) * 4) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
 const parseInfo = (text) =>
   Object.fromEntries(
     text
