@@ -28,6 +28,14 @@ export type RunnerSettings = z.infer<typeof runnerSchema>;
 export const costsCompute = (settings: RunnerSettings): boolean =>
   !(settings.kind === "builtin" && settings.generator === "echo");
 
+/**
+ * Whether a run of this runner takes no execution time: nothing rendered, nothing waited for, no
+ * server (acme/echo without a simulated delay). Such a run is executed before its start is
+ * recorded, and started and ended in one transition (docs/architecture.md, "Instant runs").
+ */
+export const isInstant = (settings: RunnerSettings): boolean =>
+  settings.kind === "builtin" && settings.generator === "echo" && settings.delay_ms === 0;
+
 /** What a runner's outputs are counted in (see unitsDelivered). */
 export const outputKindOf = (settings: RunnerSettings): OutputKind =>
   settings.kind === "builtin" ? settings.generator : settings.output;

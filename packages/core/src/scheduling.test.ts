@@ -9,6 +9,7 @@ import {
   strideOf,
   type WaitingAccount,
 } from "./scheduling.js";
+import { isInstant } from "./catalogue.js";
 
 /** Simulates the scheduler's picks (lowest pass, ties by id; each pick advances by the stride). */
 function picks(accounts: WaitingAccount[], n: number): string[] {
@@ -118,5 +119,11 @@ describe("scheduling policy", () => {
   it("when shares are even the fairness index is 1; when one takes everything it is 1/n", () => {
     expect(jainIndex([5, 5, 5])).toBe(1);
     expect(jainIndex([9, 0, 0])).toBeCloseTo(1 / 3);
+  });
+
+  it("when a run is echo without a delay, then it is instant (started and ended in one transition), and nothing else is", () => {
+    expect(isInstant({ kind: "builtin", generator: "echo", delay_ms: 0 })).toBe(true);
+    expect(isInstant({ kind: "builtin", generator: "echo", delay_ms: 50 })).toBe(false);
+    expect(isInstant({ kind: "builtin", generator: "image", delay_ms: 0 })).toBe(false);
   });
 });

@@ -2,7 +2,7 @@
 // one statement by the run lifecycle (packages/db runTransitions), for a batch of runs at a time.
 import { ledgerEffect } from "./ledger.js";
 import type { RunErrorCode, RunStatus } from "./runs.js";
-import { endpointPayload, eventForStatus, perRunPayload } from "./webhooks/events.js";
+import { endpointPayload, eventForStatus, perRunPayload, type startedBodies } from "./webhooks/events.js";
 
 export type SettlementDecision =
   | { to: "COMPLETED"; output: Record<string, unknown>; unitsCompleted: number; charge: number }
@@ -48,6 +48,11 @@ export interface SettlementPlan {
   /** An endpoint's body is endpointHead + JSON of the endpoint id + endpointTail. */
   endpointHead: string;
   endpointTail: string;
+  /**
+   * Set for a run started and ended in one transition (an instant run, from QUEUED): its start
+   * time and its run.started bodies, recorded with the settlement.
+   */
+  start?: { at: Date } & ReturnType<typeof startedBodies>;
 }
 
 const move = (kind: "CHARGE" | "RELEASE", amount: number): LedgerMove => ({

@@ -1,6 +1,7 @@
 import { UnrecoverableError, type Job, type JobsOptions } from "bullmq";
 import { z } from "zod";
-import { DELIVERY_ATTEMPTS, idPattern } from "@svc/core";
+import { DELIVERY_ATTEMPTS, idPattern, pricingSchema, runnerSchema } from "@svc/core";
+import { INPUT_KEPT_MAX_BYTES } from "./scheduler.js";
 
 // The catalogue of the service's jobs and pub/sub channels: each is declared here once (queue,
 // name, payload schema, options, id), and producers and workers reach it only through these
@@ -50,6 +51,29 @@ export function register<T, R>(
 const runPayload = z.strictObject({ runId: z.string().regex(idPattern("run")) });
 export type RunJob = z.infer<typeof runPayload>;
 
+/**
+ * What a worker needs to execute an instant run (core's isInstant) and settle it without reading
+ * it first, as it was at creation. The settlement checks it against the run (QUEUED, holding
+ * `reservedTokens`); a run that does not match is executed the usual way.
+ */
+const instantRun = z.strictObject({
+  modelId: z.string().min(1).max(200),
+  accountId: z.string().min(1).max(200),
+  /** Its input as JSON (at most INPUT_KEPT_MAX_BYTES: a larger one is read at the start instead). */
+  input: z.string().max(INPUT_KEPT_MAX_BYTES),
+  unitsRequested: z.int().positive(),
+  reservedTokens: z.int().nonnegative(),
+  /** Its created_at (ms, the database's clock): its start is never recorded before it. */
+  createdAt: z.int().nonnegative(),
+  pricing: pricingSchema,
+  runner: runnerSchema,
+  /** The W3C traceparent of the request that made it (tracing on): the worker's spans join it. */
+  traceParent: z.string().max(512).optional(),
+});
+export type InstantRun = z.infer<typeof instantRun>;
+const directRunPayload = runPayload.extend({ instant: instantRun.optional() });
+export type DirectRunJob = z.infer<typeof directRunPayload>;
+
 const runJobOptions: JobsOptions = {
   attempts: 3,
   backoff: { type: "exponential", delay: 1_000 },
@@ -61,10 +85,10 @@ const runJobOptions: JobsOptions = {
  * A run of an unlimited model (acme/echo) to execute as soon as a worker is free. Retries cover
  * worker-side failures (crash, Postgres blip); the run itself ends exactly once.
  */
-export const RUN_JOB = defineJob<RunJob>({
+export const RUN_JOB = defineJob<DirectRunJob>({
   queue: "runs",
   name: "execute",
-  schema: runPayload,
+  schema: directRunPayload,
   idOf: (d) => d.runId,
   options: runJobOptions,
 });

@@ -8,14 +8,16 @@ import {
   LEASED_RUN_JOB,
   RUN_JOB,
   type DeliveryJob,
+  type DirectRunJob,
+  type InstantRun,
   type LeasedRunJob,
   type JobDefinition,
   type RunJob,
 } from "./jobs.js";
 import { runEventRecorder, type RunEventSettings } from "./runEvents.js";
-import type { Dispatched, Scheduler, WaitingRun } from "./scheduler.js";
+import { INPUT_KEPT_MAX_BYTES, type Dispatched, type Scheduler, type WaitingRun } from "./scheduler.js";
 
-export type RunsQueue = Queue<RunJob>;
+export type RunsQueue = Queue<DirectRunJob>;
 export type LeasedRunsQueue = Queue<LeasedRunJob>;
 export type DeliveriesQueue = Queue<DeliveryJob>;
 export type DeadlinesQueue = Queue<RunJob>;
@@ -49,13 +51,13 @@ async function addJobs<T>(
   else if (entries.length) await q.addBulk(entries);
 }
 
-/** A batch of runs in one round trip (a group-committed batch of creations). */
-export async function enqueueRuns(q: RunsQueue, runIds: readonly string[]): Promise<void> {
+/** A batch of runs in one round trip (a group-committed batch of creations, or runs revived by id). */
+export async function enqueueRuns(q: RunsQueue, runs: readonly (DirectRunJob | string)[]): Promise<void> {
   await addJobs(
     q,
     jobEntries(
       RUN_JOB,
-      runIds.map((runId) => ({ data: { runId } })),
+      runs.map((run) => ({ data: typeof run === "string" ? { runId: run } : run })),
     ),
   );
 }
@@ -80,8 +82,14 @@ export async function launchRuns(
   await addJobs(q, entries);
 }
 
-/** A run to admit: into its pool's queue, or (pool null: unlimited capacity) straight to the workers. */
-export type AdmittedRun = Omit<WaitingRun, "pool"> & { pool: string | null };
+/**
+ * A run to admit: into its pool's queue, or (pool null: unlimited capacity) straight to the
+ * workers, with what executing it takes when it is instant.
+ */
+export type AdmittedRun = Omit<WaitingRun, "pool"> & {
+  pool: string | null;
+  instant?: Omit<InstantRun, "createdAt">;
+};
 
 /** Runs of unlimited models are enqueued, the others wait in the scheduler until a slot is theirs. */
 export async function admitRuns(
@@ -90,7 +98,15 @@ export async function admitRuns(
   runs: readonly AdmittedRun[],
 ) {
   const waiting = runs.filter((r): r is WaitingRun => r.pool !== null);
-  const direct = runs.filter((r) => r.pool === null).map((r) => r.runId);
+  const direct = runs
+    .filter((r) => r.pool === null)
+    .map(({ runId, instant, createdAt }) => ({
+      runId,
+      ...(instant &&
+        instant.input.length <= INPUT_KEPT_MAX_BYTES && {
+          instant: { ...instant, createdAt: createdAt.getTime() },
+        }),
+    }));
   const [dispatched] = await Promise.all([
     scheduler.enqueue(waiting),
     direct.length && enqueueRuns(queues.runs(), direct),

@@ -311,6 +311,61 @@ async function slowRunOn(service: E2EService) {
   return run_id;
 }
 
+describe("instant runs (acme/echo)", () => {
+  it("when echo runs' jobs carry their input, then each is started and ended at once; a job that does not match its run is executed the usual way", async () => {
+    await onOwnService({ CONTENT_POLICY_BLOCKLIST: "forbidden thing" }, async (service) => {
+      const { accountId, client } = await service.account(10);
+      const create = async (prompt: string) =>
+        (await client.runs.create("acme/echo", { input: { prompt } })).run_id;
+      const [plain, unreadable, stale, blocked] = [
+        await create("hello"),
+        await create("unreadable input"),
+        await create("stale reservation"),
+        await create("a forbidden thing"),
+      ];
+      // No worker yet: the jobs wait, and two are changed as a corrupt or outdated job would be.
+      const redis = new Redis(TEST_REDIS_URL);
+      try {
+        const edit = async (runId: string, change: (instant: Record<string, unknown>) => void) => {
+          const key = `${service.prefix}:runs:${runId}`;
+          const data = JSON.parse((await redis.hget(key, "data"))!) as { instant: Record<string, unknown> };
+          change(data.instant);
+          await redis.hset(key, "data", JSON.stringify(data));
+        };
+        await edit(unreadable, (instant) => (instant.input = "{not json"));
+        await edit(stale, (instant) => (instant.reservedTokens = 7));
+      } finally {
+        redis.disconnect();
+      }
+      await service.startWorker();
+      for (const id of [plain, unreadable, stale]) {
+        const done = await until(client, id, "COMPLETED");
+        expect(done.tokens_charged).toBe(1);
+      }
+      expect((await until(client, blocked, "FAILED")).error?.code).toBe("CONTENT_POLICY");
+      const rows = await service.database.db.run.findMany({ where: { accountId } });
+      // The usual way sets an execution deadline at the start; one transition from QUEUED never does.
+      const usual = rows.filter((r) => r.deadlineAt !== null).map((r) => r.id);
+      expect(usual.sort()).toEqual([unreadable, stale].sort());
+      for (const row of rows) {
+        expect(row.attempts).toBe(1);
+        expect(row.startedAt!.getTime()).toBeGreaterThanOrEqual(row.createdAt.getTime());
+        expect(row.completedAt!.getTime()).toBeGreaterThanOrEqual(row.startedAt!.getTime());
+      }
+      expect(await service.database.db.ledgerEntry.count({ where: { accountId, kind: "CHARGE" } })).toBe(3);
+      expect((await ledgerTotals(service.database.db, accountId)).cached).toEqual({
+        balance: 7,
+        reserved: 0,
+      });
+      // A stream still shows the start before the end.
+      const statuses: string[] = [];
+      for await (const event of client.stream(blocked))
+        if (event.type === "status") statuses.push(event.run.status);
+      expect(statuses).toEqual(["QUEUED", "EXECUTING", "FAILED"]);
+    });
+  });
+});
+
 describe("a worker killed mid-run", () => {
   it("when the executing worker is SIGKILLed, then another worker finishes the run once, charged once", async () => {
     await onOwnService({ RUN_LOCK_MS: "1000" }, async (service) => {

@@ -1,8 +1,9 @@
 import type { Job } from "bullmq";
-import { blockedTerm, outputKindOf, retryWhileDown } from "@svc/core";
+import { blockedTerm, isInstant, outputKindOf, retryWhileDown } from "@svc/core";
 import type { Logger } from "@svc/logger";
-import type { LeasedRunJob, RunJob } from "@svc/queue";
+import type { DirectRunJob, InstantRun, LeasedRunJob } from "@svc/queue";
 import type { ProgressRecorder, RunLifecycle } from "@svc/use-cases";
+import type { SettledRun } from "@svc/db";
 import type { WorkerMetrics } from "../metrics.js";
 import type { WorkerDispatcher } from "../scheduling/dispatcher.js";
 import { RunnerCanceled, RunnerError, type Runners } from "@svc/runners";
@@ -40,7 +41,7 @@ type Decision = Parameters<RunLifecycle["finish"]>[1];
  */
 export async function executeRun(
   deps: ExecuteDeps,
-  job: Job<RunJob | LeasedRunJob>,
+  job: Job<DirectRunJob | LeasedRunJob>,
   cancelSignal?: AbortSignal,
 ): Promise<ExecuteOutcome> {
   const { runId } = job.data;
@@ -70,7 +71,7 @@ export async function executeRun(
  */
 async function execute(
   deps: ExecuteDeps,
-  job: Job<RunJob | LeasedRunJob>,
+  job: Job<DirectRunJob | LeasedRunJob>,
   cancelSignal?: AbortSignal,
 ): Promise<ExecuteOutcome> {
   const { runs } = deps;
@@ -83,6 +84,11 @@ async function execute(
         log.warn(`run ${transition} waits for the database`, { retry: attempt, delay_ms: delayMs, error }),
     });
 
+  const instant = "instant" in job.data ? job.data.instant : undefined;
+  if (instant && isInstant(instant.runner)) {
+    const ended = await executeInstant(deps, job, instant, log, throughOutage);
+    if (ended) return ended;
+  }
   const startBegan = Date.now();
   const run = await throughOutage("start", () => runs.start(runId));
   if (!run) {
@@ -101,6 +107,99 @@ async function execute(
   }
 }
 
+/**
+ * An instant run (core's isInstant) is executed from its job, before anything is recorded, and
+ * started and ended in one statement: one transition of the database instead of two. Its stream
+ * still shows EXECUTING, then the end, and its run.started webhooks are sent. undefined when the
+ * run was not as its job says (canceled, or executing after a crash): the usual way decides.
+ */
+async function executeInstant(
+  deps: ExecuteDeps,
+  job: Job<DirectRunJob>,
+  instant: InstantRun,
+  log: Logger,
+  throughOutage: <T>(transition: string, fn: () => Promise<T>) => Promise<T>,
+): Promise<ExecuteOutcome | undefined> {
+  const { runId } = job.data;
+  const startedAt = new Date(Math.max(Date.now(), instant.createdAt));
+  const run = { id: runId, modelId: instant.modelId, traceParent: instant.traceParent ?? null };
+  const traced = runTrace(deps.tracing, run, startedAt.getTime(), job.attemptsMade + 1);
+  const step = <T>(name: string, fn: () => Promise<T>) => (traced ? traced.step(name, fn) : fn());
+  let ended: ExecuteOutcome | undefined;
+  try {
+    const input = inputOf(instant.input);
+    if (!input) return undefined;
+    let outcome: Parameters<RunLifecycle["finishInstant"]>[2];
+    if (blockedTerm(String(input.prompt ?? ""), deps.blocklist)) outcome = CONTENT_POLICY;
+    else {
+      // A runner's failure is left to the usual way, which knows retries and failures.
+      const result = await step("model.execute", () =>
+        deps.runners.for(instant.runner).run({
+          runId,
+          input,
+          settings: instant.runner,
+          signal: new AbortController().signal,
+          outputs: deps.storage(),
+          unitsRequested: instant.unitsRequested,
+          fresh: true,
+          progress: async () => {},
+        }),
+      ).catch(() => undefined);
+      if (!result) return undefined;
+      outcome = { to: "COMPLETED", output: result.output, units: result.units };
+    }
+    const settled = await step("run.settle", () =>
+      throughOutage("settlement", () =>
+        deps.runs.finishInstant({ id: runId, ...instant }, startedAt, outcome),
+      ),
+    );
+    if (!settled) return undefined;
+    deps.metrics?.runQueueWait.observe((startedAt.getTime() - instant.createdAt) / 1000);
+    ended = finished(deps, settled, log, {
+      model_id: instant.modelId,
+      duration_ms: Date.now() - startedAt.getTime(),
+      ...(outcome.to === "FAILED" && { code: outcome.errorCode }),
+    });
+    return ended;
+  } finally {
+    traced?.end(ended ?? "executed the usual way");
+  }
+}
+
+/** A job's input JSON as an object, or undefined (the run's stored input is read instead). */
+function inputOf(json: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(json);
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Counts and logs a run the worker ended. */
+function finished(
+  deps: ExecuteDeps,
+  settled: SettledRun,
+  log: Logger,
+  fields: Record<string, unknown>,
+): ExecuteOutcome {
+  const outcome =
+    settled.status === "COMPLETED" ? "completed" : settled.status === "FAILED" ? "failed" : "canceled";
+  deps.metrics?.runsFinished.inc({ model: settled.modelId, outcome: settled.status.toLowerCase() });
+  if (settled.tokensCharged)
+    deps.metrics?.tokensCharged.inc({ model: settled.modelId }, settled.tokensCharged);
+  log.info(`run ${outcome}`, { ...fields, tokens_charged: settled.tokensCharged });
+  return outcome;
+}
+
+const CONTENT_POLICY = {
+  to: "FAILED",
+  errorCode: "CONTENT_POLICY",
+  errorMessage: "The prompt was rejected by the content policy.",
+} as const;
+
 type Started = NonNullable<Awaited<ReturnType<RunLifecycle["start"]>>>;
 type RunTrace = ReturnType<typeof runTrace>;
 
@@ -109,7 +208,12 @@ type RunTrace = ReturnType<typeof runTrace>;
  * sampled): run.execute, with run.start (from before the start statement), model.execute and
  * run.settle inside.
  */
-function runTrace(tracing: Tracing, run: Started, startBegan: number, attempt: number) {
+function runTrace(
+  tracing: Tracing,
+  run: Pick<Started, "id" | "modelId" | "traceParent">,
+  startBegan: number,
+  attempt: number,
+) {
   if (!tracing.enabled || !run.traceParent) return undefined;
   const root = tracing.tracer.startSpan(
     "run.execute",
@@ -133,7 +237,7 @@ function runTrace(tracing: Tracing, run: Started, startBegan: number, attempt: n
 
 async function executeStarted(
   deps: ExecuteDeps,
-  job: Job<RunJob | LeasedRunJob>,
+  job: Job<DirectRunJob | LeasedRunJob>,
   run: Started,
   log: Logger,
   throughOutage: <T>(transition: string, fn: () => Promise<T>) => Promise<T>,
@@ -153,26 +257,15 @@ async function executeStarted(
       log.info("run was settled elsewhere (canceled or timed out); its result is dropped");
       return "canceled";
     }
-    const outcome =
-      settled.status === "COMPLETED" ? "completed" : settled.status === "FAILED" ? "failed" : "canceled";
-    metrics?.runsFinished.inc({ model: run.modelId, outcome: settled.status.toLowerCase() });
-    if (settled.tokensCharged) metrics?.tokensCharged.inc({ model: run.modelId }, settled.tokensCharged);
-    log.info(`run ${outcome}`, {
+    return finished(deps, settled, log, {
       model_id: run.modelId,
-      tokens_charged: settled.tokensCharged,
       duration_ms: run.now().getTime() - run.startedAt.getTime(),
       ...(decision.to === "FAILED" && { code: decision.errorCode }),
       ...(decision.to === "TIMEOUT" && { code: "TIMEOUT" }),
     });
-    return outcome;
   };
 
-  if (blockedTerm(String(run.input.prompt ?? ""), deps.blocklist))
-    return finish({
-      to: "FAILED",
-      errorCode: "CONTENT_POLICY",
-      errorMessage: "The prompt was rejected by the content policy.",
-    });
+  if (blockedTerm(String(run.input.prompt ?? ""), deps.blocklist)) return finish(CONTENT_POLICY);
 
   // One controller for cancel and deadline, whose timer is cleared when the run ends: with
   // AbortSignal.timeout every finished run would leave a timer pending until its deadline.

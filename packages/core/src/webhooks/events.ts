@@ -182,3 +182,28 @@ export function budgetReachedTemplate(reached: BudgetReached) {
     placeholders: placeholdersOf({ webhookId: SLOTS.webhookId, keyName: KEY_NAME_SLOT }),
   };
 }
+
+/**
+ * A run's run.started bodies, filled in here rather than by the statement that starts it: for a
+ * run started and ended in one transition (an instant run), whose settlement records them. The
+ * same templates as the start statement's, so both ways give the same bytes. An endpoint's body is
+ * endpointHead + the JSON of its id + endpointTail.
+ */
+export function startedBodies(run: { id: string; modelId: string }, startedAt: Date) {
+  const { perRun, endpoint, placeholders: p } = startedTemplates();
+  const fill = (template: string) =>
+    template
+      .split(p.runId)
+      .join(JSON.stringify(run.id))
+      .split(p.modelId)
+      .join(JSON.stringify(run.modelId))
+      .split(p.startedAt)
+      .join(JSON.stringify(startedAt.toISOString()));
+  const whole = fill(endpoint);
+  const cut = whole.indexOf(p.webhookId);
+  return {
+    runBody: fill(perRun),
+    endpointHead: whole.slice(0, cut),
+    endpointTail: whole.slice(cut + p.webhookId.length),
+  };
+}

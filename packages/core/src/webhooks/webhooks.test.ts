@@ -3,7 +3,14 @@ import { Webhook } from "standardwebhooks";
 import { openSecret, parseSecretsKey, sealSecret } from "../secretBox.js";
 import { isInternalAddress } from "./addresses.js";
 import { classifyTransportError, isDeliverySuccess, retryDelay } from "./delivery.js";
-import { endpointPayload, eventForStatus, perRunPayload, type FinishedRun } from "./events.js";
+import {
+  endpointPayload,
+  eventForStatus,
+  perRunPayload,
+  startedBodies,
+  startedTemplates,
+  type FinishedRun,
+} from "./events.js";
 import { generateSigningSecret, serviceSignature, signDelivery, standardSignature } from "./signatures.js";
 
 describe("X-Service-Signature", () => {
@@ -251,5 +258,31 @@ describe("internal addresses", () => {
     ["2001:0:808:808:0:0:f7f7:f7f7", false], // Teredo client 8.8.8.8
   ])("when the address is %s, then internal is %p", (address, internal) => {
     expect(isInternalAddress(address)).toBe(internal);
+  });
+});
+
+describe("run.started bodies", () => {
+  it("when filled in for a run, then they are the start statement's templates with its values, an endpoint's id between head and tail", () => {
+    const at = new Date("2026-11-26T10:00:00.123Z");
+    const run = { id: "run_1", modelId: 'acme/"odd"$&' };
+    const { runBody, endpointHead, endpointTail } = startedBodies(run, at);
+    const data = { run_id: "run_1", model_id: 'acme/"odd"$&', started_at: at.toISOString() };
+    expect(JSON.parse(runBody)).toEqual({ event: "run.started", data });
+    expect(JSON.parse(endpointHead + JSON.stringify("wh_9") + endpointTail)).toEqual({
+      event: "run.started",
+      webhook_id: "wh_9",
+      data: { ...data, timestamp: at.toISOString() },
+      created_at: at.toISOString(),
+    });
+    const { perRun, placeholders } = startedTemplates();
+    expect(runBody.length).toBe(
+      perRun.length -
+        placeholders.runId.length -
+        placeholders.modelId.length -
+        placeholders.startedAt.length +
+        JSON.stringify(run.id).length +
+        JSON.stringify(run.modelId).length +
+        JSON.stringify(at.toISOString()).length,
+    );
   });
 });

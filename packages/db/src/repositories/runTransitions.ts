@@ -369,7 +369,8 @@ WITH b AS (
     run_id text, "from" text[], "to" "RunStatus", expected_reserved int, expected_units int, at timestamptz,
     units_completed int, output jsonb, error_code text, error_message text,
     charge int, charge_bd int, charge_rd int, release int, release_bd int, release_rd int,
-    event text, run_body text, endpoint_head text, endpoint_tail text, charge_id text, release_id text)
+    event text, run_body text, endpoint_head text, endpoint_tail text, charge_id text, release_id text,
+    start_at timestamptz, started_body text, started_head text, started_tail text)
 ), locked AS MATERIALIZED (
   -- The batch's runs ($2: the ids of b), probed and locked in id order (svc_sorted_ids). Whether
   -- each may move is decided by the update below, which a concurrent change makes re-check the
@@ -382,6 +383,9 @@ WITH b AS (
   -- reads settled alone, with no join back to b.
   UPDATE runs r SET
     status = b."to", reserved_tokens = 0, tokens_charged = b.charge,
+    -- An instant run is started by its settlement (start_at set, from QUEUED alone).
+    started_at = COALESCE(r.started_at, b.start_at),
+    attempts = r.attempts + (b.start_at IS NOT NULL)::int,
     completed_at = CASE WHEN b."to" = 'CANCELED' THEN r.completed_at ELSE b.at END,
     canceled_at = CASE WHEN b."to" = 'CANCELED' THEN b.at ELSE r.canceled_at END,
     units_completed = COALESCE(b.units_completed, r.units_completed),
@@ -394,7 +398,7 @@ WITH b AS (
   RETURNING r.id, r.account_id, r.api_key_id, r.mode, r.model_id, r.webhook_url, r.webhook_events, r.status,
             r.tokens_charged, r.created_at, r.started_at, b.at, b.event, b.run_body, b.endpoint_head,
             b.endpoint_tail, b.charge, b.charge_bd, b.charge_rd, b.charge_id, b.release, b.release_bd,
-            b.release_rd, b.release_id
+            b.release_rd, b.release_id, b.started_body, b.started_head, b.started_tail
 ), totals AS (
   SELECT account_id, sum(charge_bd + release_bd)::int AS bd, sum(charge_rd + release_rd)::int AS rd
   FROM settled GROUP BY account_id HAVING sum(charge + release) > 0
@@ -419,6 +423,18 @@ WITH b AS (
   FROM settled WHERE release > 0
 ), deliveries_made AS (
   INSERT INTO deliveries (id, account_id, mode, run_id, endpoint_id, url, event, body, created_at)
+  SELECT svc_random_id('whd'), s.account_id, s.mode, s.id, e.id, e.url, 'run.started',
+         s.started_head || to_json(e.id)::text || s.started_tail, s.started_at
+  FROM settled s
+  JOIN webhook_endpoints e ON e.account_id = s.account_id AND e.mode = s.mode AND e.status = 'active'
+                          AND 'run.started' = ANY(e.events)
+  WHERE s.started_body IS NOT NULL
+  UNION ALL
+  SELECT svc_random_id('whd'), s.account_id, s.mode, s.id, NULL, s.webhook_url, 'run.started', s.started_body,
+         s.started_at
+  FROM settled s
+  WHERE s.started_body IS NOT NULL AND s.webhook_url IS NOT NULL AND 'run.started' = ANY(s.webhook_events)
+  UNION ALL
   SELECT svc_random_id('whd'), s.account_id, s.mode, s.id, e.id, e.url, s.event,
          s.endpoint_head || to_json(e.id)::text || s.endpoint_tail, s.at
   FROM settled s
@@ -438,7 +454,8 @@ FROM settled s`;
  * still in one of its `from` statuses with the expected reservation (so of two settlements of a
  * run exactly one wins), its account is charged and released, CHARGE and RELEASE are appended, and
  * the event's deliveries are recorded. UNIQUE (run_id, kind) on the ledger backs this up.
- * A run missing from the answer was settled by someone else.
+ * A run missing from the answer was settled by someone else. A plan with `start` (an instant run,
+ * from QUEUED) also starts the run: started_at, its attempt, its run.started deliveries.
  */
 export async function settleRuns(
   pool: pg.Pool | pg.PoolClient,
@@ -469,6 +486,12 @@ export async function settleRuns(
     // was a third of the statement's time.
     charge_id: s.charge.amount > 0 ? newId("led") : null,
     release_id: s.release.amount > 0 ? newId("led") : null,
+    ...(s.start && {
+      start_at: s.start.at.toISOString(),
+      started_body: s.start.runBody,
+      started_head: s.start.endpointHead,
+      started_tail: s.start.endpointTail,
+    }),
   }));
   const result = await pool.query({
     name: "runs_settle",

@@ -21,6 +21,7 @@ import {
   queueIndex,
   whenRedisReady,
   type RedisClient,
+  type RunsQueue,
   type Scheduler,
 } from "@svc/queue";
 import {
@@ -46,6 +47,7 @@ describe("run lifecycle (group commit)", () => {
   let progress: ProgressRecorder;
   let scheduler: Scheduler;
   let wire: () => ReturnType<typeof wireRuns>;
+  let runsQueue: RunsQueue;
   const prefix = testQueuePrefix();
   const priceOf = { "acme/pixel-hq": 5, "acme/pixel/fast": 2 } as const;
 
@@ -54,7 +56,7 @@ describe("run lifecycle (group commit)", () => {
     await seedCatalogue(database.db, await loadCatalogue());
     redis = createRedis(TEST_REDIS_URL, "worker");
     await whenRedisReady(redis, 2_000);
-    const runsQueue = createRunsQueue(redis, prefix);
+    runsQueue = createRunsQueue(redis, prefix);
     const leasedQueue = createLeasedRunsQueue(redis, prefix);
     const deliveriesQueue = createDeliveriesQueue(redis, prefix);
     const deadlinesQueue = createDeadlinesQueue(redis, prefix);
@@ -446,6 +448,121 @@ describe("run lifecycle (group commit)", () => {
       expect(
         await database.db.delivery.count({ where: { accountId: account.id, event: "key.budget_reached" } }),
       ).toBe(2);
+    });
+  });
+
+  describe("instant runs (acme/echo): executed from their job, started and ended in one transition", () => {
+    const echo = {
+      id: "acme/echo",
+      status: "active",
+      pricing: { unit: "run", tokens_per_unit: 1 }, // as the catalogue has it
+      runner: { kind: "builtin" as const, generator: "echo" as const, delay_ms: 0 },
+    };
+    async function instantRun(extra: Partial<CreateRunCommand> = {}) {
+      const { account, command } = await liveAccount(100);
+      const created = await runs.create({
+        ...command("acme/pixel-hq"),
+        model: echo,
+        input: { prompt: "hi" },
+        ...extra,
+      });
+      const id = created.kind === "created" ? created.run.id : "";
+      const job = (await runsQueue.getJob(id))!;
+      return { account, id, instant: job.data.instant! };
+    }
+
+    it("when an instant run is finished from its job, then it is started and completed at once, charged once, with both events and both webhooks", async () => {
+      const { account, id, instant } = await instantRun({
+        webhookUrl: "https://example.com/own",
+        webhookEventsFilter: ["started", "completed"],
+      });
+      // Recorded at the settlement, which starts the run: an endpoint made meanwhile gets run.started.
+      const endpoint = await createEndpoint(
+        database.db,
+        { accountId: account.id, mode: "live" },
+        { url: "https://example.com/hooks", events: ["run.started", "run.completed"], secretEnc: "x" },
+        10,
+      );
+      expect(instant).toMatchObject({ modelId: "acme/echo", reservedTokens: 1, unitsRequested: 1 });
+      expect(JSON.parse(instant.input)).toEqual({ prompt: "hi" });
+      const startedAt = new Date(Math.max(Date.now(), instant.createdAt));
+      const settled = await runs.finishInstant({ id, ...instant }, startedAt, {
+        to: "COMPLETED",
+        output: { echo: { prompt: "hi" } },
+        units: 1,
+      });
+      expect(settled).toMatchObject({ status: "COMPLETED", tokensCharged: 1, startedAt });
+      const row = (await database.db.run.findUnique({ where: { id } }))!;
+      expect(row).toMatchObject({
+        status: "COMPLETED",
+        attempts: 1,
+        tokensCharged: 1,
+        reservedTokens: 0,
+        startedAt,
+      });
+      expect(row.completedAt!.getTime()).toBeGreaterThanOrEqual(startedAt.getTime());
+      expect(await expectLedgerExact(account.id)).toEqual({ balance: 99, reserved: 0 });
+      const deliveries = await database.db.delivery.findMany({
+        where: { runId: id },
+        orderBy: { createdAt: "asc" },
+      });
+      const started = deliveries.filter((d) => d.event === "run.started").map((d) => JSON.parse(d.body));
+      const data = { run_id: id, model_id: "acme/echo", started_at: startedAt.toISOString() };
+      expect(started).toEqual(
+        expect.arrayContaining([
+          { event: "run.started", data },
+          {
+            event: "run.started",
+            webhook_id: endpoint!.id,
+            data: { ...data, timestamp: startedAt.toISOString() },
+            created_at: startedAt.toISOString(),
+          },
+        ]),
+      );
+      expect(deliveries.filter((d) => d.event === "run.completed")).toHaveLength(2);
+      await runs.drain();
+      const hub = createRunEventHub(redis, prefix, (error) => {
+        throw error;
+      });
+      try {
+        expect((await hub.history(id)).map((e) => e.event.type === "status" && e.event.status)).toEqual([
+          "QUEUED",
+          "EXECUTING",
+          "COMPLETED",
+        ]);
+      } finally {
+        await hub.close();
+      }
+      // The job delivered again finds the run ended: nothing moves.
+      expect(
+        await runs.finishInstant({ id, ...instant }, new Date(), { to: "COMPLETED", output: {}, units: 1 }),
+      ).toBeNull();
+      expect(await expectLedgerExact(account.id)).toEqual({ balance: 99, reserved: 0 });
+    });
+
+    it("when an instant run was canceled while queued, then its job ends nothing and it stays refunded", async () => {
+      const { account, id, instant } = await instantRun();
+      expect((await runs.cancel({ accountId: account.id, mode: "live" }, id)).kind).toBe("canceled");
+      const outcome = { to: "COMPLETED" as const, output: {}, units: 1 };
+      expect(await runs.finishInstant({ id, ...instant }, new Date(), outcome)).toBeNull();
+      expect(await database.db.run.findUnique({ where: { id } })).toMatchObject({
+        status: "CANCELED",
+        startedAt: null,
+      });
+      expect(await expectLedgerExact(account.id)).toEqual({ balance: 100, reserved: 0 });
+    });
+
+    it("when a job's reservation is not the run's, then the transition misses and the run waits to be executed the usual way", async () => {
+      const { account, id, instant } = await instantRun();
+      const outcome = { to: "COMPLETED" as const, output: {}, units: 1 };
+      expect(await runs.finishInstant({ id, ...instant, reservedTokens: 2 }, new Date(), outcome)).toBeNull();
+      expect(await database.db.run.findUnique({ where: { id } })).toMatchObject({
+        status: "QUEUED",
+        attempts: 0,
+      });
+      const started = (await runs.start(id))!;
+      expect(await runs.finish(started, outcome)).toMatchObject({ status: "COMPLETED", tokensCharged: 1 });
+      expect(await expectLedgerExact(account.id)).toEqual({ balance: 99, reserved: 0 });
     });
   });
 

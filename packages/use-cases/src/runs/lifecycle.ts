@@ -9,11 +9,13 @@ import {
   canonicalJson,
   cancelDecision,
   DEADLINE_CANCEL_CODE,
+  isInstant,
   newId,
   PER_RUN_EVENTS,
   planSettlement,
   poolOf,
   settlementCharge,
+  startedBodies,
   timeoutDecision,
   tokensFor,
   unitsRequested,
@@ -40,7 +42,7 @@ import {
   type StartedRun,
 } from "@svc/db";
 import type { Logger } from "@svc/logger";
-import type { AdmittedRun } from "@svc/queue";
+import type { AdmittedRun, InstantRun } from "@svc/queue";
 import { createPipelines, isError, type NewRun } from "./pipelines.js";
 
 /** A created run handed to the workers: straight away (pool null), or through its pool's queue. */
@@ -156,6 +158,16 @@ export interface RunLifecycle {
   start(runId: string): Promise<ExecutingRun | null>;
   /** Ends an executing run as its outcome says; null when another settlement (a cancel, a time-out) won. */
   finish(run: ExecutingRun, outcome: RunOutcome): Promise<SettledRun | null>;
+  /**
+   * Starts and ends an instant run, executed already (from `startedAt`), in one transition: from
+   * QUEUED only, holding the reservation its job carries. null when the run was not so (canceled,
+   * started elsewhere, a job older than the run's state): the caller executes it the usual way.
+   */
+  finishInstant(
+    run: { id: string } & Omit<InstantRun, "input" | "runner" | "createdAt" | "traceParent">,
+    startedAt: Date,
+    outcome: Exclude<RunOutcome, { to: "TIMEOUT" }>,
+  ): Promise<SettledRun | null>;
   cancel(owner: { accountId: string; mode: Mode }, runId: string): Promise<CancelResult>;
   /** Cancel-After: cancels and refunds the run if it has not ended, with the reason in its record. */
   cancelAtDeadline(runId: string): Promise<CancelResult>;
@@ -192,15 +204,31 @@ export function createRunLifecycle({
     from: readonly RunStatus[],
     decision: SettlementDecision,
     at: Date,
+    startedAt?: Date,
   ): Promise<SettledRun | null> {
     const answer = await settlements.submit({
       runId: run.id,
       accountId: run.accountId,
       ...planSettlement(run, from, decision, at),
+      ...(startedAt && { start: { at: startedAt, ...startedBodies(run, startedAt) } }),
     });
     if (isError(answer)) throw answer.error;
     return answer;
   }
+
+  /** What a run's outcome settles to: a completed run is charged for the units it made. */
+  const decide = (
+    run: { pricing: Pricing; unitsRequested: number; reservedTokens: number },
+    outcome: Exclude<RunOutcome, { to: "TIMEOUT" }>,
+  ): SettlementDecision =>
+    outcome.to === "COMPLETED"
+      ? {
+          to: "COMPLETED",
+          output: outcome.output,
+          unitsCompleted: Math.min(outcome.units, run.unitsRequested),
+          charge: settlementCharge(run.pricing, outcome.units, run.reservedTokens),
+        }
+      : outcome;
 
   async function replayOf(
     command: CreateRunCommand,
@@ -315,6 +343,18 @@ export function createRunLifecycle({
         admission: {
           pool: pool ? model.id : null,
           ...(pool && { input: JSON.stringify(command.input) }),
+          ...(isInstant(model.runner) && {
+            instant: {
+              modelId: model.id,
+              accountId: command.accountId,
+              input: JSON.stringify(command.input),
+              unitsRequested: units,
+              reservedTokens: reserve,
+              pricing: model.pricing,
+              runner: model.runner,
+              ...(command.traceParent && { traceParent: command.traceParent }),
+            },
+          }),
           accountId: command.accountId,
           priority: command.priority,
           weight: command.account.weight,
@@ -386,18 +426,14 @@ export function createRunLifecycle({
     },
 
     finish(run, outcome) {
-      const decision: SettlementDecision =
-        outcome.to === "COMPLETED"
-          ? {
-              to: "COMPLETED",
-              output: outcome.output,
-              unitsCompleted: Math.min(outcome.units, run.unitsRequested),
-              charge: settlementCharge(run.pricing, outcome.units, run.reservedTokens),
-            }
-          : outcome.to === "TIMEOUT"
-            ? timeoutDecision(run.executionTimeoutMs)
-            : outcome;
+      const decision =
+        outcome.to === "TIMEOUT" ? timeoutDecision(run.executionTimeoutMs) : decide(run, outcome);
       return settle(run, ["EXECUTING"], decision, run.now());
+    },
+
+    finishInstant(run, startedAt, outcome) {
+      const at = new Date(Math.max(Date.now(), startedAt.getTime()));
+      return settle(run, ["QUEUED"], decide(run, outcome), at, startedAt);
     },
 
     cancel(owner, runId) {

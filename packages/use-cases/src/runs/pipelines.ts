@@ -215,13 +215,29 @@ export function createPipelines({ db, queues, logger, groupCommit: settings }: L
       }
       const settled = answers.flatMap((a, i) => (a && !isError(a) ? [{ run: a, plan: plans[i]! }] : []));
       recordEvents(
-        settled.map(({ run, plan }) => ({
-          runId: run.id,
-          modelId: run.modelId,
-          event: { type: "status", status: run.status, at: plan.at.toISOString(), ...endedView(run, plan) },
-          ...(run.status === "COMPLETED" &&
-            run.startedAt && { runMs: plan.at.getTime() - run.startedAt.getTime() }),
-        })),
+        settled.flatMap(({ run, plan }): RecordedEvent[] => [
+          // An instant run's start, committed with its end: its stream still shows it EXECUTING first.
+          ...(plan.start
+            ? [
+                {
+                  runId: run.id,
+                  modelId: run.modelId,
+                  event: {
+                    type: "status" as const,
+                    status: "EXECUTING" as const,
+                    at: plan.start.at.toISOString(),
+                  },
+                },
+              ]
+            : []),
+          {
+            runId: run.id,
+            modelId: run.modelId,
+            event: { type: "status", status: run.status, at: plan.at.toISOString(), ...endedView(run, plan) },
+            ...(run.status === "COMPLETED" &&
+              run.startedAt && { runMs: plan.at.getTime() - run.startedAt.getTime() }),
+          },
+        ]),
       );
       const deliveries = settled.flatMap(({ run }) => run.deliveryIds);
       await queues
