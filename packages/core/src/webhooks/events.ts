@@ -183,6 +183,9 @@ export function budgetReachedTemplate(reached: BudgetReached) {
   };
 }
 
+// Made once: an instant run's settlement fills them in on the run path.
+const STARTED = startedTemplates();
+
 /**
  * A run's run.started bodies, filled in here rather than by the statement that starts it: for a
  * run started and ended in one transition (an instant run), whose settlement records them. The
@@ -190,7 +193,7 @@ export function budgetReachedTemplate(reached: BudgetReached) {
  * endpointHead + the JSON of its id + endpointTail.
  */
 export function startedBodies(run: { id: string; modelId: string }, startedAt: Date) {
-  const { perRun, endpoint, placeholders: p } = startedTemplates();
+  const { perRun, endpoint, placeholders: p } = STARTED;
   const fill = (template: string) =>
     template
       .split(p.runId)
