@@ -1,3 +1,4 @@
+import { connect } from "node:net";
 import { createApiKey, revokeApiKey } from "@svc/db";
 import { addUser } from "@svc/use-cases";
 import { waitFor } from "@svc/testkit";
@@ -123,6 +124,56 @@ describe("held connections", () => {
     await waitFor(async () => ((await stream(keys[1]!, runs[1]!)).res.status === 200 ? true : null), {
       what: "a place given back",
     });
+  });
+
+  it("when clients close their sockets at any moment of a stream or a wait, then every place comes back", async () => {
+    const api = await service.startApi({ HELD_PER_KEY: "3", HELD_PER_ACCOUNT: "5" });
+    const { liveKey } = await service.account(1000);
+    const res = await fetch(`${api.base}/api/v1/models/test/slow/run`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${liveKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ input: { prompt: "dropped" } }),
+    });
+    const runId = ((await res.json()) as { data: { run_id: string } }).data.run_id;
+    const { port } = new URL(api.base);
+    /**
+     * A raw request whose socket is destroyed `afterMs` after it was sent (0: in the same tick),
+     * or once the first bytes of the answer arrive (null): before the key is read, while the place
+     * is being taken, while the run is read, and once the stream has begun.
+     */
+    const dropped = (path: string, extra: string, afterMs: number | null) =>
+      new Promise<void>((resolve) => {
+        const socket = connect(Number(port), "127.0.0.1", () => {
+          socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${liveKey}\r\n${extra}\r\n`);
+          if (afterMs === null) socket.once("data", () => socket.destroy());
+          else if (afterMs === 0) socket.destroy();
+          else setTimeout(() => socket.destroy(), afterMs);
+        });
+        socket.on("error", () => {});
+        socket.on("close", () => resolve());
+      });
+    const stages = [0, 0, 1, 1, 2, 3, 4, 5, 6, 8, 10, 13, 16, 20, 30, null];
+    // Two at a time, within the key's cap, so that each request gets as far as its moment allows.
+    for (let round = 0; round < 4; round++)
+      for (const afterMs of stages)
+        await Promise.all([
+          dropped(`/api/v1/runs/${runId}/events`, "", afterMs),
+          // A wait sends nothing before it ends: it is dropped while waiting instead.
+          dropped(`/api/v1/runs/${runId}`, "Prefer: wait=60\r\n", afterMs ?? 50),
+        ]);
+    // 128 requests dropped against a cap of 3: every place came back, in this process and in Redis.
+    await waitFor(
+      async () =>
+        (await (await fetch(`${api.base}/metrics`)).text()).match(/^svc_held_connections 0$/m) ? true : null,
+      { what: "no place held in the process" },
+    );
+    const streams = await Promise.all(
+      [1, 2, 3].map(() =>
+        openStream(`${api.base}/api/v1/runs/${runId}/events`, { authorization: `Bearer ${liveKey}` }),
+      ),
+    );
+    expect(streams.map((s) => s.res.status)).toEqual([200, 200, 200]);
+    for (const s of streams) s.close();
   });
 
   it("when a key is revoked, then its open streams end and its waiting requests answer 401", async () => {

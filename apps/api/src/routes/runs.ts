@@ -32,6 +32,7 @@ import { validateRunInput } from "../runs/inputValidator.js";
 import { checkWebhookUrl } from "../webhooks/checkUrl.js";
 import type { AppDeps } from "../deps.js";
 import type { HeldConnections, HeldPlace } from "../runs/heldConnections.js";
+import { clientGone, whenClientGone } from "../http/clientGone.js";
 import { testRunQuota } from "../runs/testRunQuota.js";
 import { modelId } from "./models.js";
 
@@ -102,13 +103,6 @@ const listRunsQuery = z.object({
   created_before: dateTimeQuery.optional(),
 });
 
-/** Aborted when the client has gone: a waiting request stops waiting. */
-function gone(res: Response): AbortSignal {
-  const controller = new AbortController();
-  res.on("close", () => controller.abort());
-  return controller.signal;
-}
-
 /** A place for a stream or a wait (429 past the caps), given back when the response closes. */
 async function hold(held: HeldConnections, res: Response) {
   const auth = authOf(res);
@@ -117,7 +111,8 @@ async function hold(held: HeldConnections, res: Response) {
     keyId: auth.sessionId ? null : auth.keyId,
     sessionId: auth.sessionId ?? null,
   });
-  res.on("close", place.release);
+  // The client may have left while the place was being taken: then it is given back at once.
+  whenClientGone(res, place.release);
   return place;
 }
 
@@ -133,7 +128,7 @@ async function waitHolding<R extends RunRecord>(
   read: () => Promise<R | null>,
   seconds: number,
 ): Promise<{ run: R | null; ended: boolean }> {
-  const stop = AbortSignal.any([gone(res), place.signal]);
+  const stop = AbortSignal.any([clientGone(res), place.signal]);
   const run = await waitForEnd(deps.realtime, runId, read, seconds, stop);
   return { run, ended: place.signal.aborted };
 }

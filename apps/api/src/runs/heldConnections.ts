@@ -38,6 +38,14 @@ export interface HeldConnections {
   close(): void;
 }
 
+/** A place held in this process; `release` is set once its shared lease is taken. */
+interface LocalPlace {
+  holder: Holder;
+  principal: string;
+  stop: AbortController;
+  release?: () => void;
+}
+
 const LEASE_MS = 60_000;
 const RETRY_AFTER = "5";
 
@@ -72,7 +80,7 @@ export function heldConnections(deps: {
 }): HeldConnections {
   const { redis, limits, logger } = deps;
   const owner = randomUUID();
-  const places = new Map<string, { holder: Holder; principal: string; stop: AbortController }>();
+  const places = new Map<string, LocalPlace>();
   const setKey = (kind: string, id: string) => `${deps.prefix}:held:${kind}:${id}`;
   const principalOf = (h: Holder) => (h.keyId ? `key:${h.keyId}` : `session:${h.sessionId}`);
   const local = (pick: (p: { holder: Holder; principal: string }) => string, value: string) =>
@@ -149,9 +157,14 @@ export function heldConnections(deps: {
       sessions.size ? standingSessionIds(deps.db, [...sessions]) : new Set<string>(),
     ]);
     const active = new Set([...liveKeys, ...liveSessions]);
-    for (const { holder, stop } of places.values()) {
+    for (const { holder, stop, release } of places.values()) {
       const credential = holder.sessionId ?? holder.keyId;
-      if (credential && !active.has(credential)) stop.abort();
+      if (credential && !active.has(credential)) {
+        stop.abort();
+        // Given back here too, not only when its response closes: an ended credential's
+        // places never outlive it, whatever became of the request that took them.
+        release?.();
+      }
     }
   }
   const checker = setInterval(
@@ -170,7 +183,8 @@ export function heldConnections(deps: {
       const principal = principalOf(holder);
       // Counted here before the shared count answers, so that a burst cannot pass the process cap.
       const stop = new AbortController();
-      places.set(id, { holder, principal, stop });
+      const place: LocalPlace = { holder, principal, stop };
+      places.set(id, place);
       try {
         await take(id, holder, principal);
       } catch (error) {
@@ -178,15 +192,13 @@ export function heldConnections(deps: {
         throw error;
       }
       let released = false;
-      return {
-        signal: stop.signal,
-        release() {
-          if (released) return;
-          released = true;
-          places.delete(id);
-          give(id, holder, principal);
-        },
+      place.release = () => {
+        if (released) return;
+        released = true;
+        places.delete(id);
+        give(id, holder, principal);
       };
+      return { signal: stop.signal, release: place.release };
     },
     count: () => places.size,
     close() {

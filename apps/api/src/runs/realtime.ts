@@ -16,6 +16,7 @@ import {
 import type { Logger } from "@svc/logger";
 import { isStreamId, streamIdAfter, type QueueIndex, type RunEventHub, type StoredEvent } from "@svc/queue";
 import type { OutputUrls } from "@svc/storage";
+import { whenClientGone } from "../http/clientGone.js";
 
 export interface Realtime {
   hub: RunEventHub;
@@ -226,7 +227,8 @@ export function streamRunEvents(
   }, rt.heartbeatMs);
   rt.closing.addEventListener("abort", finish, { once: true });
   stop.addEventListener("abort", finish, { once: true });
-  res.on("close", finish);
+  // The client may have left before the stream began (its handler awaited the run and a place).
+  whenClientGone(res, finish);
   res.on("error", finish);
   enqueue(() => catchUp(false));
 }
