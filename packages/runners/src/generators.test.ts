@@ -140,8 +140,8 @@ describe("video and audio encoded with ffmpeg", () => {
       video_size: "portrait_16_9",
       fps: 12,
     });
-    expect(name).toBe("video.mp4");
-    expect(files).toEqual(["video.mp4"]);
+    expect(name).toMatch(/^[0-9A-Za-z]{22}-video\.mp4$/);
+    expect(files).toEqual([name]);
     const mp4 = readMp4(file);
     expect(mp4).toMatchObject({ brand: "isom", seconds: 2, size: [180, 320], codec: "avc1" });
     // moov before mdat: players start before the whole file has arrived.
@@ -157,13 +157,13 @@ describe("video and audio encoded with ffmpeg", () => {
 
   it("when GIF is asked for, then the clip is an animated GIF", async () => {
     const { name, file } = await run({ prompt: "a ball", duration_seconds: 1, format: "gif" });
-    expect(name).toBe("video.gif");
+    expect(name).toMatch(/-video\.gif$/);
     expect(file.toString("ascii", 0, 6)).toBe("GIF89a");
   });
 
   it("when MP3 audio is asked for, then the file is MPEG audio", async () => {
     const { name, file } = await run({ prompt: "bells", duration_seconds: 2, format: "mp3" }, "audio");
-    expect(name).toBe("audio.mp3");
+    expect(name).toMatch(/-audio\.mp3$/);
     // An ID3 tag, or straight into an MPEG audio frame header (11 set bits).
     expect(file.toString("ascii", 0, 3) === "ID3" || (file[0] === 0xff && (file[1]! & 0xe0) === 0xe0)).toBe(
       true,
@@ -229,11 +229,11 @@ describe("built-in runners with local storage", () => {
     ]);
     const [urlA] = a.output.audio as string[];
     const [urlB] = b.output.audio as string[];
-    expect(urlA).toMatch(/^http:\/\/example\.test\/files\/out_[0-9A-Za-z]{22}\/audio\.wav$/);
+    expect(urlA).toMatch(/^http:\/\/example\.test\/files\/out_[0-9A-Za-z]{22}\/[0-9A-Za-z]{22}-audio\.wav$/);
     expect(urlB).not.toBe(urlA);
     const token = urlA!.split("/")[4]!;
-    expect(await readdir(join(dir, token))).toEqual(["audio.wav"]);
-    expect((await readFile(join(dir, token, "audio.wav"))).toString("ascii", 0, 4)).toBe("RIFF");
+    expect(await readdir(join(dir, token))).toEqual([urlA!.split("/")[5]]);
+    expect((await readFile(join(dir, token, urlA!.split("/")[5]!))).toString("ascii", 0, 4)).toBe("RIFF");
   });
 
   it("when the signal aborts during the delay, then the runner stops with the abort reason", async () => {

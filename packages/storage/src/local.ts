@@ -27,6 +27,9 @@ export function localStore(dir: string): LocalOutputStore {
         throw error;
       }
     },
+    async remove(keys) {
+      await Promise.all(keys.map((key) => rm(join(dir, key), { force: true })));
+    },
     isExpired: (token) =>
       access(join(dir, token, EXPIRED_MARKER)).then(
         () => true,

@@ -9,24 +9,52 @@ export interface RunOutputs {
    * stream, and returns the absolute URL it is known by.
    */
   save(name: string, body: Uint8Array | Readable, signal?: AbortSignal): Promise<string>;
+  /**
+   * Once the execution is over: deletes every file it saved that `kept` does not name (any value
+   * holding output URLs: the outputs shown while it ran, the output of a settlement it won), after
+   * the saves under way have ended; a later save is refused. Returns how many files went.
+   */
+  discardExcept(kept: unknown): Promise<number>;
 }
 
 export type OutputStorage = () => RunOutputs;
 
 /**
- * Each execution writes under its own token (128 random bits, "out_" + 22 base62 characters), so
- * URLs are unguessable and a re-executed run never overwrites files that a client may already hold.
+ * Each execution writes under its own token and each file under a name with a random part of its
+ * own (128 bits each), so no URL can be derived from another: a client shown one output cannot
+ * fetch another that was never shown (a file made after a cancel, whose unit was not charged). A
+ * re-executed run never overwrites files that a client may already hold.
  * The URL stored in the run is always the API's (PUBLIC_BASE_URL/files/<token>/<name>): it stays
  * valid whatever OUTPUT_URLS says, and signed URLs are made from it at each read.
  */
 export function runOutputs(store: OutputStore, publicBaseUrl: string): OutputStorage {
   return () => {
     const token = `out_${randomBase62()}`;
+    const saved = new Map<string, string>();
+    const pending = new Set<Promise<unknown>>();
+    let over = false;
     return {
       async save(name, body, signal) {
-        const key = `${token}/${name}`;
-        await store.put(key, body, signal);
-        return outputUrl(publicBaseUrl, key);
+        if (over) throw new Error("the run's execution is over; its outputs are no longer saved");
+        const key = `${token}/${randomBase62()}-${name}`;
+        const url = outputUrl(publicBaseUrl, key);
+        saved.set(url, key);
+        const put = store.put(key, body, signal);
+        pending.add(put);
+        try {
+          await put;
+        } finally {
+          pending.delete(put);
+        }
+        return url;
+      },
+      async discardExcept(kept) {
+        over = true;
+        await Promise.allSettled(pending);
+        const keep = outputKeysIn(kept, publicBaseUrl);
+        const doomed = [...saved].filter(([url]) => !keep.has(url)).map(([, key]) => key);
+        if (doomed.length) await store.remove(doomed);
+        return doomed.length;
       },
     };
   };

@@ -110,6 +110,8 @@ export function s3Store(s: S3Settings): S3OutputStore {
       }
     },
 
+    remove: (keys) => deleteKeys(keys.map(objectKey)),
+
     async read(key, conditions, signal): Promise<StoredObject | null> {
       try {
         const o = await s3.send(

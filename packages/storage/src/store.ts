@@ -21,6 +21,8 @@ interface Common {
    * memory. Readers never see a partial object: a failed or aborted write leaves nothing behind.
    */
   put(key: string, body: Readable | Uint8Array, signal?: AbortSignal): Promise<void>;
+  /** Deletes these objects (keys `<token>/<name>`); a missing one is no error. */
+  remove(keys: readonly string[]): Promise<void>;
   /** True when retention deleted the outputs under this token (their URLs answer 410). */
   isExpired(token: string): Promise<boolean>;
   /**

@@ -1,5 +1,5 @@
 import { createCipheriv } from "node:crypto";
-import { mkdtemp, readdir, rm, utimes } from "node:fs/promises";
+import { mkdtemp, readdir, rm, stat, utimes } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
@@ -28,6 +28,41 @@ const text = async (body: Readable | undefined) => {
   for await (const part of body!) parts.push(part as Buffer);
   return Buffer.concat(parts);
 };
+
+/**
+ * One execution's outputs on either store: names nobody can derive from another, and the files no
+ * client was shown deleted once the execution is over.
+ */
+function executionOutputs(storeOf: () => OutputStore, read: (key: string) => Promise<boolean>) {
+  const base = "https://api.test";
+  const keyOf = (url: string) => url.slice(`${base}/files/`.length);
+
+  it("when an execution saves files, then no file's URL can be derived from another's", async () => {
+    const outputs = runOutputs(storeOf(), base)();
+    const first = await outputs.save("0.png", Buffer.from("a"));
+    const second = await outputs.save("1.png", Buffer.from("b"));
+    const [token, name] = keyOf(first).split("/");
+    expect(keyOf(second).startsWith(`${token}/`)).toBe(true);
+    expect(name).toMatch(/^[0-9A-Za-z]{22}-0\.png$/);
+    // Knowing the first URL, the second's name is not its index.
+    expect(await read(`${token}/1.png`)).toBe(false);
+    expect(await read(keyOf(second))).toBe(true);
+  });
+
+  it("when the execution is over, then the files not kept go, once the save under way has ended, and later saves are refused", async () => {
+    const outputs = runOutputs(storeOf(), base)();
+    const shown = await outputs.save("0.png", Buffer.from("shown"));
+    const late = new Readable({ read() {} });
+    const saving = outputs.save("1.png", late);
+    setTimeout(() => late.push(null), 50);
+    const discarded = outputs.discardExcept({ images: [shown] });
+    const lateUrl = await saving;
+    expect(await discarded).toBe(1);
+    expect(await read(keyOf(shown))).toBe(true);
+    expect(await read(keyOf(lateUrl))).toBe(false);
+    await expect(outputs.save("2.png", Buffer.from("after"))).rejects.toThrow(/over/);
+  });
+}
 
 describe("S3 store against a real S3-protocol server (s3rver on 127.0.0.1)", () => {
   let server: S3rver;
@@ -66,6 +101,15 @@ describe("S3 store against a real S3-protocol server (s3rver on 127.0.0.1)", () 
     await server.close();
     await rm(dir, { recursive: true, force: true });
   });
+
+  executionOutputs(
+    () => store,
+    async (key) => {
+      const object = await store.read(key, {});
+      object?.body?.destroy();
+      return object !== null;
+    },
+  );
 
   it("when a 20 MiB stream is stored, then it lands under the prefix in parts, with the type from its name", async () => {
     await store.put(`${TOKEN_A}/video.mp4`, megabytes(20));
@@ -212,11 +256,20 @@ describe("local store", () => {
     store = localStore(dir);
   });
 
+  executionOutputs(
+    () => store,
+    (key) =>
+      stat(join(dir, key)).then(
+        () => true,
+        () => false,
+      ),
+  );
+
   it("when outputs are saved for two runs, then each has its own token and URL under /files", async () => {
     const storage = runOutputs(store, "https://api.test/");
     const a = await storage().save("0.png", Buffer.from("a"));
     const b = await storage().save("0.png", megabytes(3));
-    expect(a).toMatch(/^https:\/\/api\.test\/files\/out_[0-9A-Za-z]{22}\/0\.png$/);
+    expect(a).toMatch(/^https:\/\/api\.test\/files\/out_[0-9A-Za-z]{22}\/[0-9A-Za-z]{22}-0\.png$/);
     expect(b).not.toBe(a);
     expect((await readdir(dir)).length).toBe(2);
   });

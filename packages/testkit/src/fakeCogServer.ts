@@ -20,6 +20,8 @@ export interface FakeCogBehaviour {
   videoBytes?: number;
   /** Answers the PUT that starts a prediction this much later (it is started, the caller not told yet). */
   startReplyDelayMs?: number;
+  /** Serves every output file but the first this much later (a slow upload bucket). */
+  laterOutputsDelayMs?: number;
   /** The side of the images it makes, whatever the input asks (benchmarks: a GPU's output costs this host nothing). */
   imageSide?: number;
 }
@@ -222,7 +224,10 @@ export async function startFakeCog(
         Number(p.input.height ?? 512),
         Number(file[2]),
       );
-      return res.writeHead(200, { "content-type": "image/png" }).end(png);
+      const later = Number(file[2]) > 0 ? (cog.behaviour.laterOutputsDelayMs ?? 0) : 0;
+      const send = () => void res.writeHead(200, { "content-type": "image/png" }).end(png);
+      if (later) return void setTimeout(send, later);
+      return send();
     }
     if (req.method === "GET" && /^\/outputs\/[^/]+\/video\.mp4$/.test(path)) {
       const size = cog.behaviour.videoBytes ?? 0;

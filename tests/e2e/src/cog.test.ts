@@ -341,6 +341,31 @@ describe("Cog runner end to end", () => {
     });
   });
 
+  it("when a run is canceled while its outputs are being copied, then the files copied so far are deleted and nothing is charged", async () => {
+    const cog = await fakeCog({
+      behaviour: { delayMs: 30_000, outputAsUrl: true, laterOutputsDelayMs: 5_000 },
+    });
+    await cogModel("cog/slow-copy", [cog]);
+    const runId = await create("cog/slow-copy", { prompt: "p", num_images: 2 });
+    await waitFor(async () => cog.puts.length === 1, { what: "the prediction" });
+    const dir = service.env.OUTPUT_DIR!;
+    const before = new Set(await readdir(dir));
+    /** The files of the directory this run's execution made. */
+    const copied = async () => {
+      const made = (await readdir(dir)).filter((d) => !before.has(d));
+      return made.length ? (await readdir(join(dir, made[0]!))).filter((f) => !f.startsWith(".")) : null;
+    };
+    cog.finish(runId);
+    // The first image is copied; the second is on its way.
+    await waitFor(async () => ((await copied())?.length === 1 ? true : null), { what: "the first copy" });
+    await client.runs.cancel(runId);
+    expect(await until(runId, ["CANCELED"])).toMatchObject({ tokens_charged: 0 });
+    await waitFor(async () => ((await copied())?.length === 0 ? true : null), {
+      what: "the copied file deleted",
+      timeoutMs: 5_000,
+    });
+  });
+
   it("when the only server is STARTING or BUSY, then it gets no work and the run waits until it is READY", async () => {
     const cog = await fakeCog({ health: "STARTING", behaviour: { delayMs: 50 } });
     await cogModel("cog/warming", [cog]);

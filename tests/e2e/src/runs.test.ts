@@ -1,3 +1,5 @@
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
 import { Redis } from "ioredis";
 import { ledgerTotals, loadCatalogue, seedCatalogue } from "@svc/db";
 import { ModelRunClient, ModelRunError, type AnyRun } from "@svc/sdk";
@@ -204,6 +206,40 @@ describe("runs end to end", () => {
     const ended = await until(client, run_id, "CANCELED");
     expect(ended).toMatchObject({ tokens_charged: 5, error: { code: "CANCEL_AFTER" } });
     expect(await balance(accountId)).toEqual({ balance: 95, reserved: 0 });
+  });
+
+  it("when cancels are swept around an image's save, then every stored file is charged, shown URLs answer and no other output can be guessed from them", async () => {
+    const { accountId, client } = await service.account(1000);
+    let charged = 0;
+    // test/steps makes an image every 250 ms: cancels from just after the first image was shown
+    // to past the second's save.
+    for (let afterMs = 0; afterMs <= 300; afterMs += 20) {
+      const { run_id } = await client.runs.create("test/steps", {
+        input: { prompt: `sweep ${afterMs}`, num_images: 3 },
+      });
+      const [first] = await firstImagesShown(client, run_id);
+      await new Promise((r) => setTimeout(r, afterMs));
+      await client.runs.cancel(run_id);
+      const ended = await until(client, run_id, "CANCELED");
+      const units = ended.tokens_charged! / 5;
+      charged += ended.tokens_charged!;
+      const [token] = first!.slice(`${service.base}/files/`.length).split("/");
+      const dir = join(service.env.OUTPUT_DIR!, token!);
+      // Once the worker is done with the run, the run's directory holds exactly the charged images.
+      await waitFor(
+        async () => ((await readdir(dir)).filter((f) => !f.startsWith(".")).length === units ? true : null),
+        {
+          what: `run ${run_id} (cancel after ${afterMs} ms) to keep ${units} files`,
+          timeoutMs: 5_000,
+        },
+      );
+      expect((await fetchBytes(first!)).res.status).toBe(200);
+      for (const guess of ["0.png", "1.png", "2.png"])
+        expect((await fetch(`${service.base}/files/${token}/${guess}`)).status).toBe(404);
+    }
+    const totals = await ledgerTotals(service.database.db, accountId);
+    expect(totals.cached).toEqual({ balance: 1000 - charged, reserved: 0 });
+    expect(totals.ledger).toEqual(totals.cached);
   });
 
   it("when a completed run is canceled, then it is a 409 RUN_NOT_CANCELABLE and nothing changes", async () => {

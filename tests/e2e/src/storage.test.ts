@@ -63,6 +63,8 @@ describe("outputs in an S3-compatible bucket", () => {
   };
   const images = (run: AnyRun) => (run.output?.images ?? []) as string[];
   const tokenOf = (url: string) => /\/files\/(out_\w{22})\//.exec(url)![1]!;
+  /** An output's key in the bucket: `<token>/<name>`. */
+  const keyOf = (url: string) => /\/files\/(out_\w{22}\/[^/?]+)/.exec(url)![1]!;
   const bytes = async (url: string, headers: Record<string, string> = {}) => {
     const res = await fetch(url, { headers });
     return { res, body: Buffer.from(await res.arrayBuffer()) };
@@ -74,7 +76,8 @@ describe("outputs in an S3-compatible bucket", () => {
     expect(urls).toHaveLength(2);
     for (const url of urls) expect(url.startsWith(`${proxied.base}/files/out_`)).toBe(true);
     const token = tokenOf(urls[0]!);
-    expect(await s3.keys()).toEqual(expect.arrayContaining([`${token}/0.png`, `${token}/1.png`]));
+    expect(await s3.keys()).toEqual(expect.arrayContaining(urls.map(keyOf)));
+    expect(keyOf(urls[0]!).startsWith(`${token}/`)).toBe(true);
     const { res, body } = await bytes(urls[0]!);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("image/png");
@@ -94,9 +97,7 @@ describe("outputs in an S3-compatible bucket", () => {
     const run = await complete("test/instant", { prompt: "signed" });
     const stored = (run.output!.images as string[])[0]!;
     const first = images(await signed.client.runs.get(run.run_id));
-    expect(first[0]).toMatch(
-      new RegExp(`^${s3.endpoint}/${s3.bucket}/runs/outputs/${tokenOf(stored)}/0\\.png\\?`),
-    );
+    expect(first[0]).toMatch(new RegExp(`^${s3.endpoint}/${s3.bucket}/runs/outputs/${keyOf(stored)}\\?`));
     expect(first[0]).toMatch(/X-Amz-Expires=2&/);
     const { res, body } = await bytes(first[0]!);
     expect(res.status).toBe(200);
@@ -129,7 +130,7 @@ describe("outputs in an S3-compatible bucket", () => {
       video_size: "square",
     });
     const [url] = run.output!.video as string[];
-    expect(url).toMatch(/\/video\.mp4$/);
+    expect(url).toMatch(/-video\.mp4$/);
     const { res, body } = await bytes(url!);
     expect(res.headers.get("content-type")).toBe("video/mp4");
     const probed = await probeMedia(body);
@@ -163,10 +164,10 @@ describe("outputs in an S3-compatible bucket", () => {
   it("when outputs are older than the retention, then the worker deletes them from the bucket and their URLs answer 410", async () => {
     const old = await complete("test/instant", { prompt: "old", num_images: 2 });
     const fresh = await complete("test/instant", { prompt: "fresh" });
-    const [oldUrl] = old.output!.images as string[];
+    const oldUrls = old.output!.images as string[];
+    const [oldUrl] = oldUrls;
     const token = tokenOf(oldUrl!);
-    await s3.age(`${token}/0.png`, 2);
-    await s3.age(`${token}/1.png`, 2);
+    for (const url of oldUrls) await s3.age(keyOf(url), 2);
     const gone = await waitFor(
       async () => {
         const res = await fetch(oldUrl!);

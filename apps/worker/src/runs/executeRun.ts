@@ -1,5 +1,5 @@
 import type { Job } from "bullmq";
-import { blockedTerm, isInstant, outputKindOf, retryWhileDown } from "@svc/core";
+import { blockedTerm, isInstant, outputKindOf, retryWhileDown, type RunProgress } from "@svc/core";
 import type { Logger } from "@svc/logger";
 import type { DirectRunJob, InstantRun, LeasedRunJob } from "@svc/queue";
 import type { ProgressRecorder, RunLifecycle } from "@svc/use-cases";
@@ -98,13 +98,48 @@ async function execute(
     return "skipped";
   }
   const traced = runTrace(deps.tracing, run, startBegan, job.attemptsMade + 1);
+  const files = executionFiles(deps, run);
   let ended: ExecuteOutcome | undefined;
   try {
-    ended = await executeStarted(deps, job, run, log, throughOutage, traced, cancelSignal);
+    ended = await executeStarted(deps, job, run, log, throughOutage, traced, files, cancelSignal);
     return ended;
   } finally {
+    await files.close(log);
     traced?.end(ended ?? "retried");
   }
+}
+
+type ExecutionFiles = ReturnType<typeof executionFiles>;
+
+/**
+ * The files of one execution and what became of them. A file is the client's once a progress
+ * report showing it was shown (its unit recorded, so a cancel charges it) or once a settlement of
+ * this worker's kept it in the run's output; at the end every other file it saved is deleted: one
+ * made after a cancel or a time-out, whose unit was never charged, is never served.
+ */
+function executionFiles(deps: ExecuteDeps, run: Pick<Started, "id" | "runner" | "unitsRequested">) {
+  const outputs = deps.storage();
+  const kept: Promise<unknown>[] = [];
+  const basis = { kind: outputKindOf(run.runner), unitsRequested: run.unitsRequested };
+  return {
+    outputs,
+    progress(report: RunProgress) {
+      const shown = deps.progress.record(run.id, report, basis);
+      if (report.output !== undefined) kept.push(shown.then((yes) => (yes ? report.output : undefined)));
+    },
+    keep(output: unknown) {
+      kept.push(Promise.resolve(output));
+    },
+    async close(log: Logger) {
+      try {
+        const deleted = await outputs.discardExcept(await Promise.all(kept));
+        if (deleted) log.info("outputs never shown were deleted", { files: deleted });
+      } catch (error) {
+        // Their names cannot be derived from any URL shown; retention deletes them later.
+        log.warn("deleting outputs never shown failed", { error });
+      }
+    },
+  };
 }
 
 /**
@@ -242,6 +277,7 @@ async function executeStarted(
   log: Logger,
   throughOutage: <T>(transition: string, fn: () => Promise<T>) => Promise<T>,
   traced: RunTrace,
+  files: ExecutionFiles,
   cancelSignal?: AbortSignal,
 ): Promise<ExecuteOutcome> {
   const { runs, metrics } = deps;
@@ -257,6 +293,7 @@ async function executeStarted(
       log.info("run was settled elsewhere (canceled or timed out); its result is dropped");
       return "canceled";
     }
+    if (decision.to === "COMPLETED") files.keep(decision.output);
     return finished(deps, settled, log, {
       model_id: run.modelId,
       duration_ms: run.now().getTime() - run.startedAt.getTime(),
@@ -297,16 +334,12 @@ async function executeStarted(
         input: run.input,
         settings,
         signal,
-        outputs: deps.storage(),
+        outputs: files.outputs,
         unitsRequested: run.unitsRequested,
         slot: leased?.slot,
         fresh: run.attempts === 1,
         ...(leased?.begun && run.attempts === 1 && { begun: Promise.resolve(true) }),
-        progress: (report) =>
-          deps.progress.record(runId, report, {
-            kind: outputKindOf(settings),
-            unitsRequested: run.unitsRequested,
-          }),
+        progress: files.progress,
       }),
     );
     decision = { to: "COMPLETED", output: result.output, units: result.units };

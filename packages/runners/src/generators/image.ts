@@ -78,7 +78,7 @@ export const imageRunner = (pool: RenderPool): Runner => ({
         { kind: "image", prompt, width, height, seed: inputSeed(input) + i },
         signal,
       );
-      images.push(await outputs.save(`${i}.png`, bytes));
+      images.push(await outputs.save(`${i}.png`, bytes, signal));
       progress({ completed: images.length, total: count, output: { images: [...images] } });
     }
     return { units: images.length, output: { images } };

@@ -19,8 +19,11 @@ export interface OutputBasis {
 }
 
 export interface ProgressRecorder {
-  /** Never throws, never waits: reports of one run are recorded in the order they were made. */
-  record(runId: string, report: RunProgress, basis?: OutputBasis): void;
+  /**
+   * Never throws, never waits: reports of one run are recorded in the order they were made. The
+   * promise (which never rejects) tells whether the report was shown: its outputs are the client's.
+   */
+  record(runId: string, report: RunProgress, basis?: OutputBasis): Promise<boolean>;
   /**
    * Resolves when the run's reports made so far are decided and their events handed to Redis (or
    * dropped): its worker waits for this before settling, so that the last report is shown (it
@@ -62,28 +65,33 @@ export function createProgressRecorder(deps: {
    * without waiting for it: the event is queued on the connection that later carries the run's end,
    * so it comes first, and a Redis outage holds neither the chain nor the run's settlement.
    */
-  async function recordOne(runId: string, report: RunProgress, basis?: OutputBasis) {
+  async function recordOne(runId: string, report: RunProgress, basis?: OutputBasis): Promise<boolean> {
     try {
       if (!(await deliverable(runId, report, basis))) {
         deps.logger.info("progress with outputs dropped: the run has ended", { run_id: runId });
-        return;
+        return false;
       }
       deps
         .recordEvents([{ runId, event: { type: "progress", at: new Date().toISOString(), data: report } }])
         .catch(failed(runId));
+      return true;
     } catch (error) {
       failed(runId)(error);
+      // Its units may have been recorded before the failure: its outputs stay, as if shown.
+      return report.output !== undefined;
     }
   }
 
   return {
     record(runId, report, basis) {
       const previous = chains.get(runId) ?? Promise.resolve();
-      const next = previous.then(() => recordOne(runId, report, basis));
+      const shown = previous.then(() => recordOne(runId, report, basis));
+      const next = shown.then(() => {});
       chains.set(runId, next);
       void next.then(() => {
         if (chains.get(runId) === next) chains.delete(runId);
       });
+      return shown;
     },
     async flush(runId) {
       await chains.get(runId);
