@@ -354,6 +354,54 @@ describe("web console API", () => {
     await mint("live").expect(201);
   });
 
+  it("when expired keys are given a new expiry, then each counts as a new key against API_KEYS_PER_MODE_MAX, even concurrently", async () => {
+    const { account, auth } = await ownerOfNewAccount("reviver", 0);
+    const mint = () => request(api.app).post("/console/api/keys").set(auth).send({ name: "k", mode: "test" });
+    // The fixture's test key and two more: the cap of 3. Two of them expire.
+    const minted = await Promise.all([mint(), mint()]);
+    const expiredIds = minted.map((r) => r.body.data.id as string);
+    await api.database.db.apiKey.updateMany({
+      where: { id: { in: expiredIds } },
+      data: { expiresAt: new Date(Date.now() - 1_000) },
+    });
+    await mint().expect(201);
+    await mint().expect(201);
+    const active = () =>
+      api.database.db.apiKey.count({
+        where: {
+          accountId: account.id,
+          mode: "test",
+          revokedAt: null,
+          OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }],
+        },
+      });
+    expect(await active()).toBe(3);
+    const extend = (id: string, expires_at: string | null) =>
+      request(api.app).patch(`/console/api/keys/${id}`).set(auth).send({ expires_at });
+    const refused = await extend(expiredIds[0]!, null);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe("KEY_LIMIT_REACHED");
+    expect((await extend(expiredIds[1]!, new Date(Date.now() + 86_400_000).toISOString())).status).toBe(409);
+    expect(await active()).toBe(3);
+    // Other limits of an expired key can still change: it stays expired.
+    await request(api.app)
+      .patch(`/console/api/keys/${expiredIds[0]}`)
+      .set(auth)
+      .send({ allowed_models: ["acme/echo"] })
+      .expect(200);
+
+    // One place freed, two revivals at once: one of them gets it.
+    const keys = await request(api.app).get("/console/api/keys").set(auth).expect(200);
+    const usable = keys.body.data.keys.find(
+      (k: { id: string; mode: string; revoked_at: string | null }) =>
+        k.mode === "test" && !expiredIds.includes(k.id) && !k.revoked_at,
+    );
+    await request(api.app).post(`/console/api/keys/${usable.id}/revoke`).set(auth).expect(200);
+    const answers = await Promise.all(expiredIds.map((id) => extend(id, null)));
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect(await active()).toBe(3);
+  });
+
   it("when another account's key, run or endpoint id is used, then 404 and nothing changes", async () => {
     const { cookie, csrf } = await signIn("owner@example.com");
     const auth = { Cookie: cookie, "X-CSRF-Token": csrf };

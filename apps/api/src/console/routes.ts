@@ -268,16 +268,23 @@ const updateKey = route({
     example: { allowed_models: ["acme/pixel-hq", "acme/echo"], budget: { tokens: 500, period: "day" } },
   },
   guards: ["owners"],
-  errors: [400, 404],
+  errors: [400, 404, 409],
   reply: { status: 200, schema: R.KeyUpdated, description: "The key as it is now" },
   async handler({ params: { keyId }, body }, { res, deps }) {
+    const max = deps.config.API_KEYS_PER_MODE_MAX;
     const updated = await updateAccountKey(
       deps.db,
       sessionOf(res).user.account.id,
       keyId,
       await limitsOf(deps, body),
+      max,
     );
     if (!updated) throw new ApiError("NOT_FOUND", `No active API key with id ${JSON.stringify(keyId)}.`);
+    if (updated === "at_cap")
+      throw new ApiError(
+        "KEY_LIMIT_REACHED",
+        `This key has expired and the account already has ${max} active keys of its mode, the most allowed; revoke one before extending it.`,
+      );
     return { data: presentKey(updated) };
   },
 });

@@ -9,6 +9,18 @@ import {
 import { findMany, findOne, sqlPool, type Db } from "../client.js";
 import type { ApiKey } from "../generated/prisma/client.js";
 
+/** Takes the lock under which an account's keys of one mode are counted (until the transaction ends). */
+async function lockKeyCount(tx: Tx, accountId: string, mode: Mode): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`api_keys:${accountId}:${mode}`}, 0))`;
+}
+
+/** True when the account already holds `max` usable keys of the mode (call under lockKeyCount). */
+async function atKeyCap(tx: Tx, accountId: string, mode: Mode, max: number): Promise<boolean> {
+  return (await tx.apiKey.count({ where: { accountId, mode, ...usable() } })) >= max;
+}
+
+type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
+
 /**
  * Creates a key and returns its full value, which is never stored and cannot be shown again; null
  * when the account already holds `max` active keys of the mode (counted under a lock per account
@@ -24,8 +36,8 @@ export async function createApiKey(
 ) {
   const generated = generateApiKey(mode);
   return db.$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`api_keys:${accountId}:${mode}`}, 0))`;
-    if ((await tx.apiKey.count({ where: { accountId, mode, ...usable() } })) >= max) return null;
+    await lockKeyCount(tx, accountId, mode);
+    if (await atKeyCap(tx, accountId, mode, max)) return null;
     const id = newId("key");
     await tx.apiKey.create({
       data: {
@@ -98,9 +110,35 @@ const KEY_FIELDS = {
   maxConcurrentRuns: true,
 } as const;
 
-/** Changes a key's limits (owners); null when the account has no such key (or it is revoked). */
-export async function updateAccountKey(db: Db, accountId: string, keyId: string, limits: KeyLimits) {
+/**
+ * Changes a key's limits (owners); null when the account has no such key (or it is revoked), and
+ * "at_cap" when the change would make an expired key usable again while the account already holds
+ * `max` usable keys of its mode: that is a new key as far as the cap goes, counted under the same
+ * lock as creations.
+ */
+export async function updateAccountKey(
+  db: Db,
+  accountId: string,
+  keyId: string,
+  limits: KeyLimits,
+  max: number,
+) {
   return db.$transaction(async (tx) => {
+    const key = await tx.apiKey.findFirst({
+      where: { id: keyId, accountId, revokedAt: null },
+      select: { mode: true, expiresAt: true },
+    });
+    if (!key) return null;
+    const now = new Date();
+    const revived =
+      limits.expiresAt !== undefined &&
+      key.expiresAt !== null &&
+      key.expiresAt <= now &&
+      (limits.expiresAt === null || limits.expiresAt > now);
+    if (revived) {
+      await lockKeyCount(tx, accountId, key.mode);
+      if (await atKeyCap(tx, accountId, key.mode, max)) return "at_cap" as const;
+    }
     const { count } = await tx.apiKey.updateMany({
       where: { id: keyId, accountId, revokedAt: null },
       data: plainLimits(limits),
