@@ -1,5 +1,6 @@
 import { once } from "node:events";
 import { configOrExit, loadApiConfig } from "@svc/config";
+import { checkPooling } from "@svc/db";
 import { createLogger, exitOnFatalErrors } from "@svc/logger";
 import { whenRedisReady } from "@svc/queue";
 import { assembleApi } from "./server.js";
@@ -8,6 +9,12 @@ const config = configOrExit(loadApiConfig);
 
 const logger = createLogger({ service: "api", level: config.LOG_LEVEL });
 exitOnFatalErrors(logger);
+// Behind a transaction-mode pooler without DATABASE_POOLING=transaction about half of all
+// requests would fail (prepared statements vanish between transactions): refuse to serve.
+await checkPooling(config, (line) => {
+  logger.error(line);
+  process.exit(1);
+});
 const api = await assembleApi(config, logger);
 // A moment for Redis before serving, so that the first requests' limits are counted there rather
 // than per process; an API whose Redis is down still starts (and says so on /readyz). Meanwhile

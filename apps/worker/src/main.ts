@@ -1,5 +1,5 @@
 import { configOrExit, loadWorkerConfig } from "@svc/config";
-import { dbFromConfig } from "@svc/db";
+import { checkPooling, dbFromConfig } from "@svc/db";
 import { createLogger, exitOnFatalErrors } from "@svc/logger";
 import { createRedis } from "@svc/queue";
 import { startWorker, type RunningWorker } from "./worker.js";
@@ -26,4 +26,10 @@ async function shutdown(signal: string) {
 process.on("SIGTERM", () => void shutdown("SIGTERM"));
 process.on("SIGINT", () => void shutdown("SIGINT"));
 
+// Behind a transaction-mode pooler without DATABASE_POOLING=transaction the prepared statements of the run
+// transitions would vanish between transactions: refuse to work.
+await checkPooling(config, (line) => {
+  logger.error(line);
+  process.exit(1);
+});
 running.worker = await startWorker({ config, db, redis, logger });

@@ -36,7 +36,7 @@ export const baseEnvSchema = z.object({
   ),
   DATABASE_POOLING: doc(
     z.enum(["session", "transaction"]).default("session"),
-    "session: DATABASE_URL reaches Postgres itself or a pooler in session mode, and the hot path's statements are prepared once per connection. transaction: DATABASE_URL is a pooler in transaction mode (PgBouncer's pool_mode=transaction, most managed poolers), where a connection is not the same server session from one transaction to the next; statements are then sent unprepared. See README \"Postgres behind a pooler\".",
+    "session: DATABASE_URL reaches Postgres itself or a pooler in session mode, and the hot path's statements are prepared once per connection. transaction: DATABASE_URL is a pooler in transaction mode (PgBouncer's pool_mode=transaction, most managed poolers), where a connection is not the same server session from one transaction to the next; statements are then sent unprepared. An API or worker whose connections turn out to share server sessions while this is session refuses to start, with a line naming this setting. See README \"Postgres behind a pooler\".",
   ),
   DATABASE_DIRECT_URL: doc(
     url(["postgres", "postgresql"]).optional(),

@@ -1,5 +1,6 @@
 export { createDb, dbFromConfig, sqlPool, type Db, type DbOptions } from "./client.js";
 export { repoPaths } from "./paths.js";
+export { checkPooling, poolingRefusal, sharesServerSessions } from "./pooling.js";
 export { loadCatalogue, seedCatalogue } from "./catalogue.js";
 export * from "./repositories/accounts.js";
 export * from "./repositories/apiKeys.js";
