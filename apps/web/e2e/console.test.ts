@@ -223,7 +223,7 @@ describe("web console in Chromium", () => {
     await page.getByRole("button", { name: "Run", exact: true }).click();
     const video = page.locator('video[aria-label="Output video"]');
     await video.waitFor();
-    expect(await video.getAttribute("src")).toMatch(/\/video\.mp4$/);
+    expect(await video.getAttribute("src")).toMatch(/-video\.mp4$/);
     // Muted media may play without a gesture; play() rejects if the file cannot be decoded.
     const played = await video.evaluate(async (v: HTMLVideoElement) => {
       v.muted = true;
@@ -344,6 +344,10 @@ describe("web console in Chromium", () => {
     await page.getByRole("link", { name: "Accounts" }).click();
     const row = page.locator("tr[data-account-id='acct_browsertest0000000000']");
     await row.waitFor();
+    // The operator pages stand outside the live and test worlds: no switch, no test banner.
+    await page.getByText("Operator: the whole service").waitFor();
+    expect(await page.getByRole("group", { name: "Data shown" }).count()).toBe(0);
+    expect(await page.getByRole("note").filter({ hasText: "Test mode" }).count()).toBe(0);
     await shot("13-operator-accounts");
     await row.getByRole("link", { name: "Browser Co" }).click();
     await page.getByRole("heading", { name: "Browser Co", level: 1 }).waitFor();
@@ -383,8 +387,23 @@ describe("web console in Chromium", () => {
     await model.getByRole("button", { name: "Edit test/instant" }).click();
     const edit = page.getByRole("dialog", { name: "Edit test/instant" });
     await edit.getByLabel("Tokens per image").fill("6");
+    await edit.getByLabel("Reason").fill("price review");
     await edit.getByRole("button", { name: "Save model" }).click();
     await model.filter({ hasText: "6 / image" }).waitFor();
     await shot("16-operator-catalogue");
+
+    // The account's owner sees what the operator did, and why, in the security log.
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.waitForURL(/\/console\/login$/);
+    await page.getByLabel("Email").fill(EMAIL);
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("link", { name: "Security log" }).click();
+    const grant = page.locator("tr[data-audit-action='tokens.grant']");
+    await grant.getByRole("cell", { name: "ops@example.com" }).waitFor();
+    expect(await grant.getByRole("cell", { name: "invoice 7 paid" }).count()).toBe(1);
+    // Only this account's entries: the model's price change is not the account's business.
+    expect(await page.locator("tr[data-audit-action='model.update']").count()).toBe(0);
+    await shot("17-security-log");
   });
 });

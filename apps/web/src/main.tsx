@@ -14,6 +14,7 @@ import { WebhookPage } from "./pages/WebhookPage";
 import { Models } from "./pages/Models";
 import { ModelPage } from "./pages/ModelPage";
 import { NotFound } from "./pages/NotFound";
+import { SecurityLog } from "./pages/AuditLog";
 import {
   OperatorAccountPage,
   OperatorAccounts,
@@ -51,6 +52,7 @@ const router = createBrowserRouter(
         { path: "usage", element: <UsagePage /> },
         { path: "webhooks", element: <Webhooks /> },
         { path: "webhooks/:webhookId", element: <WebhookPage /> },
+        { path: "security", element: <SecurityLog /> },
         {
           path: "operator",
           element: <OperatorPages />,

@@ -183,8 +183,6 @@ export function ShownOnce({
   );
 }
 
-/** "Are you sure?" before something that cannot be undone. */
-/** A dialog form's buttons: Cancel, and its submit (disabled while the form's request runs). */
 /** A whole number of at least 1, or empty (no limit), as text the form keeps. */
 export function CountInput({
   value,
@@ -205,6 +203,17 @@ export function CountInput({
       placeholder={placeholder}
       onChange={(e) => onChange(e.target.value)}
     />
+  );
+}
+
+/** Why an operator acts: required, and shown in the audit log and the account's security log. */
+export function ReasonField({ value, onChange }: { value: string; onChange(value: string): void }) {
+  return (
+    <label>
+      Reason
+      <input required maxLength={500} value={value} onChange={(e) => onChange(e.target.value)} />
+      <span className="hint">Kept in the audit log; the account's owners see it in their security log.</span>
+    </label>
   );
 }
 

@@ -241,4 +241,64 @@ describe("svc admin commands", () => {
     await expect(run(...(argv as string[]))).rejects.toBeInstanceOf(UsageError);
     expect(await database.db.account.count()).toBe(before);
   });
+
+  it("when operators change things with the CLI, then each change is audited with the CLI's actor, before, after and the reason (the command's name by default)", async () => {
+    await seedCatalogue(database.db, await loadCatalogue());
+    const [{ id: accountId }] = await json(
+      "accounts",
+      "create",
+      "--name",
+      "audited",
+      "--tokens",
+      "10",
+      "--reason",
+      "pilot",
+    );
+    await run("tokens", "grant", "--account", accountId, "--amount", "5", "--reason", "invoice 9");
+    await run("accounts", "set-limits", accountId, "--weight", "2");
+    const [{ id: keyId }] = await json("keys", "create", "--account", accountId, "--mode", "test");
+    await run("keys", "revoke", keyId, "--reason", "leaked");
+    await run(
+      "users",
+      "create",
+      "--account",
+      accountId,
+      "--email",
+      "cli@audited.example",
+      "--password",
+      "a long enough password",
+    );
+    await run("users", "disable", "cli@audited.example");
+    await run("models", "set-status", "acme/echo", "deprecated", "--reason", "sunset");
+    await run("models", "set-queue-cap", "acme/echo", "5");
+    const entries = await database.db.auditEntry.findMany({ orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+    const ours = entries.filter((e) => e.accountId === accountId || e.targetId === "acme/echo");
+    expect(ours.map((e) => [e.action, e.reason])).toEqual([
+      ["account.create", "pilot"],
+      ["tokens.grant", "invoice 9"],
+      ["account.scheduling", "svc accounts set-limits"],
+      ["key.create", "svc keys create"],
+      ["key.revoke", "leaked"],
+      ["person.create", "svc users create"],
+      ["person.update", "svc users disable"],
+      ["model.update", "sunset"],
+      ["model.update", "svc models set-queue-cap"],
+    ]);
+    for (const e of ours) expect(e.actorEmail).toMatch(/^cli:.+@.+$/);
+    expect(ours.find((e) => e.action === "tokens.grant")).toMatchObject({
+      before: { balance: 10, reserved: 0 },
+      after: { balance: 15, amount: 5 },
+    });
+    // Never a password in the audit log.
+    expect(JSON.stringify(ours)).not.toContain("a long enough password");
+  });
+
+  it("when a grant would pass what a balance holds, then the CLI refuses it and nothing moves", async () => {
+    const [{ id }] = await json("accounts", "create", "--name", "full", "--tokens", "2147483647");
+    await expect(run("tokens", "grant", "--account", id, "--amount", "1")).rejects.toThrow(/2147483647/);
+    await expect(run("accounts", "create", "--name", "x", "--tokens", "2147483648")).rejects.toThrow(
+      UsageError,
+    );
+    expect((await ledgerTotals(database.db, id)).cached).toEqual({ balance: 2147483647, reserved: 0 });
+  });
 });

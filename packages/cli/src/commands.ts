@@ -1,9 +1,12 @@
 import { parseArgs } from "node:util";
 import { randomBytes } from "node:crypto";
+import { hostname, userInfo } from "node:os";
 import { readFile } from "node:fs/promises";
 import type { BaseConfig } from "@svc/config";
 import {
   BUDGET_PERIODS,
+  MAX_TOKENS,
+  MODEL_PRICE_MAX,
   presentBudget,
   USER_ROLES,
   type BudgetPeriod,
@@ -14,21 +17,37 @@ import {
 import {
   createAccount,
   createApiKey,
-  disableUser,
   grantTokens,
   listApiKeys,
   listUsers,
   repoPaths,
-  revokeApiKey,
   revokeKeysNamed,
   setUserPassword,
   type Db,
   type KeyLimits,
 } from "@svc/db";
-import { addUser, hashPassword, importCogModel } from "@svc/use-cases";
+import {
+  addPerson,
+  addUser,
+  adjustTokens,
+  changeModel,
+  cliActor,
+  hashPassword,
+  importCogModel,
+  issueKey,
+  openAccount,
+  revokeKey,
+  setAccountScheduling,
+  updatePerson,
+  type ActedBy,
+} from "@svc/use-cases";
 import { saveToCatalogueFile } from "./models.js";
 
 export const USAGE = `usage: svc <command> [options]
+
+  Every command that changes an account, a key, a person or a model writes an audit entry (the
+  console's Audit log; the account's owners see theirs in their Security log), with the reason
+  given by --reason <text> (default: the command's name) and the actor cli:<user>@<host>.
 
   accounts create --name <name> [--tokens <n>]   create an account (optionally with tokens)
   accounts list                                   list accounts with balance, reserved tokens and scheduling
@@ -37,7 +56,8 @@ export const USAGE = `usage: svc <command> [options]
                                                   and its runs executing at once (default:
                                                   ACCOUNT_MAX_CONCURRENT_RUNS); its waiting runs follow within
                                                   a sweep (SWEEP_INTERVAL_MS), new ones within seconds
-  tokens grant --account <acct_…> --amount <n>    add tokens to an account (ledger GRANT)
+  tokens grant --account <acct_…> --amount <n>    add tokens to an account (ledger GRANT); a balance
+                                                  holds at most 2147483647 tokens
   keys create --account <acct_…> --mode live|test [--name <label>] [--expires-at <ISO time>]
               [--models <model id>,…] [--budget <tokens>/day|month|total] [--max-concurrent-runs <n>]
                                                   create an API key; the full key is printed once. It
@@ -61,9 +81,10 @@ export const USAGE = `usage: svc <command> [options]
   models set-queue-cap <model id> <n>|none        runs that may wait for the model at once (past it: 429)
   models import --cog <base-url> --id <vendor/model> [--category image|video|audio] [--price <tokens>]
          [--unit <unit>] [--units-from <input field>] [--name <name>] [--description <text>]
-         [--like <model id> --input-map <file.json>] [--status <status>] [--save]
+         [--like <model id> --input-map <file.json>] [--status <status>] [--replace] [--save]
                                                   add a model served by a Cog server: input schema from
                                                   its /openapi.json (or --like's, mapped by --input-map);
+                                                  an existing id is refused unless --replace;
                                                   --save also writes catalogue/models.json
 `;
 
@@ -71,10 +92,14 @@ export class UsageError extends Error {}
 
 type Out = (line: string) => void;
 
-function positiveInt(value: string | undefined, name: string): number {
+/** An amount of tokens: what a balance can hold at most (MAX_TOKENS). */
+const tokenAmount = (value: string | undefined, name: string) => positiveInt(value, name, MAX_TOKENS);
+
+function positiveInt(value: string | undefined, name: string, max = Number.MAX_SAFE_INTEGER): number {
   const n = Number(value);
   if (!value || !/^\d+$/.test(value) || n <= 0 || !Number.isSafeInteger(n))
     throw new UsageError(`--${name} must be a positive integer`);
+  if (n > max) throw new UsageError(`--${name} must be at most ${max}`);
   return n;
 }
 
@@ -191,6 +216,8 @@ function parseOptions(argv: string[]) {
         models: { type: "string" },
         budget: { type: "string" },
         save: { type: "boolean", default: false },
+        replace: { type: "boolean", default: false },
+        reason: { type: "string" },
         weight: { type: "string" },
         "max-concurrent-runs": { type: "string" },
       },
@@ -205,24 +232,39 @@ export type CommandSettings = Pick<BaseConfig, "API_KEYS_PER_MODE_MAX">;
 
 /** Runs one admin command against the database; prints with out(). */
 export async function runCommand(db: Db, argv: string[], out: Out, settings: CommandSettings): Promise<void> {
-  const newKey = async (accountId: string, keyMode: Mode, name: string, limits: KeyLimits = {}) => {
-    const made = await createApiKey(db, accountId, keyMode, name, settings.API_KEYS_PER_MODE_MAX, limits);
+  /** A key just made, or the cap's refusal in the CLI's words. */
+  const atCap = <T>(made: T | null, accountId: string, keyMode: Mode): T => {
     if (!made)
       throw new UsageError(
         `account ${accountId} already has ${settings.API_KEYS_PER_MODE_MAX} active ${keyMode} keys (API_KEYS_PER_MODE_MAX); revoke one first`,
       );
     return made;
   };
+  const newKey = async (accountId: string, keyMode: Mode, name: string) =>
+    atCap(
+      await createApiKey(db, accountId, keyMode, name, settings.API_KEYS_PER_MODE_MAX),
+      accountId,
+      keyMode,
+    );
+  /** A model change's refusal in the CLI's words. */
+  const changedModel = async (result: Awaited<ReturnType<typeof changeModel>>, id: string) => {
+    if (result.kind === "not_found") throw new UsageError(`no model ${id}`);
+    if (result.kind === "invalid") throw new UsageError(result.message);
+  };
   const { positionals, values } = parseOptions(argv);
   const [group, action, arg] = positionals;
   const print = (human: string, data: unknown) => out(values.json ? JSON.stringify(data) : human);
+  // Never the command line itself as the default reason: it may carry a password.
+  const by: ActedBy = {
+    actor: cliActor(userInfo().username, hostname()),
+    reason: values.reason?.trim() || `svc ${group} ${action ?? ""}`.trim(),
+  };
 
   switch (`${group} ${action ?? ""}`.trim()) {
     case "accounts create": {
       const name = required(values.name, "name");
-      const tokens = values.tokens === undefined ? 0 : positiveInt(values.tokens, "tokens");
-      const account = await createAccount(db, name);
-      if (tokens) await grantTokens(db, account.id, tokens, "initial grant");
+      const tokens = values.tokens === undefined ? 0 : tokenAmount(values.tokens, "tokens");
+      const account = await openAccount(db, by, name, tokens);
       print(`created account ${account.id}`, { id: account.id });
       return;
     }
@@ -237,12 +279,17 @@ export async function runCommand(db: Db, argv: string[], out: Out, settings: Com
     }
     case "tokens grant": {
       const accountId = required(values.account, "account");
-      const amount = positiveInt(values.amount, "amount");
-      await ensureAccount(db, accountId);
-      const account = await grantTokens(db, accountId, amount);
-      print(`granted; balance=${account.balance} reserved=${account.reserved}`, {
-        balance: account.balance,
-        reserved: account.reserved,
+      const amount = tokenAmount(values.amount, "amount");
+      const result = await adjustTokens(db, by, accountId, amount);
+      if (result.kind === "not_found") throw new UsageError(`no account ${accountId}`);
+      if (result.kind === "too_large")
+        throw new UsageError(
+          `the balance (${result.balance}) would pass ${MAX_TOKENS} tokens, the most an account can hold`,
+        );
+      if (result.kind !== "adjusted") throw new UsageError(`not granted: ${result.kind}`);
+      print(`granted; balance=${result.account.balance} reserved=${result.account.reserved}`, {
+        balance: result.account.balance,
+        reserved: result.account.reserved,
       });
       return;
     }
@@ -250,11 +297,16 @@ export async function runCommand(db: Db, argv: string[], out: Out, settings: Com
       const accountId = required(values.account, "account");
       const keyMode = mode(values.mode);
       await ensureAccount(db, accountId);
-      const { record, key } = await newKey(
+      const { record, key } = atCap(
+        await issueKey(db, by, {
+          accountId,
+          mode: keyMode,
+          name: values.name ?? "",
+          max: settings.API_KEYS_PER_MODE_MAX,
+          limits: await keyLimits(db, values),
+        }),
         accountId,
         keyMode,
-        values.name ?? "",
-        await keyLimits(db, values),
       );
       print(`created ${record.mode} key ${record.id}\n${key}\nStore it now: it is not shown again.`, {
         id: record.id,
@@ -281,14 +333,13 @@ export async function runCommand(db: Db, argv: string[], out: Out, settings: Com
       return;
     }
     case "keys revoke": {
-      const revoked = await revokeApiKey(db, required(arg, "key id (positional)"));
+      const revoked = await revokeKey(db, by, required(arg, "key id (positional)"));
       if (!revoked) throw new UsageError(`no key ${arg}`);
       print(`revoked ${revoked.id} at ${revoked.revokedAt?.toISOString()}`, revoked);
       return;
     }
     case "users create": {
-      const result = await addUser(db, {
-        accountId: required(values.account, "account"),
+      const result = await addPerson(db, by, required(values.account, "account"), {
         email: required(values.email, "email"),
         password: required(values.password, "password"),
         role: role(values.role),
@@ -316,8 +367,10 @@ export async function runCommand(db: Db, argv: string[], out: Out, settings: Com
       return;
     }
     case "users disable": {
-      const user = await disableUser(db, required(arg, "email (positional)"));
-      if (!user) throw new UsageError(`no user ${arg}`);
+      const email = required(arg, "email (positional)").toLowerCase();
+      const found = await db.user.findUnique({ where: { email }, select: { id: true } });
+      const user = found && (await updatePerson(db, by, found.id, { disabled: true }, { operators: true }));
+      if (!user || user === "operator") throw new UsageError(`no user ${arg}`);
       print(`disabled ${user.email}; their sessions have ended`, user);
       return;
     }
@@ -364,13 +417,14 @@ export async function runCommand(db: Db, argv: string[], out: Out, settings: Com
     }
     case "models import": {
       if (!values.cog) throw new UsageError("--cog <base-url> is required");
-      const entry = await importCogModel(db, {
+      const entry = await importCogModel(db, by, {
+        replace: values.replace,
         cog: values.cog,
         id: required(values.id, "id"),
         name: values.name,
         description: values.description,
         category: (values.category ?? "image") as ModelCategory,
-        price: positiveInt(values.price ?? "1", "price"),
+        price: positiveInt(values.price ?? "1", "price", MODEL_PRICE_MAX),
         unit: values.unit,
         unitsFrom: values["units-from"],
         like: values.like,
@@ -411,9 +465,8 @@ export async function runCommand(db: Db, argv: string[], out: Out, settings: Com
           maxConcurrentRuns: limit === "default" ? null : positiveInt(limit, "max-concurrent-runs"),
         }),
       };
-      const updated = await db.account.updateMany({ where: { id: arg }, data });
-      if (!updated.count) throw new UsageError(`no account ${arg}`);
-      const account = await db.account.findUniqueOrThrow({ where: { id: arg } });
+      const account = await setAccountScheduling(db, by, arg, data);
+      if (!account) throw new UsageError(`no account ${arg}`);
       print(
         `${arg}: weight=${account.weight} max_concurrent_runs=${account.maxConcurrentRuns ?? "default"}`,
         { id: arg, weight: account.weight, max_concurrent_runs: account.maxConcurrentRuns },
@@ -424,8 +477,7 @@ export async function runCommand(db: Db, argv: string[], out: Out, settings: Com
       const cap = positionals[3];
       if (!arg || !cap) throw new UsageError("usage: models set-queue-cap <model id> <n>|none");
       const maxQueue = cap === "none" ? null : positiveInt(cap, "queue cap");
-      const updated = await db.model.updateMany({ where: { id: arg }, data: { maxQueue } });
-      if (!updated.count) throw new UsageError(`no model ${arg}`);
+      await changedModel(await changeModel(db, by, arg, { maxQueue }), arg);
       print(`${arg} queue cap: ${maxQueue ?? "none"}`, { id: arg, max_queue: maxQueue });
       return;
     }
@@ -433,8 +485,7 @@ export async function runCommand(db: Db, argv: string[], out: Out, settings: Com
       const status = positionals[3];
       if (!arg || !status || !/^[a-z_]+$/.test(status))
         throw new UsageError("usage: models set-status <model id> <status>");
-      const updated = await db.model.updateMany({ where: { id: arg }, data: { status } });
-      if (!updated.count) throw new UsageError(`no model ${arg}`);
+      await changedModel(await changeModel(db, by, arg, { status }), arg);
       print(`${arg} is now ${status}`, { id: arg, status });
       return;
     }

@@ -1,11 +1,26 @@
+import ipaddr from "ipaddr.js";
 import { z } from "zod";
+import { isMetadataAddress } from "./webhooks/addresses.js";
+
+/**
+ * A model server's base URL: http(s), and never at a link-local or cloud metadata address (model
+ * servers are usually private, so private addresses are allowed). A host name is checked where it
+ * is resolved (importing, changing servers).
+ */
+export const modelServerUrl = z
+  .url({ protocol: /^https?$/, error: "expected an http(s) URL" })
+  .max(2048)
+  .refine((url) => {
+    const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
+    return !ipaddr.isValid(host) || !isMetadataAddress(host);
+  }, "a model server cannot be at a link-local or cloud metadata address");
 
 // Cog (replicate/cog) HTTP contract: the settings of a cog runner in the catalogue, how our
 // public input maps onto a Cog model's own input, and the prediction object Cog sends back.
 export const cogRunnerSchema = z.strictObject({
   kind: z.literal("cog"),
   /** Base URLs of Cog servers running this model (one or more replicas). */
-  servers: z.array(z.url({ protocol: /^https?$/ })).min(1),
+  servers: z.array(modelServerUrl).min(1),
   /** Which output field our API shows: images, video or audio. */
   output: z.enum(["image", "video", "audio"]),
   /** Predictions one worker process sends to one server at a time (Cog's concurrency.max). */

@@ -22,6 +22,8 @@ export const ERROR_STATUS = {
   IDEMPOTENCY_KEY_REUSED: 409,
   // Ours: an account holds API_KEYS_PER_MODE_MAX active keys of the mode already.
   KEY_LIMIT_REACHED: 409,
+  // Ours: an operator's import names a model id that exists already (without replace).
+  MODEL_EXISTS: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   // Ours: an output file asked for with a Range outside it (Content-Range: bytes */<size>).

@@ -1,6 +1,12 @@
 // Token ledger rules, after TigerBeetle's two-phase transfers: RESERVE is a pending transfer,
 // CHARGE posts part of it and RELEASE voids the rest. account.balance = sum(balance_delta),
 // account.reserved = sum(reserved_delta), available = balance - reserved, never below zero.
+/**
+ * The most tokens an amount, a balance or a counter can hold (Postgres integer). What would pass it
+ * is refused with a 400 (a grant, a price, a budget), never stored and never a 500.
+ */
+export const MAX_TOKENS = 2_147_483_647;
+
 export type LedgerKind = "GRANT" | "RESERVE" | "CHARGE" | "RELEASE" | "DEDUCT";
 
 export interface LedgerEffect {

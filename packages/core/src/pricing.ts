@@ -2,9 +2,15 @@ import { z } from "zod";
 
 // How a model is priced: tokens_per_unit x units, where units come from one input field
 // (e.g. num_images, duration_seconds) or are 1 per run when units_from is absent.
+/**
+ * The most a model may cost per unit: a run's reservation (price x units) must stay within a token
+ * column's range (MAX_TOKENS) for any input a schema allows.
+ */
+export const MODEL_PRICE_MAX = 1_000_000;
+
 export const pricingSchema = z.strictObject({
   unit: z.string().min(1),
-  tokens_per_unit: z.int().min(0),
+  tokens_per_unit: z.int().min(0).max(MODEL_PRICE_MAX),
   units_from: z.string().min(1).optional(),
 });
 

@@ -32,16 +32,17 @@ function columns(entry: CatalogueEntry) {
   };
 }
 
+/** Creates or replaces one model (in the caller's transaction, for an import). */
+export function upsertModel(db: Db | Prisma.TransactionClient, entry: CatalogueEntry) {
+  return db.model.upsert({
+    where: { id: entry.id },
+    create: { id: entry.id, ...columns(entry) },
+    update: columns(entry),
+  });
+}
+
 /** Upserts every entry: running it again changes nothing, editing the file updates the models. */
 export async function seedCatalogue(db: Db, entries: CatalogueEntry[]): Promise<number> {
-  await db.$transaction(
-    entries.map((entry) =>
-      db.model.upsert({
-        where: { id: entry.id },
-        create: { id: entry.id, ...columns(entry) },
-        update: columns(entry),
-      }),
-    ),
-  );
+  await db.$transaction(entries.map((entry) => upsertModel(db, entry)));
   return entries.length;
 }

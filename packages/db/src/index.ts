@@ -1,7 +1,7 @@
 export { createDb, dbFromConfig, sqlPool, type Db, type DbOptions } from "./client.js";
 export { repoPaths } from "./paths.js";
 export { checkPooling, poolingRefusal, sharesServerSessions } from "./pooling.js";
-export { loadCatalogue, seedCatalogue } from "./catalogue.js";
+export { loadCatalogue, seedCatalogue, upsertModel } from "./catalogue.js";
 export * from "./repositories/accounts.js";
 export * from "./repositories/apiKeys.js";
 export * from "./repositories/models.js";

@@ -107,7 +107,13 @@ describe("authentication", () => {
 
   it("when a key is limited to some models, then it runs those and every other model is a 403 MODEL_NOT_ALLOWED that creates nothing", async () => {
     const own = await createAccountWithKeys(api.database.db);
-    await updateAccountKey(api.database.db, own.account.id, own.liveKeyId, { allowedModels: ["acme/echo"] });
+    await updateAccountKey(
+      api.database.db,
+      own.account.id,
+      own.liveKeyId,
+      { allowedModels: ["acme/echo"] },
+      100,
+    );
     const run = (model: string) =>
       request(api.app)
         .post(`/api/v1/models/${model}/run`)

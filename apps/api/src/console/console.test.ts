@@ -297,6 +297,12 @@ describe("web console API", () => {
     const read = () =>
       request(api.app).get("/api/v1/account").set("Authorization", `Bearer ${ours.liveKey}`).expect(200);
     expect((await read()).body.data.low_balance_threshold).toBe(100);
+    // A live figure: a test key sees none.
+    const asTest = await request(api.app)
+      .get("/api/v1/account")
+      .set("Authorization", `Bearer ${ours.testKey}`)
+      .expect(200);
+    expect(asTest.body.data).toMatchObject({ mode: "test", balance: 0, low_balance_threshold: null });
     await set({ low_balance_threshold: null }, owner).expect(200);
     expect((await read()).body.data.low_balance_threshold).toBeNull();
     const theirsRow = await api.database.db.account.findUniqueOrThrow({ where: { id: theirs.account.id } });

@@ -201,13 +201,20 @@ describe("operator console API", () => {
     const changed = await call("patch", `/operator/accounts/${customer.account.id}`, operator, {
       weight: 3,
       max_concurrent_runs: 7,
+      reason: "enterprise plan",
     }).expect(200);
     expect(changed.body.data).toMatchObject({ weight: 3, max_concurrent_runs: 7 });
-    await call("patch", `/operator/accounts/${customer.account.id}`, operator, { weight: 0 }).expect(400);
+    await call("patch", `/operator/accounts/${customer.account.id}`, operator, {
+      weight: 0,
+      reason: "x",
+    }).expect(400);
+    // Every operator action says why.
+    await call("patch", `/operator/accounts/${customer.account.id}`, operator, { weight: 2 }).expect(400);
     const made = await call("post", `/operator/accounts/${customer.account.id}/people`, operator, {
       email: "New.Person@Customer.example",
       password: PASSWORD,
       role: "member",
+      reason: "ticket 12: new hire",
     }).expect(201);
     expect(made.body.data).toMatchObject({
       email: "new.person@customer.example",
@@ -218,17 +225,25 @@ describe("operator console API", () => {
       email: "x@customer.example",
       password: PASSWORD,
       role: "operator",
+      reason: "x",
     }).expect(400);
+    await call("post", `/operator/accounts/${customer.account.id}/people`, operator, {
+      email: "no.reason@customer.example",
+      password: PASSWORD,
+      role: "owner",
+    }).expect(400);
+    expect(await api.database.db.user.count({ where: { email: "no.reason@customer.example" } })).toBe(0);
     const person = await signIn("new.person@customer.example");
     const disabled = await call("patch", `/operator/people/${made.body.data.id}`, operator, {
       disabled: true,
       role: "owner",
+      reason: "left the company",
     }).expect(200);
     expect(disabled.body.data).toMatchObject({ role: "owner", disabled_at: expect.any(String) });
     // Disabled: their session has ended.
     await call("get", "/session", person).expect(401);
     const me = (await call("get", "/session", operator).expect(200)).body.data.user.id as string;
-    await call("patch", `/operator/people/${me}`, operator, { disabled: true }).expect(400);
+    await call("patch", `/operator/people/${me}`, operator, { disabled: true, reason: "x" }).expect(400);
     const bystanderRow = await api.database.db.account.findUniqueOrThrow({
       where: { id: bystander.account.id },
     });
@@ -241,12 +256,18 @@ describe("operator console API", () => {
         target_id: made.body.data.id,
         before: { role: "member", disabled: false },
         after: { role: "owner", disabled: true },
+        reason: "left the company",
       },
-      { action: "person.create", after: { email: "new.person@customer.example", role: "member" } },
+      {
+        action: "person.create",
+        after: { email: "new.person@customer.example", role: "member" },
+        reason: "ticket 12: new hire",
+      },
       {
         action: "account.scheduling",
         before: { weight: 1, max_concurrent_runs: null },
         after: { weight: 3, max_concurrent_runs: 7 },
+        reason: "enterprise plan",
       },
     ]);
     const onlyBystander = await call(
@@ -262,6 +283,7 @@ describe("operator console API", () => {
       cog_url: cog.url,
       id: "ops/imported",
       tokens_per_unit: 3,
+      reason: "spring launch",
     }).expect(201);
     expect(imported.body.data.models[0]).toMatchObject({
       id: "ops/imported",
@@ -275,6 +297,7 @@ describe("operator console API", () => {
       servers: [cog.url, "http://127.0.0.1:1"],
       concurrency: 2,
       status: "deprecated",
+      reason: "second server",
     }).expect(200);
     expect(changed.body.data.models[0]).toMatchObject({
       tokens_per_unit: 4,
@@ -283,12 +306,18 @@ describe("operator console API", () => {
     });
     await call("patch", "/operator/models/test/instant", operator, {
       servers: ["http://127.0.0.1:2"],
+      reason: "x",
     }).expect(400);
-    await call("patch", "/operator/models/nobody/nothing", operator, { status: "active" }).expect(404);
+    await call("patch", "/operator/models/ops/imported", operator, { status: "active" }).expect(400);
+    await call("patch", "/operator/models/nobody/nothing", operator, {
+      status: "active",
+      reason: "x",
+    }).expect(404);
     await call("post", "/operator/models/import", operator, {
       cog_url: "http://127.0.0.1:1",
       id: "ops/unreachable",
       tokens_per_unit: 1,
+      reason: "x",
     }).expect(400);
     const models = await call("get", "/operator/models", operator).expect(200);
     const ours = models.body.data.models.find((m: { id: string }) => m.id === "ops/imported");
@@ -304,7 +333,136 @@ describe("operator console API", () => {
       account_id: null,
       before: { status: "active", pricing: { tokens_per_unit: 3 } },
       after: { status: "deprecated", pricing: { tokens_per_unit: 4 } },
+      reason: "second server",
     });
-    expect(importEntry).toMatchObject({ action: "model.import", target_id: "ops/imported" });
+    expect(importEntry).toMatchObject({
+      action: "model.import",
+      target_id: "ops/imported",
+      before: null,
+      reason: "spring launch",
+    });
+  });
+
+  it("when grants would bring a balance past what a token column holds, then 400 VALIDATION_ERROR and nothing moves, never a 500", async () => {
+    const rich = await createAccountWithKeys(api.database.db, 0, "rich");
+    const grant = (amount: number) =>
+      call("post", `/operator/accounts/${rich.account.id}/adjustments`, operator, {
+        amount,
+        reason: "big deal",
+      });
+    await grant(1_000_000_000).expect(201);
+    await grant(1_000_000_000).expect(201);
+    const refused = await grant(1_000_000_000).expect(400);
+    expect(refused.body.error).toMatchObject({
+      code: "VALIDATION_ERROR",
+      message: expect.stringMatching(/2147483647 tokens, the most an account can hold/),
+    });
+    await grant(2_147_483_648).expect(400);
+    await call("post", "/operator/accounts", operator, {
+      name: "too rich",
+      tokens: 3_000_000_000,
+      reason: "x",
+    }).expect(400);
+    // What is left fits exactly.
+    await grant(147_483_647).expect(201);
+    const totals = await ledgerTotals(api.database.db, rich.account.id);
+    expect(totals.cached).toEqual({ balance: 2_147_483_647, reserved: 0 });
+    expect(totals.ledger).toEqual(totals.cached);
+    await grant(1).expect(400);
+    const listed = await call("get", `/operator/accounts?q=${rich.account.id}`, operator).expect(200);
+    expect(listed.body.data.accounts[0]).toMatchObject({ balance: 2_147_483_647 });
+  });
+
+  it("when a Cog import names a link-local or metadata address, a closed port or a server that is not Cog, then it says only that, whatever the server answered", async () => {
+    const importing = (cog_url: string, id = "ops/probe") =>
+      call("post", "/operator/models/import", operator, { cog_url, id, tokens_per_unit: 1, reason: "probe" });
+    for (const url of [
+      "http://169.254.169.254/latest/meta-data",
+      "http://2852039166/",
+      "http://[fe80::1]:5000",
+      "http://[::ffff:169.254.169.254]/",
+      "http://[::ffff:a9fe:a9fe]/",
+      "http://[fd00:ec2::254]/",
+      "http://100.100.100.200/",
+      "http://[64:ff9b::a9fe:a9fe]/",
+    ]) {
+      const res = await importing(url).expect(400);
+      expect([url, res.body.error.details?.[0]?.message]).toEqual([
+        url,
+        expect.stringMatching(/link-local or cloud metadata/),
+      ]);
+    }
+    // Two services that are not Cog, answering 404 and 403: one and the same message, no status.
+    const other = await startFakeCog();
+    const notFound = await importing(`${other.url}/nothing`).expect(400);
+    await other.close();
+    const closed = await importing(other.url).expect(400);
+    expect(notFound.body.error.message).toMatch(/did not answer as a Cog server/);
+    expect(closed.body.error.message).toMatch(/could not be reached/);
+    for (const res of [notFound, closed])
+      expect(res.body.error.message).not.toMatch(/\b40\d\b|answered|fetch failed/);
+    // A private address is allowed: model servers usually are.
+    await importing(cog.url, "ops/private").expect(201);
+    expect(await api.database.db.model.count({ where: { id: "ops/probe" } })).toBe(0);
+  });
+
+  it("when an import names a model that exists, then 409 MODEL_EXISTS unless replace, and a replacement is audited with what it replaced; no public field names the server", async () => {
+    const body = { cog_url: cog.url, id: "ops/twice", tokens_per_unit: 2, reason: "first" };
+    await call("post", "/operator/models/import", operator, body).expect(201);
+    const again = await call("post", "/operator/models/import", operator, {
+      ...body,
+      tokens_per_unit: 9,
+    }).expect(409);
+    expect(again.body.error.code).toBe("MODEL_EXISTS");
+    expect(
+      (await api.database.db.model.findUniqueOrThrow({ where: { id: "ops/twice" } })).pricing,
+    ).toMatchObject({
+      tokens_per_unit: 2,
+    });
+    await call("post", "/operator/models/import", operator, {
+      ...body,
+      tokens_per_unit: 9,
+      replace: true,
+      reason: "new price",
+    }).expect(201);
+    const [replaced] = await audit();
+    expect(replaced).toMatchObject({
+      action: "model.import",
+      target_id: "ops/twice",
+      before: { pricing: { tokens_per_unit: 2 } },
+      after: { pricing: { tokens_per_unit: 9 } },
+      reason: "new price",
+    });
+    const shown = await request(api.app)
+      .get("/api/v1/models/ops/twice")
+      .set("Authorization", `Bearer ${customer.liveKey}`)
+      .expect(200);
+    expect(JSON.stringify(shown.body)).not.toContain(new URL(cog.url).host);
+  });
+
+  it("when operators act on an account, then its owners read it in their security log, members may not, and other accounts' entries never show", async () => {
+    await call("post", `/operator/accounts/${customer.account.id}/adjustments`, operator, {
+      amount: 7,
+      reason: "goodwill for the outage",
+    }).expect(201);
+    await call("post", `/operator/accounts/${bystander.account.id}/adjustments`, operator, {
+      amount: 3,
+      reason: "not the customer's business",
+    }).expect(201);
+    const owner = await signIn("owner@customer.example");
+    const log = (await call("get", "/security-log?limit=100", owner).expect(200)).body.data.entries as {
+      account_id: string;
+      reason: string;
+      action: string;
+      actor_email: string;
+    }[];
+    expect(log[0]).toMatchObject({
+      action: "tokens.grant",
+      actor_email: "ops@example.com",
+      reason: "goodwill for the outage",
+    });
+    expect(log.every((e) => e.account_id === customer.account.id)).toBe(true);
+    expect(log.some((e) => e.reason === "not the customer's business")).toBe(false);
+    await call("get", "/security-log", await signIn("member@customer.example")).expect(403);
   });
 });

@@ -5,7 +5,17 @@
 // change's own transaction. No answer here carries a key's or an endpoint's secret.
 import type { RequestHandler } from "express";
 import { z } from "zod";
-import { ACCOUNT_ROLES, ApiError, isOperator, MODEL_CATEGORIES, poolOf, PASSWORD_MAX } from "@svc/core";
+import {
+  ACCOUNT_ROLES,
+  ApiError,
+  isOperator,
+  MAX_TOKENS,
+  MODEL_CATEGORIES,
+  MODEL_PRICE_MAX,
+  modelServerUrl,
+  poolOf,
+  PASSWORD_MAX,
+} from "@svc/core";
 import {
   accountsOverview,
   findModel,
@@ -18,13 +28,13 @@ import {
 import {
   addPerson,
   adjustTokens,
-  auditModelImport,
   changeModel,
   importCogModel,
+  ImportRefused,
   openAccount,
   setAccountScheduling,
   updatePerson,
-  type Actor,
+  type ActedBy,
 } from "@svc/use-cases";
 import { cursorSchema, paginate } from "../http/cursor.js";
 import { pageLimit } from "../http/validate.js";
@@ -48,10 +58,18 @@ export const operatorsOnly: RequestHandler = (_req, res, next) => {
 
 const OPERATORS: Guard[] = ["operators"];
 
-const actorOf = (res: Parameters<typeof sessionOf>[0]): Actor => {
+/** The operator signed in, and the reason their request gives: what the audit entry records. */
+const actedBy = (res: Parameters<typeof sessionOf>[0], reason: string): ActedBy => {
   const { user } = sessionOf(res);
-  return { id: user.id, email: user.email };
+  return { actor: { id: user.id, email: user.email }, reason };
 };
+
+/** Every operator action says why: the audit log and the account's security log show it. */
+const reason = z
+  .string()
+  .trim()
+  .min(1, "expected a reason (the audit log and the account's security log show it)")
+  .max(500);
 
 type Overview = Awaited<ReturnType<typeof accountsOverview>>[number];
 const presentAccount = (a: Overview) => ({
@@ -98,14 +116,15 @@ const createAccount = route({
   body: {
     schema: z.strictObject({
       name: z.string().trim().min(1, "expected a name").max(200),
-      tokens: tokensField.min(0).max(1_000_000_000).default(0),
+      tokens: tokensField.min(0).max(MAX_TOKENS).default(0),
+      reason,
     }),
-    example: { name: "Acme Studio", tokens: 10_000 },
+    example: { name: "Acme Studio", tokens: 10_000, reason: "contract 2026-31 signed" },
   },
   errors: [400],
   reply: { status: 201, schema: R.OperatorAccountResponse, description: "The account" },
   async handler({ body }, { res, deps }) {
-    const account = await openAccount(deps.db, actorOf(res), body.name, body.tokens);
+    const account = await openAccount(deps.db, actedBy(res, body.reason), body.name, body.tokens);
     return { data: presentAccount(await overviewOf(deps, account.id)) };
   },
 });
@@ -149,17 +168,18 @@ const setScheduling = route({
       .strictObject({
         weight: z.int("expected a whole number").min(1).max(1000).optional(),
         max_concurrent_runs: z.int("expected a whole number").min(1).max(100_000).nullable().optional(),
+        reason,
       })
       .refine(
         (b) => b.weight !== undefined || b.max_concurrent_runs !== undefined,
         "expected weight or max_concurrent_runs",
       ),
-    example: { weight: 2, max_concurrent_runs: 20 },
+    example: { weight: 2, max_concurrent_runs: 20, reason: "enterprise plan" },
   },
   errors: [400, 404],
   reply: { status: 200, schema: R.OperatorAccountResponse, description: "The account now" },
   async handler({ params, body }, { res, deps }) {
-    const changed = await setAccountScheduling(deps.db, actorOf(res), params.accountId, {
+    const changed = await setAccountScheduling(deps.db, actedBy(res, body.reason), params.accountId, {
       ...(body.weight !== undefined && { weight: body.weight }),
       ...(body.max_concurrent_runs !== undefined && { maxConcurrentRuns: body.max_concurrent_runs }),
     });
@@ -174,25 +194,31 @@ const adjust = route({
   guards: OPERATORS,
   summary: "Grant (amount > 0) or deduct (amount < 0) tokens with a reason: a GRANT or DEDUCT ledger entry",
   description:
-    "Balances are never edited: the entry moves them. A deduction may not take available tokens below zero (402 INSUFFICIENT_TOKENS, nothing changes); one that leaves them below the account's low-balance threshold sends account.balance_low.",
+    "Balances are never edited: the entry moves them. A deduction may not take available tokens below zero (402 INSUFFICIENT_TOKENS, nothing changes); one that leaves them below the account's low-balance threshold sends account.balance_low. A balance holds at most 2,147,483,647 tokens: a grant past it is 400 VALIDATION_ERROR and changes nothing.",
   params: z.object({ accountId }),
   body: {
     schema: z.strictObject({
       amount: tokensField
-        .min(-1_000_000_000)
-        .max(1_000_000_000)
+        .min(-MAX_TOKENS)
+        .max(MAX_TOKENS)
         .refine((n) => n !== 0, "expected a positive grant or a negative deduction"),
-      reason: z.string().trim().min(1, "expected a reason").max(500),
+      reason,
     }),
     example: { amount: 5000, reason: "invoice 2026-114 paid" },
   },
   errors: [400, 402, 404],
   reply: { status: 201, schema: R.OperatorAccountResponse, description: "The account after the entry" },
   async handler({ params, body }, { res, deps }) {
-    const result = await adjustTokens(deps.db, actorOf(res), params.accountId, body.amount, body.reason);
+    const result = await adjustTokens(deps.db, actedBy(res, body.reason), params.accountId, body.amount);
     switch (result.kind) {
       case "not_found":
         throw new ApiError("NOT_FOUND", `No account with id ${JSON.stringify(params.accountId)}.`);
+      case "too_large":
+        throw new ApiError(
+          "VALIDATION_ERROR",
+          `The balance is ${result.balance}; granting ${body.amount} would pass ${MAX_TOKENS} tokens, the most an account can hold.`,
+          [{ path: "amount", message: `at most ${MAX_TOKENS - result.balance} now` }],
+        );
       case "insufficient":
         throw new ApiError(
           "INSUFFICIENT_TOKENS",
@@ -232,13 +258,20 @@ const createPerson = route({
       email: z.string().max(320),
       password: z.string().max(PASSWORD_MAX * 4),
       role: z.enum(ACCOUNT_ROLES, `expected one of ${ACCOUNT_ROLES.join(", ")}`),
+      reason,
     }),
-    example: { email: "ada@example.com", password: "a long enough password", role: "member" },
+    example: {
+      email: "ada@example.com",
+      password: "a long enough password",
+      role: "member",
+      reason: "support ticket 4711: owner locked out",
+    },
   },
   errors: [400, 404, 409],
   reply: { status: 201, schema: R.PersonResponse, description: "The person" },
   async handler({ params, body }, { res, deps }) {
-    const result = await addPerson(deps.db, actorOf(res), params.accountId, body);
+    const { reason: why, ...person } = body;
+    const result = await addPerson(deps.db, actedBy(res, why), params.accountId, person);
     switch (result.kind) {
       case "invalid":
         throw new ApiError("VALIDATION_ERROR", result.message, [
@@ -269,9 +302,10 @@ const changePerson = route({
       .strictObject({
         role: z.enum(ACCOUNT_ROLES, `expected one of ${ACCOUNT_ROLES.join(", ")}`).optional(),
         disabled: z.boolean().optional(),
+        reason,
       })
       .refine((b) => b.role !== undefined || b.disabled !== undefined, "expected role or disabled"),
-    example: { disabled: true },
+    example: { disabled: true, reason: "left the company" },
   },
   errors: [400, 404],
   reply: { status: 200, schema: R.PersonResponse, description: "The person now" },
@@ -280,7 +314,8 @@ const changePerson = route({
       throw new ApiError("VALIDATION_ERROR", "Operators are managed with the CLI.", [
         { path: "userId", message: "your own account" },
       ]);
-    const changed = await updatePerson(deps.db, actorOf(res), params.userId, body);
+    const { reason: why, ...change } = body;
+    const changed = await updatePerson(deps.db, actedBy(res, why), params.userId, change);
     if (!changed) throw new ApiError("NOT_FOUND", `No person with id ${JSON.stringify(params.userId)}.`);
     if (changed === "operator")
       throw new ApiError("VALIDATION_ERROR", "Operators are managed with the CLI.", [
@@ -340,8 +375,6 @@ async function poolHealth(deps: Parameters<Route["serve"]>[0], pool: string) {
   };
 }
 
-const serverUrl = z.url({ protocol: /^https?$/, error: "expected an http(s) URL" }).max(2048);
-
 const updateModel = route({
   method: "patch",
   path: "/operator/models/{modelId+}",
@@ -353,23 +386,31 @@ const updateModel = route({
   body: {
     schema: z
       .strictObject({
-        tokens_per_unit: tokensField.min(0).max(1_000_000).optional(),
+        tokens_per_unit: tokensField.min(0).max(MODEL_PRICE_MAX).optional(),
         status: z
           .string()
           .trim()
           .regex(/^[a-z][a-z_-]{0,31}$/, "expected a status such as active or deprecated")
           .optional(),
         max_queue: z.int().min(1).max(10_000_000).nullable().optional(),
-        servers: z.array(serverUrl).min(1).max(100).optional(),
+        servers: z.array(modelServerUrl).min(1).max(100).optional(),
         concurrency: z.int().min(1).max(1000).optional(),
+        reason,
       })
-      .refine((b) => Object.values(b).some((v) => v !== undefined), "expected a change"),
-    example: { tokens_per_unit: 6, servers: ["http://gpu-0:5000", "http://gpu-1:5000"] },
+      .refine(
+        ({ reason: _, ...change }) => Object.values(change).some((v) => v !== undefined),
+        "expected a change",
+      ),
+    example: {
+      tokens_per_unit: 6,
+      servers: ["http://gpu-0:5000", "http://gpu-1:5000"],
+      reason: "second GPU online",
+    },
   },
   errors: [400, 404],
   reply: { status: 200, schema: R.OperatorModels, description: "The model now (a list of one)" },
   async handler({ params, body }, { res, deps }) {
-    const result = await changeModel(deps.db, actorOf(res), params.modelId, {
+    const result = await changeModel(deps.db, actedBy(res, body.reason), params.modelId, {
       ...(body.tokens_per_unit !== undefined && { tokensPerUnit: body.tokens_per_unit }),
       ...(body.status !== undefined && { status: body.status }),
       ...(body.max_queue !== undefined && { maxQueue: body.max_queue }),
@@ -394,38 +435,68 @@ const importModel = route({
   path: "/operator/models/import",
   guards: OPERATORS,
   summary: "Import a model served by a Cog server: its input schema from the server's /openapi.json",
+  description:
+    "The server may be on a private network, but never at a link-local or cloud metadata address. Its answers are not echoed: the import says the server could not be reached, or did not answer as a Cog server. An id that exists already is 409 MODEL_EXISTS unless `replace` is true (the audit entry then holds the model replaced). The model's public description never names the server.",
   body: {
     schema: z.strictObject({
-      cog_url: serverUrl,
+      cog_url: modelServerUrl,
       id: z
         .string()
         .regex(/^[a-z0-9][a-z0-9._-]*(\/[a-z0-9][a-z0-9._-]*)+$/, "expected an id such as you/sdxl"),
       name: z.string().trim().min(1).max(200).optional(),
       category: z.enum(MODEL_CATEGORIES).default("image"),
-      tokens_per_unit: tokensField.min(0).max(1_000_000),
+      tokens_per_unit: tokensField.min(0).max(MODEL_PRICE_MAX),
+      replace: z.boolean().default(false),
+      reason,
     }),
-    example: { cog_url: "http://gpu-0:5000", id: "you/sdxl", category: "image", tokens_per_unit: 5 },
+    example: {
+      cog_url: "http://gpu-0:5000",
+      id: "you/sdxl",
+      category: "image",
+      tokens_per_unit: 5,
+      reason: "new model for the spring launch",
+    },
   },
-  errors: [400],
+  errors: [400, 409],
   reply: { status: 201, schema: R.OperatorModels, description: "The model (a list of one)" },
   async handler({ body }, { res, deps }) {
-    const entry = await importCogModel(deps.db, {
+    const entry = await importCogModel(deps.db, actedBy(res, body.reason), {
       cog: body.cog_url,
       id: body.id,
       ...(body.name && { name: body.name }),
       category: body.category,
       price: body.tokens_per_unit,
+      replace: body.replace,
     }).catch((error: unknown) => {
-      throw new ApiError(
-        "VALIDATION_ERROR",
-        `The Cog server could not be imported: ${(error as Error).message}`,
-        [{ path: "cog_url", message: (error as Error).message }],
-      );
+      if (!(error instanceof ImportRefused)) throw error;
+      if (error.why === "exists")
+        throw new ApiError("MODEL_EXISTS", error.message, [{ path: "id", message: "exists" }]);
+      throw new ApiError("VALIDATION_ERROR", `The Cog server could not be imported: ${error.message}`, [
+        { path: "cog_url", message: error.message },
+      ]);
     });
-    await auditModelImport(deps.db, actorOf(res), { id: entry.id, category: entry.category });
     return presentOne(deps, entry.id);
   },
 });
+
+/** A page of audit entries (fetched limit + 1) as the operators' audit log and owners' security log show it. */
+export function auditPage(entries: Awaited<ReturnType<typeof listAudit>>, limit: number) {
+  const { page, nextCursor } = paginate(entries, limit);
+  return {
+    entries: page.map((e) => ({
+      id: e.id,
+      actor_email: e.actorEmail,
+      action: e.action,
+      account_id: e.accountId,
+      target_id: e.targetId,
+      before: e.before,
+      after: e.after,
+      reason: e.reason,
+      created_at: e.createdAt.toISOString(),
+    })),
+    next_cursor: nextCursor,
+  };
+}
 
 const readAudit = route({
   method: "get",
@@ -440,23 +511,7 @@ const readAudit = route({
       after: query.cursor,
       limit: query.limit + 1,
     });
-    const { page, nextCursor } = paginate(entries, query.limit);
-    return {
-      data: {
-        entries: page.map((e) => ({
-          id: e.id,
-          actor_email: e.actorEmail,
-          action: e.action,
-          account_id: e.accountId,
-          target_id: e.targetId,
-          before: e.before,
-          after: e.after,
-          reason: e.reason,
-          created_at: e.createdAt.toISOString(),
-        })),
-        next_cursor: nextCursor,
-      },
-    };
+    return { data: auditPage(entries, query.limit) };
   },
 });
 

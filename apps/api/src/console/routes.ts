@@ -15,6 +15,7 @@ import {
   findActiveKey,
   findRunForAccount,
   keySpend,
+  listAudit,
   listApiKeys,
   revokeAccountKey,
   setLowBalanceThreshold,
@@ -41,7 +42,9 @@ import {
   setSessionCookie,
 } from "./session.js";
 import { presentKey } from "./keys.js";
-import { OPERATOR_ROUTES, operatorsOnly } from "./operator.js";
+import { auditPage, OPERATOR_ROUTES, operatorsOnly } from "./operator.js";
+import { cursorSchema } from "../http/cursor.js";
+import { pageLimit } from "../http/validate.js";
 import { signInLimit } from "./signInLimit.js";
 
 export const CONSOLE_API = "/console/api";
@@ -325,6 +328,25 @@ const accountAlerts = route({
   },
 });
 
+const securityLog = route({
+  method: "get",
+  path: "/security-log",
+  summary: "What operators of the service did to this account, newest first (owners)",
+  description:
+    "Every operator action on the account, from the console or the CLI: grants and deductions, scheduling, people added or changed (an operator may add an owner, for instance to help someone locked out), keys made or revoked by the CLI; who, when, before and after, and the reason they gave.",
+  query: z.object({ limit: pageLimit, cursor: cursorSchema.optional() }),
+  guards: ["owners"],
+  reply: { status: 200, schema: R.AuditPage, description: "A page of the account's security log" },
+  async handler({ query }, { res, deps }) {
+    const entries = await listAudit(deps.db, {
+      accountId: sessionOf(res).user.account.id,
+      after: query.cursor,
+      limit: query.limit + 1,
+    });
+    return { data: auditPage(entries, query.limit) };
+  },
+});
+
 const runDetail = route({
   method: "get",
   path: "/runs/{runId}/detail",
@@ -365,6 +387,7 @@ export const CONSOLE: RouteGroup = {
     updateKey,
     revokeKey,
     accountAlerts,
+    securityLog,
     ...OPERATOR_ROUTES,
   ],
 };
@@ -401,7 +424,12 @@ export function consoleApi(
   api.use(requireSession(deps));
   mountRoutes(api, [sessionRoute], deps, guards);
   api.use(requireCsrfToken, ...body);
-  mountRoutes(api, [signOutRoute, listKeys, createKey, updateKey, revokeKey, accountAlerts], deps, guards);
+  mountRoutes(
+    api,
+    [signOutRoute, listKeys, createKey, updateKey, revokeKey, accountAlerts, securityLog],
+    deps,
+    guards,
+  );
   mountRoutes(api, OPERATOR_ROUTES, deps, guards);
 
   api.use("/:mode", scopedApi(deps, guards, limits?.all));

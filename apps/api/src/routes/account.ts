@@ -66,7 +66,8 @@ const readAccount = route({
         mode: auth.mode,
         max_concurrent_runs: concurrencyLimit(account, deps.config.ACCOUNT_MAX_CONCURRENT_RUNS),
         weight: account.weight,
-        low_balance_threshold: account.lowBalanceThreshold,
+        // A live figure: a test key sees none (its world has no balance to watch).
+        low_balance_threshold: live ? account.lowBalanceThreshold : null,
         key: key && {
           id: key.id,
           expires_at: key.expiresAt?.toISOString() ?? null,

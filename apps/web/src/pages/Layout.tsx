@@ -13,6 +13,9 @@ const NAV = [
   ["/webhooks", "Webhooks"],
 ] as const;
 
+/** An owner's: what operators of the service did to the account. */
+const OWNER_NAV = [["/security", "Security log"]] as const;
+
 const OPERATOR_NAV = [
   ["/operator/accounts", "Accounts"],
   ["/operator/models", "Catalogue & queues"],
@@ -33,9 +36,12 @@ export function Layout() {
 }
 
 function Shell() {
-  const { session, mode, setMode, isOperator } = useConsole();
+  const { session, mode, setMode, isOperator, isOwner } = useConsole();
   const [menuOpen, setMenuOpen] = useState(false);
   const location = useLocation();
+  // The operator pages and the security log stand outside the live and test worlds (operators
+  // act on live figures): no switch and no test banner there.
+  const outsideWorlds = location.pathname.startsWith("/operator") || location.pathname === "/security";
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const signOut = useMutation({
@@ -53,7 +59,7 @@ function Shell() {
   }, [location.pathname]);
 
   return (
-    <div className={`shell mode-${mode}`}>
+    <div className={`shell ${outsideWorlds ? "mode-operator" : `mode-${mode}`}`}>
       <a className="skip" href="#main">
         Skip to content
       </a>
@@ -68,15 +74,21 @@ function Shell() {
           Menu
         </button>
         <span className="brand">Model Run Service</span>
-        <fieldset className="mode-switch">
-          <legend className="visually-hidden">Data shown</legend>
-          {(["live", "test"] as const).map((m) => (
-            <label key={m} className={mode === m ? "on" : ""}>
-              <input type="radio" name="mode" value={m} checked={mode === m} onChange={() => setMode(m)} />
-              {m === "live" ? "Live" : "Test"}
-            </label>
-          ))}
-        </fieldset>
+        {outsideWorlds ? (
+          <span className="mode-switch operator-scope">
+            {isOperator ? "Operator: the whole service" : "Operators' actions"}
+          </span>
+        ) : (
+          <fieldset className="mode-switch">
+            <legend className="visually-hidden">Data shown</legend>
+            {(["live", "test"] as const).map((m) => (
+              <label key={m} className={mode === m ? "on" : ""}>
+                <input type="radio" name="mode" value={m} checked={mode === m} onChange={() => setMode(m)} />
+                {m === "live" ? "Live" : "Test"}
+              </label>
+            ))}
+          </fieldset>
+        )}
         <span className="who" title={session.account.id}>
           {session.user.email} · {session.account.name} ({session.user.role})
         </span>
@@ -89,14 +101,14 @@ function Shell() {
           Sign out
         </button>
       </header>
-      {mode === "test" ? (
+      {mode === "test" && !outsideWorlds ? (
         <div className="test-banner" role="note">
           Test mode: test runs and webhooks only; nothing is charged.
         </div>
       ) : null}
       <nav id="nav" className={menuOpen ? "open" : ""} aria-label="Console">
         <ul>
-          {NAV.map(([to, label]) => (
+          {[...NAV, ...(isOwner ? OWNER_NAV : [])].map(([to, label]) => (
             <li key={to}>
               <NavLink to={to}>{label}</NavLink>
             </li>

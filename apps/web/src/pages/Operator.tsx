@@ -1,19 +1,23 @@
 // The operator's pages: every account (tokens, usage, scheduling), one account's people, keys and
 // ledger with a form to grant or deduct tokens, the catalogue with each model's queue, and the
 // audit log. The server allows these to operators only; other people never see the links.
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { Link, Outlet, useParams } from "react-router";
-import {
-  call,
-  query,
-  type AuditEntry,
-  type OperatorAccount,
-  type OperatorAccountDetail,
-  type OperatorModel,
-} from "../api";
+import { call, query, type OperatorAccount, type OperatorAccountDetail, type OperatorModel } from "../api";
 import { useConsole } from "../session";
-import { CountInput, DialogForm, Empty, ErrorMessage, Loading, PageHeader, Stat, Time } from "../ui";
+import {
+  CountInput,
+  DialogForm,
+  Empty,
+  ErrorMessage,
+  Loading,
+  PageHeader,
+  ReasonField,
+  Stat,
+  Time,
+} from "../ui";
+import { AuditLog } from "./AuditLog";
 
 const number = new Intl.NumberFormat();
 
@@ -37,6 +41,7 @@ export function OperatorAccounts() {
   const [opening, setOpening] = useState(false);
   const [name, setName] = useState("");
   const [tokens, setTokens] = useState("");
+  const [openReason, setOpenReason] = useState("");
   const accounts = useQuery({
     queryKey: ["operator", "accounts", q],
     queryFn: () => call<{ accounts: OperatorAccount[] }>(`/operator/accounts${query({ q })}`),
@@ -45,7 +50,7 @@ export function OperatorAccounts() {
     mutationFn: () =>
       call<OperatorAccount>("/operator/accounts", {
         method: "POST",
-        body: { name, tokens: tokens ? Number(tokens) : 0 },
+        body: { name, tokens: tokens ? Number(tokens) : 0, reason: openReason },
       }),
     onSuccess: () => {
       setOpening(false);
@@ -148,6 +153,7 @@ export function OperatorAccounts() {
           Opening grant (tokens, optional)
           <CountInput value={tokens} onChange={setTokens} />
         </label>
+        <ReasonField value={openReason} onChange={setOpenReason} />
       </DialogForm>
     </>
   );
@@ -178,22 +184,34 @@ export function OperatorAccountPage() {
     },
   });
   const [adding, setAdding] = useState(false);
-  const [person, setPerson] = useState({ email: "", password: "", role: "member" as "owner" | "member" });
+  const noPerson = { email: "", password: "", role: "member" as "owner" | "member", reason: "" };
+  const [person, setPerson] = useState(noPerson);
   const addPerson = useMutation({
     mutationFn: () => call(`${path}/people`, { method: "POST", body: person }),
     onSuccess: () => {
       setAdding(false);
-      setPerson({ email: "", password: "", role: "member" });
+      setPerson(noPerson);
       refresh();
     },
   });
+  // A change of a person is confirmed with its reason in a dialog.
+  const [changing, setChanging] = useState<{
+    id: string;
+    label: string;
+    role?: "owner" | "member";
+    disabled?: boolean;
+    reason: string;
+  } | null>(null);
   const changePerson = useMutation({
-    mutationFn: (change: { id: string; role?: "owner" | "member"; disabled?: boolean }) =>
+    mutationFn: (change: NonNullable<typeof changing>) =>
       call(`/operator/people/${encodeURIComponent(change.id)}`, {
         method: "PATCH",
-        body: { role: change.role, disabled: change.disabled },
+        body: { role: change.role, disabled: change.disabled, reason: change.reason },
       }),
-    onSuccess: refresh,
+    onSuccess: () => {
+      setChanging(null);
+      refresh();
+    },
   });
 
   if (detail.isPending) return <Loading />;
@@ -256,7 +274,6 @@ export function OperatorAccountPage() {
             Add person
           </button>
         </PageHeader>
-        <ErrorMessage error={changePerson.error} />
         <div className="table-wrap">
           <table>
             <thead>
@@ -296,7 +313,12 @@ export function OperatorAccountPage() {
                           type="button"
                           className="secondary"
                           onClick={() =>
-                            changePerson.mutate({ id: p.id, role: p.role === "owner" ? "member" : "owner" })
+                            setChanging({
+                              id: p.id,
+                              label: `Make ${p.email} ${p.role === "owner" ? "a member" : "an owner"}`,
+                              role: p.role === "owner" ? "member" : "owner",
+                              reason: "",
+                            })
                           }
                         >
                           Make {p.role === "owner" ? "member" : "owner"}
@@ -305,7 +327,14 @@ export function OperatorAccountPage() {
                         <button
                           type="button"
                           className={p.disabled_at ? "secondary" : "danger"}
-                          onClick={() => changePerson.mutate({ id: p.id, disabled: !p.disabled_at })}
+                          onClick={() =>
+                            setChanging({
+                              id: p.id,
+                              label: `${p.disabled_at ? "Enable" : "Disable"} ${p.email}`,
+                              disabled: !p.disabled_at,
+                              reason: "",
+                            })
+                          }
                         >
                           {p.disabled_at ? "Enable" : "Disable"}
                           <span className="visually-hidden"> {p.email}</span>
@@ -404,6 +433,20 @@ export function OperatorAccountPage() {
             <option value="owner">owner</option>
           </select>
         </label>
+        <ReasonField value={person.reason} onChange={(reason) => setPerson({ ...person, reason })} />
+      </DialogForm>
+      <DialogForm
+        open={changing !== null}
+        title={changing?.label ?? ""}
+        onClose={() => setChanging(null)}
+        onSubmit={() => changing && changePerson.mutate(changing)}
+        error={changePerson.error}
+        submit="Confirm"
+        busy={changePerson.isPending}
+      >
+        {changing ? (
+          <ReasonField value={changing.reason} onChange={(reason) => setChanging({ ...changing, reason })} />
+        ) : null}
       </DialogForm>
     </>
   );
@@ -413,13 +456,17 @@ export function OperatorAccountPage() {
 function FairShare({ account, path, onSaved }: { account: OperatorAccount; path: string; onSaved(): void }) {
   const [weight, setWeight] = useState(String(account.weight));
   const [limit, setLimit] = useState(account.max_concurrent_runs ? String(account.max_concurrent_runs) : "");
+  const [reason, setReason] = useState("");
   const scheduling = useMutation({
     mutationFn: () =>
       call<OperatorAccount>(path, {
         method: "PATCH",
-        body: { weight: Number(weight || 1), max_concurrent_runs: limit ? Number(limit) : null },
+        body: { weight: Number(weight || 1), max_concurrent_runs: limit ? Number(limit) : null, reason },
       }),
-    onSuccess: onSaved,
+    onSuccess: () => {
+      setReason("");
+      onSaved();
+    },
   });
   return (
     <section className="card" aria-labelledby="scheduling-title">
@@ -440,6 +487,7 @@ function FairShare({ account, path, onSaved }: { account: OperatorAccount; path:
           Runs at once
           <CountInput value={limit} onChange={setLimit} placeholder="default" />
         </label>
+        <ReasonField value={reason} onChange={setReason} />
         <button type="submit" className="secondary" disabled={scheduling.isPending}>
           Save
         </button>
@@ -465,6 +513,7 @@ export function OperatorModels() {
     status: string;
     servers: string;
     concurrency: string;
+    reason: string;
   } | null>(null);
   const save = useMutation({
     mutationFn: (edit: NonNullable<typeof editing>) =>
@@ -480,6 +529,7 @@ export function OperatorModels() {
               .filter(Boolean),
             concurrency: Number(edit.concurrency || 1),
           }),
+          reason: edit.reason,
         },
       }),
     onSuccess: () => {
@@ -487,7 +537,8 @@ export function OperatorModels() {
       void queryClient.invalidateQueries({ queryKey: ["operator"] });
     },
   });
-  const [cog, setCog] = useState({ cog_url: "", id: "", tokens_per_unit: "1" });
+  const noImport = { cog_url: "", id: "", tokens_per_unit: "1", replace: false, reason: "" };
+  const [cog, setCog] = useState(noImport);
   const importModel = useMutation({
     mutationFn: () =>
       call("/operator/models/import", {
@@ -495,7 +546,7 @@ export function OperatorModels() {
         body: { ...cog, tokens_per_unit: Number(cog.tokens_per_unit) },
       }),
     onSuccess: () => {
-      setCog({ cog_url: "", id: "", tokens_per_unit: "1" });
+      setCog(noImport);
       void queryClient.invalidateQueries({ queryKey: ["operator"] });
     },
   });
@@ -537,6 +588,15 @@ export function OperatorModels() {
               value={cog.tokens_per_unit}
               onChange={(v) => setCog({ ...cog, tokens_per_unit: v })}
             />
+          </label>
+          <ReasonField value={cog.reason} onChange={(reason) => setCog({ ...cog, reason })} />
+          <label className="inline">
+            <input
+              type="checkbox"
+              checked={cog.replace}
+              onChange={(e) => setCog({ ...cog, replace: e.target.checked })}
+            />
+            Replace a model with this id
           </label>
           <button type="submit" disabled={importModel.isPending}>
             Import
@@ -613,6 +673,7 @@ export function OperatorModels() {
                           status: m.status,
                           servers: m.servers.join("\n"),
                           concurrency: String(m.concurrency ?? 1),
+                          reason: "",
                         })
                       }
                     >
@@ -681,6 +742,7 @@ export function OperatorModels() {
                 <span className="hint">The model's capacity is its healthy servers × this.</span>
               </label>
             ) : null}
+            <ReasonField value={editing.reason} onChange={(reason) => setEditing({ ...editing, reason })} />
           </>
         ) : null}
       </DialogForm>
@@ -689,72 +751,13 @@ export function OperatorModels() {
 }
 
 export function OperatorAudit() {
-  const audit = useInfiniteQuery({
-    queryKey: ["operator", "audit"],
-    queryFn: ({ pageParam }) =>
-      call<{ entries: AuditEntry[]; next_cursor: string | null }>(
-        `/operator/audit${query({ limit: 50, cursor: pageParam })}`,
-      ),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => last.next_cursor ?? undefined,
-  });
-  const entries = audit.data?.pages.flatMap((p) => p.entries) ?? [];
   return (
-    <>
-      <PageHeader title="Audit log" />
-      <p className="lead">Every operator action: who, what, when, and the state before and after.</p>
-      {audit.isPending ? <Loading /> : null}
-      <ErrorMessage error={audit.error} />
-      {!audit.isPending && entries.length === 0 ? <Empty>No operator action yet.</Empty> : null}
-      {entries.length ? (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Who</th>
-                <th scope="col">What</th>
-                <th scope="col">On</th>
-                <th scope="col">Before</th>
-                <th scope="col">After</th>
-                <th scope="col">Reason</th>
-              </tr>
-            </thead>
-            <tbody>
-              {entries.map((e) => (
-                <tr key={e.id} data-audit-action={e.action}>
-                  <td>
-                    <Time value={e.created_at} />
-                  </td>
-                  <td>{e.actor_email}</td>
-                  <td>{e.action}</td>
-                  <td>
-                    {e.account_id ? (
-                      <Link to={`/operator/accounts/${e.account_id}`}>
-                        <code>{e.target_id}</code>
-                      </Link>
-                    ) : (
-                      <code>{e.target_id}</code>
-                    )}
-                  </td>
-                  <td>
-                    <pre className="json">{e.before === null ? "—" : JSON.stringify(e.before, null, 1)}</pre>
-                  </td>
-                  <td>
-                    <pre className="json">{e.after === null ? "—" : JSON.stringify(e.after, null, 1)}</pre>
-                  </td>
-                  <td>{e.reason}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
-      {audit.hasNextPage ? (
-        <button type="button" className="secondary" onClick={() => void audit.fetchNextPage()}>
-          Older entries
-        </button>
-      ) : null}
-    </>
+    <AuditLog
+      title="Audit log"
+      lead="Every operator action, from the console or the CLI: who, what, when, the state before and after, and why."
+      path="/operator/audit"
+      queryKey={["operator", "audit"]}
+      linkAccounts
+    />
   );
 }

@@ -42,6 +42,27 @@ export function isInternalAddress(address: string): boolean {
   return parsed.range() !== "unicast";
 }
 
+/**
+ * Cloud metadata services outside the link-local ranges: AWS's IPv6 IMDS and Alibaba Cloud's.
+ * (AWS, GCP, Azure and Oracle answer at 169.254.169.254, which is link-local.)
+ */
+const METADATA_ADDRESSES = ["fd00:ec2::254", "100.100.100.200"].map((a) => ipaddr.parse(a).toString());
+
+/**
+ * True for an address no model server may have, though model servers usually sit on private
+ * networks: link-local (169.254.0.0/16, fe80::/10, where cloud metadata services answer) and the
+ * metadata services elsewhere, in every IPv6 form that embeds such an IPv4 address. An unparsable
+ * address is refused too.
+ */
+export function isMetadataAddress(address: string): boolean {
+  if (!ipaddr.isValid(address)) return true;
+  const parsed = ipaddr.parse(address);
+  const inner = parsed.kind() === "ipv6" ? embeddedIPv4(parsed as ipaddr.IPv6) : null;
+  return [parsed, ...(inner ?? [])].some(
+    (a) => a.range() === "linkLocal" || METADATA_ADDRESSES.includes(a.toString()),
+  );
+}
+
 /** The code of the error a guarded lookup fails with for an internal address. */
 export const REFUSED_ADDRESS = "ERR_REFUSED_ADDRESS";
 
@@ -50,18 +71,21 @@ export const REFUSED_ADDRESS = "ERR_REFUSED_ADDRESS";
  * (webhooks, model outputs). It runs when the connection is made, so a host that resolved to a
  * public address when checked and to a private one now (DNS rebinding) is refused.
  */
-export function guardedLookup(hostname: string, options: object, callback: (...args: unknown[]) => void) {
-  dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
-    if (error) return callback(error);
-    const bad = addresses.find((a) => isInternalAddress(a.address));
-    if (bad) {
-      const refused: NodeJS.ErrnoException = new Error(
-        `refusing to connect to internal address ${bad.address}`,
-      );
-      refused.code = REFUSED_ADDRESS;
-      return callback(refused);
-    }
-    if ((options as { all?: boolean }).all) return callback(null, addresses);
-    callback(null, addresses[0]!.address, addresses[0]!.family);
-  });
+export const guardedLookup = lookupRefusing(isInternalAddress);
+
+/** dns.lookup that refuses the addresses `refused` says, at connection time (see guardedLookup). */
+export function lookupRefusing(refused: (address: string) => boolean) {
+  return (hostname: string, options: object, callback: (...args: unknown[]) => void) => {
+    dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+      if (error) return callback(error);
+      const bad = addresses.find((a) => refused(a.address));
+      if (bad) {
+        const refusal: NodeJS.ErrnoException = new Error(`refusing to connect to address ${bad.address}`);
+        refusal.code = REFUSED_ADDRESS;
+        return callback(refusal);
+      }
+      if ((options as { all?: boolean }).all) return callback(null, addresses);
+      callback(null, addresses[0]!.address, addresses[0]!.family);
+    });
+  };
 }

@@ -1,4 +1,4 @@
-import { balanceLowTemplate, ledgerEffect, newId, type LedgerKind } from "@svc/core";
+import { balanceLowTemplate, ledgerEffect, MAX_TOKENS, newId, type LedgerKind } from "@svc/core";
 import { findMany, findOne, type Db } from "../client.js";
 import { Prisma } from "../generated/prisma/client.js";
 import { NEWEST_FIRST, pastPosition, type Position } from "./keyset.js";
@@ -19,12 +19,14 @@ export async function appendLedger(
 ): Promise<boolean> {
   const { balanceDelta, reservedDelta } = ledgerEffect(entry.kind, entry.amount);
   const guard = requireAvailable ? Prisma.sql`AND balance - reserved >= ${entry.amount}` : Prisma.empty;
+  // A balance past MAX_TOKENS cannot be stored: such an entry is not applied (false), never a failure.
+  const room = balanceDelta > 0 ? Prisma.sql`AND balance <= ${MAX_TOKENS - balanceDelta}::int` : Prisma.empty;
   // A grant that brings available tokens back to the low-balance threshold arms account.balance_low again.
   const updated = await tx.$executeRaw`
     UPDATE accounts SET balance = balance + ${balanceDelta}, reserved = reserved + ${reservedDelta},
       balance_low_armed = balance_low_armed OR (${balanceDelta}::int > 0
         AND balance + ${balanceDelta}::int - reserved - ${reservedDelta}::int >= COALESCE(low_balance_threshold, 0))
-    WHERE id = ${entry.accountId} ${guard}`;
+    WHERE id = ${entry.accountId} ${guard} ${room}`;
   if (updated === 0) return false;
   await tx.ledgerEntry.create({
     data: {
@@ -122,7 +124,8 @@ export function findAccountScheduling(db: Db, id: string) {
 
 /**
  * Every account with what an operator watches: one by id, those whose id is or whose name contains
- * `q`, or all, newest first.
+ * `q`, or all, newest first. (Sums over time may pass a token column's range: float8, exact to
+ * 2^53, read as a number.)
  */
 export function accountsOverview(db: Db, filter: { id?: string; q?: string }, limit: number) {
   return findMany<{
@@ -141,7 +144,7 @@ export function accountsOverview(db: Db, filter: { id?: string; q?: string }, li
     "accounts_overview",
     `SELECT a.id, a.name, a.balance, a.reserved, a.weight, a.max_concurrent_runs, a.low_balance_threshold, a.created_at,
             (SELECT count(*)::int FROM users u WHERE u.account_id = a.id) AS people,
-            (SELECT COALESCE(sum(l.amount), 0)::int FROM ledger_entries l
+            (SELECT COALESCE(sum(l.amount), 0)::float8 FROM ledger_entries l
               WHERE l.account_id = a.id AND l.kind = 'CHARGE' AND l.created_at >= now() - interval '30 days') AS charged30d
      FROM accounts a
      WHERE ($3::text IS NULL OR a.id = $3)

@@ -1,6 +1,7 @@
 import {
   budgetReachedTemplate,
   generateApiKey,
+  MAX_TOKENS,
   newId,
   type BudgetReached,
   type KeyBudget,
@@ -21,6 +22,9 @@ async function atKeyCap(tx: Tx, accountId: string, mode: Mode, max: number): Pro
 
 type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 
+/** A key as its creation returns it (never its secret). */
+type KeyRecord = { [K in keyof typeof KEY_FIELDS]: ApiKey[K] };
+
 /**
  * Creates a key and returns its full value, which is never stored and cannot be shown again; null
  * when the account already holds `max` active keys of the mode (counted under a lock per account
@@ -33,6 +37,8 @@ export async function createApiKey(
   name: string,
   max: number,
   limits: KeyLimits = {},
+  /** More of the same transaction once the key is made (an operator's audit entry). */
+  andThen?: (tx: Tx, record: KeyRecord) => Promise<unknown>,
 ) {
   const generated = generateApiKey(mode);
   return db.$transaction(async (tx) => {
@@ -52,6 +58,7 @@ export async function createApiKey(
     });
     if (limits.budget) await tx.$executeRawUnsafe(SET_BUDGET, id, limits.budget.tokens, limits.budget.period);
     const record = await tx.apiKey.findUniqueOrThrow({ where: { id }, select: KEY_FIELDS });
+    await andThen?.(tx, record);
     return { record, key: generated.key };
   });
 }
@@ -84,7 +91,7 @@ UPDATE api_keys k SET budget_tokens = $2::int, budget_period = $3::"BudgetPeriod
   budget_period_start = CASE WHEN $2::int IS NOT NULL
     THEN svc_period_start($3::"BudgetPeriod", now()::timestamptz(3), k.created_at) END,
   budget_used = CASE WHEN $2::int IS NULL THEN 0 ELSE COALESCE((
-    SELECT sum(r.reserved_tokens + COALESCE(r.tokens_charged, 0))::int FROM runs r
+    SELECT LEAST(COALESCE(sum(r.reserved_tokens + COALESCE(r.tokens_charged, 0)), 0), ${MAX_TOKENS})::int FROM runs r
     WHERE r.account_id = k.account_id AND r.mode = 'live' AND r.api_key_id = k.id
       AND r.created_at >= svc_period_start($3::"BudgetPeriod", now()::timestamptz(3), k.created_at)), 0) END
 WHERE k.id = $1`;
@@ -178,9 +185,27 @@ export function listApiKeys(db: Db, accountId?: string) {
 }
 
 /** Revokes once; revoking again keeps the first revocation time. Null when the key is unknown. */
-export async function revokeApiKey(db: Db, keyId: string) {
-  await db.apiKey.updateMany({ where: { id: keyId, revokedAt: null }, data: { revokedAt: new Date() } });
-  return db.apiKey.findUnique({ where: { id: keyId }, select: { id: true, revokedAt: true } });
+/**
+ * Revokes a key (at once; the auth cache forgets it within AUTH_CACHE_TTL_MS); null when there is
+ * no such key. `andThen` runs in the same transaction when this call revoked it.
+ */
+export async function revokeApiKey(
+  db: Db,
+  keyId: string,
+  andThen?: (tx: Tx, key: { id: string; accountId: string; mode: Mode; name: string }) => Promise<unknown>,
+) {
+  return db.$transaction(async (tx) => {
+    const { count } = await tx.apiKey.updateMany({
+      where: { id: keyId, revokedAt: null },
+      data: { revokedAt: new Date() },
+    });
+    const key = await tx.apiKey.findUnique({
+      where: { id: keyId },
+      select: { id: true, accountId: true, mode: true, name: true, revokedAt: true },
+    });
+    if (key && count) await andThen?.(tx, key);
+    return key && { id: key.id, revokedAt: key.revokedAt };
+  });
 }
 
 export async function touchApiKey(db: Db, keyId: string, at: Date): Promise<void> {
@@ -244,8 +269,8 @@ export async function keySpend(db: Db, accountId: string, now = new Date()): Pro
     db,
     "api_keys_spend",
     `SELECT r.api_key_id,
-            COALESCE(sum(l.amount) FILTER (WHERE l.created_at >= $3), 0)::int AS today,
-            sum(l.amount)::int AS this_month
+            COALESCE(sum(l.amount) FILTER (WHERE l.created_at >= $3), 0)::float8 AS today,
+            sum(l.amount)::float8 AS this_month
      FROM ledger_entries l JOIN runs r ON r.id = l.run_id
      WHERE l.account_id = $1 AND l.kind = 'CHARGE' AND l.created_at >= $2
      GROUP BY r.api_key_id`,

@@ -13,24 +13,24 @@ export const PUBLIC_USER = {
   disabledAt: true,
 } as const;
 
-/** Null when the email is taken (emails are unique across accounts: sign-in starts from one). */
+/**
+ * Null when the email is taken (emails are unique across accounts: sign-in starts from one). A
+ * taken email inserts nothing rather than failing, so that a caller's transaction goes on.
+ */
 export async function createUser(
-  db: Db,
+  db: Db | Prisma.TransactionClient,
   user: { accountId: string; email: string; passwordHash: string; role: UserRole },
 ) {
-  try {
-    return await db.user.create({
-      data: { id: newId("usr"), ...user, email: user.email.toLowerCase() },
-      select: PUBLIC_USER,
-    });
-  } catch (error) {
-    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") return null;
-    throw error;
-  }
+  const [created] = await db.user.createManyAndReturn({
+    data: [{ id: newId("usr"), ...user, email: user.email.toLowerCase() }],
+    skipDuplicates: true,
+    select: PUBLIC_USER,
+  });
+  return created ?? null;
 }
 
 /** People of an account, disabled ones included. */
-export function countUsers(db: Db, accountId: string) {
+export function countUsers(db: Db | Prisma.TransactionClient, accountId: string) {
   return db.user.count({ where: { accountId } });
 }
 
@@ -45,19 +45,6 @@ export function listUsers(db: Db, accountId?: string) {
 /** The user with its hash, for the password check at sign-in only. */
 export function findUserForSignIn(db: Db, email: string) {
   return db.user.findUnique({ where: { email: email.toLowerCase() } });
-}
-
-/** Disables the user and ends every session of theirs. Null when the email is unknown. */
-export async function disableUser(db: Db, email: string) {
-  const [, user] = await db.$transaction([
-    db.user.updateMany({
-      where: { email: email.toLowerCase(), disabledAt: null },
-      data: { disabledAt: new Date() },
-    }),
-    db.user.findUnique({ where: { email: email.toLowerCase() }, select: PUBLIC_USER }),
-    db.consoleSession.deleteMany({ where: { user: { email: email.toLowerCase() } } }),
-  ]);
-  return user;
 }
 
 export function recordSignIn(db: Db, userId: string, at: Date) {

@@ -3992,6 +3992,17 @@ export type paths = {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description Conflict with the resource's state (MODEL_NOT_ACTIVE, RUN_NOT_CANCELABLE, IDEMPOTENCY_KEY_REUSED; console: KEY_LIMIT_REACHED) */
+                409: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Body larger than the limit (PAYLOAD_TOO_LARGE) */
                 413: {
                     headers: {
@@ -4355,6 +4366,147 @@ export type paths = {
         };
         trace?: never;
     };
+    "/console/api/security-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What operators of the service did to this account, newest first (owners)
+         * @description Every operator action on the account, from the console or the CLI: grants and deductions, scheduling, people added or changed (an operator may add an owner, for instance to help someone locked out), keys made or revoked by the CLI; who, when, before and after, and the reason they gave.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of the account's security log */
+                200: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: {
+                                entries: components["schemas"]["AuditEntry"][];
+                                next_cursor: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid request (INVALID_JSON or VALIDATION_ERROR, with details) */
+                400: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing, malformed, unknown or revoked API key (UNAUTHORIZED); WWW-Authenticate: Bearer */
+                401: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Console only: missing or wrong X-CSRF-Token, a cross-site request, or an action the user's role does not allow (FORBIDDEN) */
+                403: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body larger than the limit (PAYLOAD_TOO_LARGE) */
+                413: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body that is not application/json, or in a Content-Encoding other than gzip or deflate (UNSUPPORTED_MEDIA_TYPE) */
+                415: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over a limit (RATE_LIMITED: per-key rate, held streams and waits, failed authentications; TEST_RUN_QUOTA_EXCEEDED: the account's test runs for the day; MODEL_QUEUE_FULL: the model's queue cap); see Retry-After */
+                429: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unexpected error (INTERNAL_ERROR) */
+                500: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Postgres or Redis unavailable (SERVICE_UNAVAILABLE); safe to retry after Retry-After */
+                503: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/console/api/operator/accounts": {
         parameters: {
             query?: never;
@@ -4497,13 +4649,15 @@ export type paths = {
                     /**
                      * @example {
                      *       "name": "Acme Studio",
-                     *       "tokens": 10000
+                     *       "tokens": 10000,
+                     *       "reason": "contract 2026-31 signed"
                      *     }
                      */
                     "application/json": {
                         name: string;
                         /** @default 0 */
                         tokens?: number;
+                        reason: string;
                     };
                 };
             };
@@ -4785,12 +4939,14 @@ export type paths = {
                     /**
                      * @example {
                      *       "weight": 2,
-                     *       "max_concurrent_runs": 20
+                     *       "max_concurrent_runs": 20,
+                     *       "reason": "enterprise plan"
                      *     }
                      */
                     "application/json": {
                         weight?: number;
                         max_concurrent_runs?: number | null;
+                        reason: string;
                     };
                 };
             };
@@ -4926,7 +5082,7 @@ export type paths = {
         put?: never;
         /**
          * Grant (amount > 0) or deduct (amount < 0) tokens with a reason: a GRANT or DEDUCT ledger entry
-         * @description Balances are never edited: the entry moves them. A deduction may not take available tokens below zero (402 INSUFFICIENT_TOKENS, nothing changes); one that leaves them below the account's low-balance threshold sends account.balance_low.
+         * @description Balances are never edited: the entry moves them. A deduction may not take available tokens below zero (402 INSUFFICIENT_TOKENS, nothing changes); one that leaves them below the account's low-balance threshold sends account.balance_low. A balance holds at most 2,147,483,647 tokens: a grant past it is 400 VALIDATION_ERROR and changes nothing.
          */
         post: {
             parameters: {
@@ -5112,7 +5268,8 @@ export type paths = {
                      * @example {
                      *       "email": "ada@example.com",
                      *       "password": "a long enough password",
-                     *       "role": "member"
+                     *       "role": "member",
+                     *       "reason": "support ticket 4711: owner locked out"
                      *     }
                      */
                     "application/json": {
@@ -5120,6 +5277,7 @@ export type paths = {
                         password: string;
                         /** @enum {string} */
                         role: "owner" | "member";
+                        reason: string;
                     };
                 };
             };
@@ -5286,13 +5444,15 @@ export type paths = {
                 content: {
                     /**
                      * @example {
-                     *       "disabled": true
+                     *       "disabled": true,
+                     *       "reason": "left the company"
                      *     }
                      */
                     "application/json": {
                         /** @enum {string} */
                         role?: "owner" | "member";
                         disabled?: boolean;
+                        reason: string;
                     };
                 };
             };
@@ -5586,7 +5746,8 @@ export type paths = {
                      *       "servers": [
                      *         "http://gpu-0:5000",
                      *         "http://gpu-1:5000"
-                     *       ]
+                     *       ],
+                     *       "reason": "second GPU online"
                      *     }
                      */
                     "application/json": {
@@ -5595,6 +5756,7 @@ export type paths = {
                         max_queue?: number | null;
                         servers?: string[];
                         concurrency?: number;
+                        reason: string;
                     };
                 };
             };
@@ -5730,7 +5892,10 @@ export type paths = {
         };
         get?: never;
         put?: never;
-        /** Import a model served by a Cog server: its input schema from the server's /openapi.json */
+        /**
+         * Import a model served by a Cog server: its input schema from the server's /openapi.json
+         * @description The server may be on a private network, but never at a link-local or cloud metadata address. Its answers are not echoed: the import says the server could not be reached, or did not answer as a Cog server. An id that exists already is 409 MODEL_EXISTS unless `replace` is true (the audit entry then holds the model replaced). The model's public description never names the server.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -5745,7 +5910,8 @@ export type paths = {
                      *       "cog_url": "http://gpu-0:5000",
                      *       "id": "you/sdxl",
                      *       "category": "image",
-                     *       "tokens_per_unit": 5
+                     *       "tokens_per_unit": 5,
+                     *       "reason": "new model for the spring launch"
                      *     }
                      */
                     "application/json": {
@@ -5759,6 +5925,9 @@ export type paths = {
                          */
                         category?: "image" | "video" | "audio";
                         tokens_per_unit: number;
+                        /** @default false */
+                        replace?: boolean;
+                        reason: string;
                     };
                 };
             };
@@ -5802,6 +5971,17 @@ export type paths = {
                 };
                 /** @description Console only: missing or wrong X-CSRF-Token, a cross-site request, or an action the user's role does not allow (FORBIDDEN) */
                 403: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflict with the resource's state (MODEL_NOT_ACTIVE, RUN_NOT_CANCELABLE, IDEMPOTENCY_KEY_REUSED; console: KEY_LIMIT_REACHED) */
+                409: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
                         "X-Request-Id"?: string;
@@ -7076,7 +7256,7 @@ export type components = {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "INVALID_JSON" | "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "MODEL_NOT_ALLOWED" | "INSUFFICIENT_TOKENS" | "KEY_BUDGET_EXCEEDED" | "MODEL_NOT_FOUND" | "RUN_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "NOT_FOUND" | "RUN_NOT_CANCELABLE" | "OUTPUT_EXPIRED" | "MODEL_NOT_ACTIVE" | "IDEMPOTENCY_KEY_REUSED" | "KEY_LIMIT_REACHED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "RATE_LIMITED" | "TEST_RUN_QUOTA_EXCEEDED" | "MODEL_QUEUE_FULL" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+                code: "INVALID_JSON" | "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "MODEL_NOT_ALLOWED" | "INSUFFICIENT_TOKENS" | "KEY_BUDGET_EXCEEDED" | "MODEL_NOT_FOUND" | "RUN_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "NOT_FOUND" | "RUN_NOT_CANCELABLE" | "OUTPUT_EXPIRED" | "MODEL_NOT_ACTIVE" | "IDEMPOTENCY_KEY_REUSED" | "KEY_LIMIT_REACHED" | "MODEL_EXISTS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "RATE_LIMITED" | "TEST_RUN_QUOTA_EXCEEDED" | "MODEL_QUEUE_FULL" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
                 message: string;
                 details?: {
                     path: string;
@@ -7523,6 +7703,21 @@ export type components = {
             /** @description Runs of the key executing at once on limited models; null: the account's limit only */
             max_concurrent_runs: number | null;
         };
+        AuditEntry: {
+            id: string;
+            actor_email: string;
+            action: string;
+            account_id: string | null;
+            target_id: string;
+            before?: unknown;
+            after?: unknown;
+            reason: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-21T06:49:03.120Z
+             */
+            created_at: string;
+        };
         OperatorAccount: {
             id: string;
             name: string;
@@ -7589,21 +7784,6 @@ export type components = {
                 oldest_queued_at: string | null;
                 servers_down: string[];
             } | null;
-        };
-        AuditEntry: {
-            id: string;
-            actor_email: string;
-            action: string;
-            account_id: string | null;
-            target_id: string;
-            before?: unknown;
-            after?: unknown;
-            reason: string;
-            /**
-             * Format: date-time
-             * @example 2026-11-21T06:49:03.120Z
-             */
-            created_at: string;
         };
     };
     responses: never;

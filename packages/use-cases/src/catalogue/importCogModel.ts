@@ -1,13 +1,22 @@
 // Importing a model served by a Cog server into the catalogue: the admin CLI's `models import` and
-// the operator console's import both come here.
+// the operator console's import both come here. The server's answers are never echoed back: an
+// import says "not reachable" or "not a Cog server", so that it cannot be used to probe what else
+// answers on the operators' network.
+import { lookup } from "node:dns/promises";
+import { isIP } from "node:net";
+import got from "got";
 import {
   catalogueEntrySchema,
   cogInputSchema,
+  isMetadataAddress,
+  lookupRefusing,
   MODEL_CATEGORIES,
+  modelServerUrl,
   type CatalogueEntry,
   type ModelCategory,
 } from "@svc/core";
-import { seedCatalogue, type Db } from "@svc/db";
+import { appendAudit, upsertModel, type Db } from "@svc/db";
+import type { ActedBy } from "../operator/operator.js";
 
 export interface ImportOptions {
   cog: string;
@@ -23,32 +32,62 @@ export interface ImportOptions {
   /** …translated by this input map ({ rename, expand }). */
   inputMap?: Record<string, unknown>;
   status?: string;
+  /** Replace a model of this id that exists already (its price, servers and schema); refused otherwise. */
+  replace?: boolean;
 }
+
+/** Why an import did not happen; `message` is for the operator and names nothing the server said. */
+export class ImportRefused extends Error {
+  constructor(
+    readonly why: "exists" | "unreachable" | "not_cog" | "invalid",
+    message: string,
+  ) {
+    super(message);
+    this.name = "ImportRefused";
+  }
+}
+
+/** Fetches a Cog server's OpenAPI document (the import's only request); tests give a server of their own. */
+export type FetchOpenApi = (baseUrl: string) => Promise<unknown>;
 
 /**
  * A catalogue entry for a model served by a Cog server: its input schema from the server's
- * /openapi.json (or another model's public schema plus an input map), a cog runner and pricing.
+ * /openapi.json (or another model's public schema plus an input map), a cog runner and pricing,
+ * stored and audited in one transaction. Throws ImportRefused.
  */
 export async function importCogModel(
   db: Db,
+  by: ActedBy,
   o: ImportOptions,
-  fetchJson = defaultFetchJson,
+  fetchOpenApi: FetchOpenApi = fetchCogOpenApi,
 ): Promise<CatalogueEntry> {
   if (!MODEL_CATEGORIES.includes(o.category))
-    throw new Error(`--category must be one of ${MODEL_CATEGORIES.join(", ")}`);
-  const base = o.cog.replace(/\/$/, "");
+    throw new ImportRefused("invalid", `--category must be one of ${MODEL_CATEGORIES.join(", ")}`);
+  const server = modelServerUrl.safeParse(o.cog);
+  if (!server.success) throw new ImportRefused("invalid", server.error.issues[0]!.message);
+  const base = server.data.replace(/\/$/, "");
+  await refuseMetadataHost(base);
   const likeModel = o.like ? await db.model.findUnique({ where: { id: o.like } }) : null;
-  if (o.like && !likeModel) throw new Error(`no model ${o.like} to take the input schema from`);
-  const inputSchema = likeModel
-    ? (likeModel.inputSchema as CatalogueEntry["input_schema"])
-    : cogInputSchema(await fetchJson(`${base}/openapi.json`));
-  const inputMap = o.inputMap;
+  if (o.like && !likeModel)
+    throw new ImportRefused("invalid", `no model ${o.like} to take the input schema from`);
+  let inputSchema: CatalogueEntry["input_schema"];
+  if (likeModel) inputSchema = likeModel.inputSchema as CatalogueEntry["input_schema"];
+  else {
+    const openapi = await fetchOpenApi(base);
+    try {
+      inputSchema = cogInputSchema(openapi) as CatalogueEntry["input_schema"];
+    } catch {
+      throw notCog(base);
+    }
+  }
   const unitsFrom =
     o.unitsFrom ?? (o.category === "image" ? (likeModel ? "num_images" : "num_outputs") : undefined);
-  const entry = catalogueEntrySchema.parse({
+  const name = o.name ?? o.id;
+  const parsed = catalogueEntrySchema.safeParse({
     id: o.id,
-    name: o.name ?? o.id,
-    description: o.description ?? `Served by the Cog server at ${base}.`,
+    name,
+    // Public: never the server's address, which is the operators' business.
+    description: o.description ?? `${name}, a ${o.category} model.`,
     category: o.category,
     outputs: [o.category],
     status: o.status ?? "active",
@@ -60,15 +99,97 @@ export async function importCogModel(
       ...(unitsFrom &&
         Object.hasOwn(inputSchema.properties as object, unitsFrom) && { units_from: unitsFrom }),
     },
-    runner: { kind: "cog", servers: [base], output: o.category, ...(inputMap && { input_map: inputMap }) },
+    runner: {
+      kind: "cog",
+      servers: [base],
+      output: o.category,
+      ...(o.inputMap && { input_map: o.inputMap }),
+    },
     input_schema: inputSchema,
   });
-  await seedCatalogue(db, [entry]);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ImportRefused("invalid", `${issue.path.join(".")}: ${issue.message}`);
+  }
+  const entry = parsed.data;
+  await db.$transaction(async (tx) => {
+    const before = await tx.model.findUnique({
+      where: { id: entry.id },
+      select: { name: true, status: true, pricing: true, runner: true, category: true },
+    });
+    if (before && !o.replace)
+      throw new ImportRefused(
+        "exists",
+        `A model ${entry.id} exists already; import it under another id, or ask for it to be replaced.`,
+      );
+    await upsertModel(tx, entry);
+    await appendAudit(tx, {
+      actor: by.actor,
+      action: "model.import",
+      accountId: null,
+      targetId: entry.id,
+      before,
+      after: {
+        name: entry.name,
+        status: entry.status,
+        category: entry.category,
+        pricing: entry.pricing,
+        runner: entry.runner,
+      },
+      reason: by.reason,
+    });
+  });
   return entry;
 }
 
-async function defaultFetchJson(url: string): Promise<unknown> {
-  const res = await fetch(url, { signal: AbortSignal.timeout(10_000) });
-  if (!res.ok) throw new Error(`GET ${url} answered ${res.status}`);
-  return res.json();
+const notCog = (base: string) =>
+  new ImportRefused(
+    "not_cog",
+    `${base} did not answer as a Cog server (no model input schema at /openapi.json).`,
+  );
+const unreachable = (base: string) =>
+  new ImportRefused("unreachable", `The Cog server at ${base} could not be reached.`);
+
+/** A host name that resolves to a link-local or metadata address is refused like such a literal. */
+async function refuseMetadataHost(base: string): Promise<void> {
+  const host = new URL(base).hostname.replace(/^\[|\]$/g, "");
+  if (isIP(host)) return;
+  const addresses = await lookup(host, { all: true }).catch(() => {
+    throw unreachable(base);
+  });
+  if (addresses.some((a) => isMetadataAddress(a.address)))
+    throw new ImportRefused("invalid", "a model server cannot be at a link-local or cloud metadata address");
+}
+
+const OPENAPI_MAX_BYTES = 5 * 1024 * 1024;
+
+/**
+ * GET /openapi.json: no redirects (one could lead anywhere), metadata addresses refused again when
+ * connecting (a name that resolves elsewhere now), 10 s and 5 MB at most.
+ */
+async function fetchCogOpenApi(base: string): Promise<unknown> {
+  let body: string;
+  try {
+    const request = got(`${base}/openapi.json`, {
+      dnsLookup: lookupRefusing(isMetadataAddress) as never,
+      followRedirect: false,
+      throwHttpErrors: false,
+      timeout: { request: 10_000 },
+      retry: { limit: 0 },
+    });
+    request.on("downloadProgress", (progress) => {
+      if (progress.transferred > OPENAPI_MAX_BYTES) request.cancel();
+    });
+    const res = await request;
+    if (res.statusCode !== 200) throw notCog(base);
+    body = res.body;
+  } catch (error) {
+    if (error instanceof ImportRefused) throw error;
+    throw unreachable(base);
+  }
+  try {
+    return JSON.parse(body);
+  } catch {
+    throw notCog(base);
+  }
 }

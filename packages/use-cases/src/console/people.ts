@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { emailSchema, passwordSchema, type UserRole } from "@svc/core";
 import {
+  appendAudit,
   createSession,
   countUsers,
   createUser,
@@ -11,13 +12,16 @@ import {
   findUserForSignIn,
   recordSignIn,
   touchSession,
+  type AuditRecord,
   type Db,
   type SessionRecord,
 } from "@svc/db";
 import { checkPassword, hashPassword, weakPassword } from "./passwords.js";
 
+type CreatedUser = { id: string; email: string; role: UserRole; accountId: string };
+
 export type CreateUserResult =
-  | { kind: "created"; user: { id: string; email: string; role: UserRole; accountId: string } }
+  | { kind: "created"; user: CreatedUser }
   | { kind: "invalid"; message: string }
   | { kind: "no_account" }
   | { kind: "email_taken" };
@@ -25,11 +29,12 @@ export type CreateUserResult =
 /**
  * A console user of an account, with the password hashed (Argon2id) before it is stored. Without a
  * role, the account's first person becomes its owner (someone must be able to create its keys)
- * and later ones members.
+ * and later ones members. `audit`: the entry that records the creation, in its transaction.
  */
 export async function addUser(
   db: Db,
   input: { accountId: string; email: string; password: string; role?: UserRole },
+  audit?: (user: CreatedUser) => AuditRecord,
 ): Promise<CreateUserResult> {
   const email = emailSchema.safeParse(input.email);
   if (!email.success) return { kind: "invalid", message: email.error.issues[0]!.message };
@@ -38,13 +43,19 @@ export async function addUser(
   const weak = await weakPassword(password.data);
   if (weak) return { kind: "invalid", message: weak };
   if (!(await findAccount(db, input.accountId))) return { kind: "no_account" };
-  const user = await createUser(db, {
-    accountId: input.accountId,
-    email: email.data,
-    passwordHash: await hashPassword(password.data),
-    role: input.role ?? ((await countUsers(db, input.accountId)) === 0 ? "owner" : "member"),
+  // Hashed before the transaction: Argon2id takes a while, and holds no row meanwhile.
+  const passwordHash = await hashPassword(password.data);
+  return db.$transaction(async (tx) => {
+    const user = await createUser(tx, {
+      accountId: input.accountId,
+      email: email.data,
+      passwordHash,
+      role: input.role ?? ((await countUsers(tx, input.accountId)) === 0 ? "owner" : "member"),
+    });
+    if (!user) return { kind: "email_taken" as const };
+    if (audit) await appendAudit(tx, audit(user));
+    return { kind: "created" as const, user };
   });
-  return user ? { kind: "created", user } : { kind: "email_taken" };
 }
 
 export interface SessionPolicy {

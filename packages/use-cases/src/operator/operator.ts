@@ -1,14 +1,8 @@
-// What an operator does to accounts, people and models: each change and its audit entry (who,
-// what, before, after) are one transaction, so the log holds an action exactly when it happened.
-// Tokens only ever move by ledger entries (GRANT, DEDUCT), never by editing a balance.
-import {
-  ACCOUNT_ROLES,
-  newId,
-  pricingSchema,
-  runnerSchema,
-  type ModelCategory,
-  type UserRole,
-} from "@svc/core";
+// What an operator does to accounts, people, keys and models, from the console or the CLI: each
+// change and its audit entry (who, what, before, after, why) are one transaction, so the log holds
+// an action exactly when it happened. Tokens only ever move by ledger entries (GRANT, DEDUCT),
+// never by editing a balance.
+import { ACCOUNT_ROLES, newId, pricingSchema, runnerSchema, type Mode, type UserRole } from "@svc/core";
 import {
   ACCOUNT_SUMMARY,
   appendAudit,
@@ -16,20 +10,35 @@ import {
   Prisma,
   PUBLIC_USER,
   recordBalanceLow,
+  createApiKey,
+  revokeApiKey,
   type Db,
+  type KeyLimits,
 } from "@svc/db";
 import { addUser, type CreateUserResult } from "../console/people.js";
 
-/** The operator acting, as the audit log names them. */
+/** The operator acting, as the audit log names them (the CLI: cliActor). */
 export interface Actor {
   id: string;
   email: string;
 }
 
+/** Who acts, and why: every operator action carries both into its audit entry. */
+export interface ActedBy {
+  actor: Actor;
+  reason: string;
+}
+
+/** The CLI's actor: the operating-system user who ran it, on which host. */
+export function cliActor(user: string, host: string): Actor {
+  return { id: "cli", email: `cli:${user}@${host}` };
+}
+
 export type AdjustResult =
   | { kind: "adjusted"; account: { id: string; balance: number; reserved: number }; deliveryIds: string[] }
   | { kind: "not_found" }
-  | { kind: "insufficient"; available: number };
+  | { kind: "insufficient"; available: number }
+  | { kind: "too_large"; balance: number };
 
 /**
  * Grants (amount > 0) or deducts (amount < 0) tokens with a reason: a GRANT or DEDUCT ledger entry.
@@ -38,10 +47,9 @@ export type AdjustResult =
  */
 export async function adjustTokens(
   db: Db,
-  actor: Actor,
+  { actor, reason }: ActedBy,
   accountId: string,
   amount: number,
-  reason: string,
 ): Promise<AdjustResult> {
   return db.$transaction(async (tx) => {
     const before = await tx.account.findUnique({ where: { id: accountId }, select: ACCOUNT_SUMMARY });
@@ -54,6 +62,8 @@ export async function adjustTokens(
     );
     if (!applied) {
       const now = await tx.account.findUniqueOrThrow({ where: { id: accountId }, select: ACCOUNT_SUMMARY });
+      // A grant is refused only past MAX_TOKENS; a deduction only past what is available.
+      if (kind === "GRANT") return { kind: "too_large" as const, balance: now.balance };
       return { kind: "insufficient" as const, available: now.balance - now.reserved };
     }
     const deliveryIds = kind === "DEDUCT" ? await recordBalanceLow(tx, accountId) : [];
@@ -71,8 +81,8 @@ export async function adjustTokens(
   });
 }
 
-/** A new account, with its opening grant (if any) in the ledger. */
-export async function openAccount(db: Db, actor: Actor, name: string, tokens: number) {
+/** A new account, with its opening grant (if any, at most MAX_TOKENS) in the ledger. */
+export async function openAccount(db: Db, { actor, reason }: ActedBy, name: string, tokens: number) {
   return db.$transaction(async (tx) => {
     const account = await tx.account.create({ data: { id: newId("acct"), name }, select: ACCOUNT_SUMMARY });
     if (tokens > 0)
@@ -85,6 +95,7 @@ export async function openAccount(db: Db, actor: Actor, name: string, tokens: nu
       targetId: account.id,
       before: null,
       after,
+      reason,
     });
     return after;
   });
@@ -93,7 +104,7 @@ export async function openAccount(db: Db, actor: Actor, name: string, tokens: nu
 /** An account's fair share (weight) and runs at once (null: ACCOUNT_MAX_CONCURRENT_RUNS); null when unknown. */
 export async function setAccountScheduling(
   db: Db,
-  actor: Actor,
+  { actor, reason }: ActedBy,
   accountId: string,
   change: { weight?: number; maxConcurrentRuns?: number | null },
 ) {
@@ -112,31 +123,31 @@ export async function setAccountScheduling(
       targetId: accountId,
       before: { weight: before.weight, max_concurrent_runs: before.maxConcurrentRuns },
       after: { weight: after.weight, max_concurrent_runs: after.maxConcurrentRuns },
+      reason,
     });
     return after;
   });
 }
 
-/** A person of an account (an owner or member; operators are made with the CLI). */
+/**
+ * A person of an account (an owner or member; operators are made with the CLI), created and
+ * audited in one transaction: the account's owners see it in their security log.
+ */
 export async function addPerson(
   db: Db,
-  actor: Actor,
+  { actor, reason }: ActedBy,
   accountId: string,
-  person: { email: string; password: string; role: (typeof ACCOUNT_ROLES)[number] },
+  person: { email: string; password: string; role?: UserRole },
 ): Promise<CreateUserResult> {
-  const result = await addUser(db, { accountId, ...person });
-  if (result.kind === "created")
-    await db.$transaction((tx) =>
-      appendAudit(tx, {
-        actor,
-        action: "person.create",
-        accountId,
-        targetId: result.user.id,
-        before: null,
-        after: { email: result.user.email, role: result.user.role },
-      }),
-    );
-  return result;
+  return addUser(db, { accountId, ...person }, (user) => ({
+    actor,
+    action: "person.create",
+    accountId,
+    targetId: user.id,
+    before: null,
+    after: { email: user.email, role: user.role },
+    reason,
+  }));
 }
 
 /**
@@ -145,14 +156,16 @@ export async function addPerson(
  */
 export async function updatePerson(
   db: Db,
-  actor: Actor,
+  { actor, reason }: ActedBy,
   userId: string,
   change: { role?: (typeof ACCOUNT_ROLES)[number]; disabled?: boolean },
+  { operators = false } = {},
 ) {
   return db.$transaction(async (tx) => {
     const before = await tx.user.findUnique({ where: { id: userId }, select: PUBLIC_USER });
     if (!before) return null;
-    if (before.role === ("operator" satisfies UserRole)) return "operator" as const;
+    // Operators are managed with the CLI (which may disable one), never from the console.
+    if (before.role === ("operator" satisfies UserRole) && !operators) return "operator" as const;
     const after = await tx.user.update({
       where: { id: userId },
       data: {
@@ -171,6 +184,7 @@ export async function updatePerson(
       targetId: userId,
       before: { role: before.role, disabled: before.disabledAt !== null },
       after: { role: after.role, disabled: after.disabledAt !== null },
+      reason,
     });
     return after;
   });
@@ -199,7 +213,7 @@ export type ModelChangeResult =
  */
 export async function changeModel(
   db: Db,
-  actor: Actor,
+  { actor, reason }: ActedBy,
   modelId: string,
   change: ModelChange,
 ): Promise<ModelChangeResult> {
@@ -252,21 +266,42 @@ export async function changeModel(
         runner: after.runner,
         max_queue: after.maxQueue,
       },
+      reason,
     });
     return { kind: "changed" as const, model: after };
   });
 }
 
-/** Records a catalogue import (the import itself is importCogModel's). */
-export async function auditModelImport(db: Db, actor: Actor, entry: { id: string; category: ModelCategory }) {
-  await db.$transaction((tx) =>
+/** An API key made by an operator (the CLI), audited in its transaction; null at the account's cap. */
+export function issueKey(
+  db: Db,
+  { actor, reason }: ActedBy,
+  key: { accountId: string; mode: Mode; name: string; max: number; limits?: KeyLimits },
+) {
+  return createApiKey(db, key.accountId, key.mode, key.name, key.max, key.limits, (tx, record) =>
     appendAudit(tx, {
       actor,
-      action: "model.import",
-      accountId: null,
-      targetId: entry.id,
+      action: "key.create",
+      accountId: record.accountId,
+      targetId: record.id,
       before: null,
-      after: entry,
+      after: { name: record.name, mode: record.mode, prefix: record.prefix },
+      reason,
+    }),
+  );
+}
+
+/** An API key revoked by an operator (the CLI), audited in its transaction; null when unknown. */
+export function revokeKey(db: Db, { actor, reason }: ActedBy, keyId: string) {
+  return revokeApiKey(db, keyId, (tx, key) =>
+    appendAudit(tx, {
+      actor,
+      action: "key.revoke",
+      accountId: key.accountId,
+      targetId: key.id,
+      before: { name: key.name, mode: key.mode, revoked: false },
+      after: { revoked: true },
+      reason,
     }),
   );
 }
