@@ -1,6 +1,6 @@
 import { availableParallelism } from "node:os";
 import { blockedTerm, parseSecretsKey, ttlCache } from "@svc/core";
-import { findModel } from "@svc/db";
+import { findModel, runOutputBasis, sqlPool } from "@svc/db";
 import {
   createDeadlinesQueue,
   createDeliveriesQueue,
@@ -11,6 +11,7 @@ import { createRunners } from "@svc/runners";
 import { configuredOutputUrls, createOutputStore, runOutputs } from "@svc/storage";
 import { createProgressRecorder, wireRuns } from "@svc/use-cases";
 import { cogWebhookUrl } from "./cog/callbackServer.js";
+import { cogProgressOutputs } from "./cog/progressOutputs.js";
 import { redisCogResults } from "./cog/results.js";
 import type { WorkerDeps } from "./deps.js";
 import { createWorkerMetrics } from "./metrics.js";
@@ -96,6 +97,17 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
       },
     }),
   });
+  const storage = runOutputs(store, config.PUBLIC_BASE_URL);
+  const cogProgress = cogProgressOutputs({
+    storage,
+    runnerOf: async (runId) => (await runOutputBasis(sqlPool(db), runId))?.runner ?? null,
+    record: progress.record,
+    limits: {
+      allowPrivateOutputs: config.WEBHOOK_ALLOW_PRIVATE_URLS,
+      maxOutputBytes: config.OUTPUT_MAX_BYTES,
+    },
+    logger,
+  });
   const tracing = startTracing(config, "worker");
   const execute: ExecuteDeps = {
     runs: lifecycle,
@@ -103,7 +115,7 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
     progress,
     outageHorizonMs: config.OUTAGE_HORIZON_MS,
     logger,
-    storage: runOutputs(store, config.PUBLIC_BASE_URL),
+    storage,
     runners,
     blocklist,
     slots: dispatcher,
@@ -132,6 +144,7 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
     scheduler,
     dispatcher,
     progress,
+    cogProgress,
     secretsKey,
     cogResults,
     metrics,

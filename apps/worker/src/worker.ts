@@ -70,7 +70,7 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
         port: config.COG_CALLBACK_PORT,
         secretsKey: parts.secretsKey,
         results: parts.cogResults,
-        recordProgress: (runId, report) => parts.progress.record(runId, report),
+        progress: parts.cogProgress,
         // A prediction that ended frees its server's slot here, whichever worker waits for it.
         release: (runId) => parts.dispatcher.release(runId),
         logger,

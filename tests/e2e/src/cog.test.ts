@@ -226,7 +226,7 @@ describe("Cog runner end to end", () => {
     expect(done.status).toBe("COMPLETED");
     expect(done.tokens_charged).toBe(8);
     const [url] = done.output!.video as string[];
-    expect(url).toMatch(/\/0\.mp4$/);
+    expect(url).toMatch(/-0\.mp4$/);
     const file = await stat(join(service.env.OUTPUT_DIR!, url!.split("/").slice(-2).join("/")));
     expect(file.size).toBe(30 * 1024 * 1024);
     const head = await fetch(url!, { method: "HEAD" });
@@ -299,14 +299,66 @@ describe("Cog runner end to end", () => {
       await waitFor(async () => cog.puts.length === 1, { what: "the prediction" });
       const shown = outputShown(runId);
       expect(await cog.yieldOutputs(runId, 1)).toBe(200);
-      expect(await shown).toEqual([`${cog.url}/outputs/${runId}/0.png`]);
+      // Shown as a file of our store, never as the model server's own URL.
+      const { images } = (await shown) as { images: string[] };
+      expect(images).toHaveLength(1);
+      expect(images[0]!.startsWith(`${service.base}/files/out_`)).toBe(true);
+      const file = await fetch(images[0]!);
+      expect(file.headers.get("content-type")).toBe("image/png");
+      expect(
+        Buffer.from(await file.arrayBuffer())
+          .subarray(1, 4)
+          .toString(),
+      ).toBe("PNG");
       await client.runs.cancel(runId);
       expect(await until(runId, ["CANCELED"])).toMatchObject({ tokens_charged: 5 });
+      // What was shown, and paid for, stays the client's.
+      expect((await fetch(images[0]!)).status).toBe(200);
       expect(await charged(runId)).toEqual([
         ["CHARGE", 5],
         ["RELEASE", 5],
         ["RESERVE", 10],
       ]);
+    });
+
+    it("when cancels are swept around a yielded image, then the files kept are exactly the images charged, all in our store", async () => {
+      const cog = await yieldingModel("cog/yields-swept");
+      const dir = service.env.OUTPUT_DIR!;
+      /** Every output file under the store, by token directory. */
+      const files = async () =>
+        new Set(
+          (
+            await Promise.all(
+              (await readdir(dir)).map(async (token) =>
+                (await readdir(join(dir, token)))
+                  .filter((f) => !f.startsWith("."))
+                  .map((f) => `${token}/${f}`),
+              ),
+            )
+          ).flat(),
+        );
+      for (const afterMs of [0, 1, 2, 4, 8, 16, 32]) {
+        const before = await files();
+        const puts = cog.puts.length;
+        const runId = await create("cog/yields-swept", { prompt: `sweep ${afterMs}`, num_images: 3 });
+        await waitFor(async () => cog.puts.length === puts + 1, { what: "the prediction" });
+        const shown = outputShown(runId);
+        expect(await cog.yieldOutputs(runId, 1)).toBe(200);
+        await shown;
+        // The second image and the cancel race each other.
+        const second = cog.yieldOutputs(runId, 2);
+        await new Promise((r) => setTimeout(r, afterMs));
+        await client.runs.cancel(runId);
+        await second;
+        const ended = await until(runId, ["CANCELED"]);
+        const added = async () => [...(await files())].filter((f) => !before.has(f));
+        await waitFor(async () => ((await added()).length === ended.tokens_charged! / 5 ? true : null), {
+          what: `run ${runId} (cancel after ${afterMs} ms) to keep ${ended.tokens_charged! / 5} files`,
+          timeoutMs: 5_000,
+        });
+        for (const file of await added())
+          expect((await fetch(`${service.base}/files/${file}`)).status).toBe(200);
+      }
     });
 
     it("when Cancel-After ends the run after the first image was shown, then it is charged for that image alone", async () => {

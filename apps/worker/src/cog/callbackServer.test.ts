@@ -21,7 +21,10 @@ describe("Cog callback server", () => {
       port: 0,
       secretsKey: key,
       results,
-      recordProgress: (runId, report) => progress.push({ runId, report }),
+      progress: {
+        report: async (runId, report) => void progress.push({ runId, report }),
+        ended: () => {},
+      },
       release: async (runId) => void released.push(runId),
       logger: createLogger({ service: "t", level: "silent" }),
     });

@@ -1,8 +1,9 @@
 import { createHmac } from "node:crypto";
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server } from "node:http";
-import { COG_TERMINAL, cogPredictionSchema, constantTimeEqual, type RunProgress } from "@svc/core";
+import { COG_TERMINAL, cogPredictionSchema, constantTimeEqual } from "@svc/core";
 import type { Logger } from "@svc/logger";
+import type { CogProgress } from "./progressOutputs.js";
 import type { RedisCogResults } from "./results.js";
 
 const MAX_BODY = 256 * 1024 * 1024;
@@ -54,8 +55,8 @@ export async function startCogCallbackServer(opts: {
   port: number;
   secretsKey: Buffer;
   results: RedisCogResults;
-  /** A prediction's logs and partial output, for its run's event stream (prediction id = run id). */
-  recordProgress(runId: string, report: RunProgress): void;
+  /** A prediction's logs and outputs so far, for its run's event stream (prediction id = run id). */
+  progress: CogProgress;
   /** The prediction ended: its server's slot is free (prediction id = run id). */
   release(runId: string): Promise<void>;
   logger: Logger;
@@ -103,6 +104,7 @@ export async function startCogCallbackServer(opts: {
           const released = opts
             .release(id)
             .catch((error: unknown) => opts.logger.warn("slot release failed", { run_id: id, error }));
+          opts.progress.ended(id);
           await opts.results.store(id, prediction);
           await released;
         } else if (prediction.status === "processing") {
@@ -112,7 +114,9 @@ export async function startCogCallbackServer(opts: {
             ...(prediction.output !== undefined &&
               prediction.output !== null && { output: prediction.output }),
           };
-          if (Object.keys(report).length) opts.recordProgress(id, report);
+          // Answered once decided: Cog sends the next report after this one's answer, so a run's
+          // reports keep their order, and their files are ours before anyone sees them.
+          if (Object.keys(report).length) await opts.progress.report(id, report);
         }
         reply(200, { ok: true });
       } catch (error) {

@@ -8,7 +8,7 @@ import {
   type CogRunnerSettings,
 } from "@svc/core";
 import { abortableDelay, RunnerCanceled, RunnerError, type Runner } from "../runner.js";
-import { copyOutputs } from "./outputs.js";
+import { cogFetchPolicy, cogOutput, copyOutputs } from "./outputs.js";
 
 /**
  * Where completed predictions arrive. Cog calls our webhook (on any worker replica); the result is
@@ -43,7 +43,6 @@ export interface CogRunnerDeps {
   log?(message: string, meta: Record<string, unknown>): void;
 }
 
-const OUTPUT_TIMEOUT_MS = 120_000;
 /**
  * How long a taken-over run waits for the result of the prediction an earlier attempt sent before
  * sending it again: Cog retries a webhook within a few seconds (backoff from 0.1 s).
@@ -285,14 +284,9 @@ export function createCogRunner(deps: CogRunnerDeps): Runner {
         throw new RunnerError("MODEL_ERROR", prediction.error || "The model failed.");
       if (prediction.status === "canceled")
         throw new RunnerCanceled("The model server canceled the prediction.");
-      const urls = await copyOutputs(prediction.output, outputs, signal, {
-        allowPrivate: deps.allowPrivateOutputs,
-        trustedOrigins: new Set(s.servers.map((server) => new URL(server).origin)),
-        timeoutMs: OUTPUT_TIMEOUT_MS,
-        maxBytes: deps.maxOutputBytes,
-      });
+      const urls = await copyOutputs(prediction.output, outputs, signal, cogFetchPolicy(s.servers, deps));
       const units = s.output === "image" ? urls.length : unitsRequested;
-      return { units, output: { [s.output === "image" ? "images" : s.output]: urls } };
+      return { units, output: cogOutput(s.output, urls) };
     },
   };
 }

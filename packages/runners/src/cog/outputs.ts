@@ -20,6 +20,27 @@ function decodeDataUrl(url: string): { body: Buffer; ext: string } {
   return { body, ext: extensionForMediaType(match[1] ?? "") };
 }
 
+/** How long one output file's download may take. */
+export const COG_OUTPUT_TIMEOUT_MS = 120_000;
+
+/** How a Cog model's outputs are fetched: from anywhere public, and from its own servers. */
+export function cogFetchPolicy(
+  servers: readonly string[],
+  limits: { allowPrivateOutputs: boolean; maxOutputBytes: number },
+): OutputFetchPolicy {
+  return {
+    allowPrivate: limits.allowPrivateOutputs,
+    trustedOrigins: new Set(servers.map((server) => new URL(server).origin)),
+    timeoutMs: COG_OUTPUT_TIMEOUT_MS,
+    maxBytes: limits.maxOutputBytes,
+  };
+}
+
+/** A Cog model's files, copied, in the shape of our outputs: { images }, { video } or { audio }. */
+export function cogOutput(kind: "image" | "video" | "audio", urls: string[]): Record<string, string[]> {
+  return { [kind === "image" ? "images" : kind]: urls };
+}
+
 /** How model outputs are fetched from URLs the model chose. */
 export interface OutputFetchPolicy {
   /** Loopback and private addresses allowed everywhere (local development, tests). */
@@ -110,16 +131,23 @@ function sizeLimit(maxBytes: number): Transform {
 /**
  * Copies each output file into our storage, so clients only ever get our URLs. Downloads stream
  * into the store as they arrive: a file's size costs no memory, and past maxBytes the copy fails
- * and leaves nothing stored.
+ * and leaves nothing stored. `known`: files copied before (a prediction's outputs so far, which
+ * Cog sends again with each new one), reused rather than fetched again.
  */
 export async function copyOutputs(
   output: unknown,
   outputs: RunOutputs,
   signal: AbortSignal,
   policy: OutputFetchPolicy,
+  known?: ReadonlyMap<string, string>,
 ): Promise<string[]> {
   const urls: string[] = [];
   for (const [i, ref] of fileReferences(output).entries()) {
+    const copied = known?.get(ref);
+    if (copied) {
+      urls.push(copied);
+      continue;
+    }
     const file: { body: Readable | Buffer; ext: string } = ref.startsWith("data:")
       ? decodeDataUrl(ref)
       : await download(ref, signal, policy);
