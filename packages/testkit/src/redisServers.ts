@@ -57,7 +57,8 @@ export interface RedisClusterHandle {
 /** A Redis Cluster of `masters` masters (no replicas), every slot assigned, state ok. */
 export async function startRedisCluster(masters = 3): Promise<RedisClusterHandle> {
   const dir = await mkdtemp(join(tmpdir(), "svc-redis-cluster-"));
-  const ports = await Promise.all(Array.from({ length: masters }, () => freePort()));
+  // Each node also listens on its port + 10000 (the cluster bus).
+  const ports = await Promise.all(Array.from({ length: masters }, () => freePort({ alsoFree: 10_000 })));
   const servers = await Promise.all(
     ports.map((port) =>
       startServer(

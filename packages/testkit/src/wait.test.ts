@@ -43,4 +43,17 @@ describe("freePort", () => {
       await close(target);
     }
   });
+
+  it("when a port is asked for with another free that far above it (a Redis Cluster node's bus), then both are below the ephemeral range and can be listened on", async () => {
+    const [ephemeralLow] = (await readFile("/proc/sys/net/ipv4/ip_local_port_range", "utf8"))
+      .trim()
+      .split(/\s+/)
+      .map(Number);
+    for (let i = 0; i < 20; i++) {
+      const port = await freePort({ alsoFree: 10_000 });
+      expect(port + 10_000).toBeLessThan(ephemeralLow!);
+      await close(await listen(port + 10_000));
+      await close(await listen(port));
+    }
+  });
 });

@@ -31,23 +31,38 @@ async function listenRange(): Promise<{ low: number; high: number } | null> {
   return high - LISTEN_PORTS.low >= 1_000 ? { low: LISTEN_PORTS.low, high } : null;
 }
 
-/** A TCP port on 127.0.0.1 that was free a moment ago (for a child process to listen on). */
-export async function freePort(): Promise<number> {
+/** Whether something may listen on this port of 127.0.0.1 now (0: the kernel's choice); the port bound. */
+async function bindable(wanted: number): Promise<number | null> {
   const { createServer } = await import("node:net");
+  const server = createServer();
+  const bound = await new Promise<boolean>((resolve) => {
+    server.once("error", () => resolve(false));
+    server.listen(wanted, "127.0.0.1", () => resolve(true));
+  });
+  if (!bound) return null;
+  const { port } = server.address() as { port: number };
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+/**
+ * A TCP port on 127.0.0.1 that was free a moment ago (for a child process to listen on). With
+ * `alsoFree`, the port that far above it was free too, and as clear of outgoing connections: a
+ * Redis Cluster node listens on its port + 10000 as well (its cluster bus).
+ */
+export async function freePort({ alsoFree = 0 } = {}): Promise<number> {
   const range = await listenRange();
+  const high = range ? range.high - alsoFree : 0;
   for (let attempt = 0; ; attempt++) {
     // Randomly within the range (parallel test files pick at once); the kernel's choice (0) when
     // the machine leaves no room below its ephemeral range, or nothing there is free.
     const wanted =
-      range && attempt < 50 ? range.low + Math.floor(Math.random() * (range.high - range.low + 1)) : 0;
-    const server = createServer();
-    const bound = await new Promise<boolean>((resolve) => {
-      server.once("error", () => resolve(false));
-      server.listen(wanted, "127.0.0.1", () => resolve(true));
-    });
-    if (!bound) continue;
-    const { port } = server.address() as { port: number };
-    await new Promise((r) => server.close(r));
+      range && high > range.low && attempt < 50
+        ? range.low + Math.floor(Math.random() * (high - range.low + 1))
+        : 0;
+    const port = await bindable(wanted);
+    if (port === null) continue;
+    if (alsoFree && (await bindable(port + alsoFree)) === null) continue;
     return port;
   }
 }
