@@ -209,7 +209,12 @@ describe("operator console API", () => {
       reason: "x",
     }).expect(400);
     // Every operator action says why.
-    await call("patch", `/operator/accounts/${customer.account.id}`, operator, { weight: 2 }).expect(400);
+    const unexplained = await call("patch", `/operator/accounts/${customer.account.id}`, operator, {
+      weight: 2,
+    }).expect(400);
+    expect(unexplained.body.error.details).toEqual([
+      { path: "reason", message: expect.stringMatching(/^expected a reason/) },
+    ]);
     const made = await call("post", `/operator/accounts/${customer.account.id}/people`, operator, {
       email: "New.Person@Customer.example",
       password: PASSWORD,

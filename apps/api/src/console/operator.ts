@@ -65,11 +65,8 @@ const actedBy = (res: Parameters<typeof sessionOf>[0], reason: string): ActedBy 
 };
 
 /** Every operator action says why: the audit log and the account's security log show it. */
-const reason = z
-  .string()
-  .trim()
-  .min(1, "expected a reason (the audit log and the account's security log show it)")
-  .max(500);
+const NO_REASON = "expected a reason (the audit log and the account's security log show it)";
+const reason = z.string(NO_REASON).trim().min(1, NO_REASON).max(500);
 
 type Overview = Awaited<ReturnType<typeof accountsOverview>>[number];
 const presentAccount = (a: Overview) => ({
@@ -471,9 +468,7 @@ const importModel = route({
       if (!(error instanceof ImportRefused)) throw error;
       if (error.why === "exists")
         throw new ApiError("MODEL_EXISTS", error.message, [{ path: "id", message: "exists" }]);
-      throw new ApiError("VALIDATION_ERROR", `The Cog server could not be imported: ${error.message}`, [
-        { path: "cog_url", message: error.message },
-      ]);
+      throw new ApiError("VALIDATION_ERROR", error.message, [{ path: "cog_url", message: error.message }]);
     });
     return presentOne(deps, entry.id);
   },
