@@ -301,4 +301,54 @@ describe("svc admin commands", () => {
     );
     expect((await ledgerTotals(database.db, id)).cached).toEqual({ balance: 2147483647, reserved: 0 });
   });
+
+  it("when a model's servers are set, then the runner has them and their concurrency, audited; a built-in model, a metadata address or a bad URL is refused", async () => {
+    await seedCatalogue(database.db, await loadCatalogue());
+    await seedCatalogue(database.db, [
+      {
+        ...(await loadCatalogue()).find((m) => m.id === "acme/pixel-hq")!,
+        id: "ops/served",
+        runner: { kind: "cog", servers: ["http://gpu-0:5000"], output: "image" } as never,
+      },
+    ]);
+    const [printed] = await json(
+      "models",
+      "set-servers",
+      "ops/served",
+      "http://gpu-1:5000",
+      "http://gpu-2:5000",
+      "--concurrency",
+      "2",
+      "--reason",
+      "two more GPUs",
+    );
+    expect(printed).toEqual({
+      id: "ops/served",
+      servers: ["http://gpu-1:5000", "http://gpu-2:5000"],
+      concurrency: 2,
+    });
+    const model = await database.db.model.findUniqueOrThrow({ where: { id: "ops/served" } });
+    expect(model.runner).toMatchObject({
+      servers: ["http://gpu-1:5000", "http://gpu-2:5000"],
+      concurrency: 2,
+    });
+    const [audited] = await database.db.auditEntry.findMany({
+      where: { targetId: "ops/served" },
+      orderBy: { createdAt: "desc" },
+    });
+    expect(audited).toMatchObject({ action: "model.update", reason: "two more GPUs" });
+    await expect(run("models", "set-servers", "acme/pixel-hq", "http://gpu-1:5000")).rejects.toThrow(
+      /no servers/,
+    );
+    await expect(run("models", "set-servers", "ops/served", "http://169.254.169.254/")).rejects.toThrow(
+      /metadata/,
+    );
+    await expect(run("models", "set-servers", "ops/served", "not a url")).rejects.toThrow(UsageError);
+    await expect(run("models", "set-servers", "ops/served")).rejects.toThrow(/usage/);
+    expect((await database.db.model.findUniqueOrThrow({ where: { id: "ops/served" } })).runner).toMatchObject(
+      {
+        servers: ["http://gpu-1:5000", "http://gpu-2:5000"],
+      },
+    );
+  });
 });

@@ -79,6 +79,10 @@ export const USAGE = `usage: svc <command> [options]
   models list                                     every model with status, runner and price
   models set-status <model id> <status>           e.g. active, deprecated (only active models run)
   models set-queue-cap <model id> <n>|none        runs that may wait for the model at once (past it: 429)
+  models set-servers <model id> <url>… [--concurrency <n>]
+                                                  the Cog servers of a model (never link-local or cloud
+                                                  metadata addresses) and the predictions each takes at
+                                                  once; workers follow at the pool monitor's next pass
   models import --cog <base-url> --id <vendor/model> [--category image|video|audio] [--price <tokens>]
          [--unit <unit>] [--units-from <input field>] [--name <name>] [--description <text>]
          [--like <model id> --input-map <file.json>] [--status <status>] [--replace] [--save]
@@ -217,6 +221,7 @@ function parseOptions(argv: string[]) {
         budget: { type: "string" },
         save: { type: "boolean", default: false },
         replace: { type: "boolean", default: false },
+        concurrency: { type: "string" },
         reason: { type: "string" },
         weight: { type: "string" },
         "max-concurrent-runs": { type: "string" },
@@ -487,6 +492,26 @@ export async function runCommand(db: Db, argv: string[], out: Out, settings: Com
         throw new UsageError("usage: models set-status <model id> <status>");
       await changedModel(await changeModel(db, by, arg, { status }), arg);
       print(`${arg} is now ${status}`, { id: arg, status });
+      return;
+    }
+    case "models set-servers": {
+      const servers = positionals.slice(3);
+      if (!arg || !servers.length)
+        throw new UsageError("usage: models set-servers <model id> <url>… [--concurrency <n>]");
+      const concurrency =
+        values.concurrency === undefined ? undefined : positiveInt(values.concurrency, "concurrency", 1_000);
+      await changedModel(
+        await changeModel(db, by, arg, { servers, ...(concurrency !== undefined && { concurrency }) }),
+        arg,
+      );
+      print(
+        `${arg} is served by ${servers.join(" ")}${concurrency ? ` (${concurrency} at once each)` : ""}`,
+        {
+          id: arg,
+          servers,
+          ...(concurrency !== undefined && { concurrency }),
+        },
+      );
       return;
     }
     default:

@@ -11,6 +11,8 @@ export const modelServerUrl = z
   .url({ protocol: /^https?$/, error: "expected an http(s) URL" })
   .max(2048)
   .refine((url) => {
+    // Refinements run after a failed URL check too: what is no URL is that check's to refuse.
+    if (!URL.canParse(url)) return true;
     const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
     return !ipaddr.isValid(host) || !isMetadataAddress(host);
   }, "a model server cannot be at a link-local or cloud metadata address");

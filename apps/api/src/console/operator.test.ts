@@ -406,6 +406,12 @@ describe("operator console API", () => {
     expect(closed.body.error.message).toMatch(/could not be reached/);
     for (const res of [notFound, closed])
       expect(res.body.error.message).not.toMatch(/\b40\d\b|answered|fetch failed/);
+    // What is no URL at all is a 400 too, at import and when servers change.
+    await importing("not a url").expect(400);
+    await call("patch", "/operator/models/ops/imported", operator, {
+      servers: ["not a url"],
+      reason: "x",
+    }).expect(400);
     // A private address is allowed: model servers usually are.
     await importing(cog.url, "ops/private").expect(201);
     expect(await api.database.db.model.count({ where: { id: "ops/probe" } })).toBe(0);
