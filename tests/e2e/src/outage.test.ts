@@ -1,4 +1,6 @@
-import { ledgerTotals } from "@svc/db";
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
+import { ledgerTotals, loadCatalogue, seedCatalogue } from "@svc/db";
 import type { ModelRunClient } from "@svc/sdk";
 import {
   freePort,
@@ -74,6 +76,55 @@ describe("outages while a run executes", () => {
       expect(totals.cached).toEqual({ balance: 95, reserved: 0 });
       expect(totals.ledger).toEqual(totals.cached);
       expect(await service.database.db.ledgerEntry.count({ where: { runId, kind: "CHARGE" } })).toBe(1);
+    } finally {
+      proxy.restore();
+      await stopApps(worker);
+    }
+  });
+
+  it("when a finished run's settlement gives up while Postgres is away, then its files stay (the settlement may have committed) and the run still completes once", async () => {
+    const { proxy, url } = await proxied(service.database.url);
+    const worker = await startWorker({ DATABASE_URL: url, OUTAGE_HORIZON_MS: "1000" });
+    const dir = service.env.OUTPUT_DIR!;
+    const files = async () =>
+      (
+        await Promise.all(
+          (await readdir(dir)).map(async (token) =>
+            (await readdir(join(dir, token))).filter((f) => !f.startsWith(".")).map((f) => `${token}/${f}`),
+          ),
+        )
+      ).flat();
+    // An audio model after a 2 s wait: its progress reports show no file, so only the settlement
+    // can keep its track.
+    const [tone] = (await loadCatalogue()).filter((m) => m.id === "acme/voice/tone");
+    await seedCatalogue(service.database.db, [
+      {
+        ...tone!,
+        id: "test/slow-tone",
+        runner: { kind: "builtin", generator: "audio", delay_ms: 2_000 } as typeof tone.runner,
+      },
+    ]);
+    try {
+      const { accountId, client } = await account();
+      const before = new Set(await files());
+      const { run_id: runId } = await client.runs.create("test/slow-tone", {
+        input: { prompt: "through the storm", duration_seconds: 2 },
+      });
+      await runIn(runId, ["EXECUTING"]);
+      proxy.cut();
+      await worker.waitForLine((l) => l.message === "run job failed" && l.job_id === runId, 60_000);
+      // The attempt's track was made and its settlement's outcome is unknown: it is not deleted.
+      const kept = (await files()).filter((f) => !before.has(f));
+      expect(kept).toHaveLength(1);
+      proxy.restore();
+      const done = await runIn(runId, ["COMPLETED", "FAILED"]);
+      expect(done).toMatchObject({ status: "COMPLETED" });
+      expect(await service.database.db.ledgerEntry.count({ where: { runId, kind: "CHARGE" } })).toBe(1);
+      const totals = await ledgerTotals(service.database.db, accountId);
+      expect(totals.ledger).toEqual(totals.cached);
+      for (const url of (done.output as { audio: string[] }).audio)
+        expect((await fetch(url)).status).toBe(200);
+      expect(await files()).toEqual(expect.arrayContaining(kept));
     } finally {
       proxy.restore();
       await stopApps(worker);

@@ -288,7 +288,12 @@ async function executeStarted(
   const finish = async (decision: Decision): Promise<ExecuteOutcome> => {
     const settled = await step("run.settle", () =>
       throughOutage("settlement", () => runs.finish(run, decision)),
-    );
+    ).catch((error: unknown) => {
+      // Whether the settlement committed is unknown (its answer may be what was lost): the run
+      // may now show these files, so none of them goes.
+      if (decision.to === "COMPLETED") files.keep(decision.output);
+      throw error;
+    });
     if (!settled) {
       log.info("run was settled elsewhere (canceled or timed out); its result is dropped");
       return "canceled";
