@@ -101,7 +101,9 @@ describe("outages while a run executes", () => {
       {
         ...tone!,
         id: "test/slow-tone",
-        runner: { kind: "builtin", generator: "audio", delay_ms: 2_000 } as typeof tone.runner,
+        runner: { kind: "builtin", generator: "audio", delay_ms: 2_000 } as NonNullable<
+          typeof tone
+        >["runner"],
       },
     ]);
     try {
