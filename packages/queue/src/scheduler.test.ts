@@ -1,5 +1,5 @@
 import { runsBefore } from "@svc/core";
-import { deleteRedisPrefix, testQueuePrefix, TEST_REDIS_URL } from "@svc/testkit";
+import { deleteRedisPrefix, testQueuePrefix, TEST_REDIS_URL, waitFor } from "@svc/testkit";
 import { Redis } from "ioredis";
 import { PLACE_RING_INLINE, redisScheduler, type Dispatched, type WaitingRun } from "./scheduler.js";
 
@@ -181,8 +181,14 @@ describe("scheduler (Redis)", () => {
     expect(first!.runId).toBe(a!.runId);
     expect(await s!.renew([a!.runId])).toEqual([a!.runId]);
     expect((await s!.tick([])).dispatched).toEqual([]);
-    await new Promise((r) => setTimeout(r, 350));
-    const { dispatched } = await s!.tick([]);
+    // The next tick after the lease's expiry gives the slot to the next run.
+    const dispatched = await waitFor(
+      async () => {
+        const tick = await s!.tick([]);
+        return tick.dispatched.length ? tick.dispatched : null;
+      },
+      { what: "the lapsed lease's slot given to the next run", intervalMs: 25 },
+    );
     expect(dispatched.map((d) => d.runId)).toEqual([c!.runId]);
     expect(await s!.renew([a!.runId])).toEqual([]);
     // A lapsed lease says nothing about how long runs hold a slot.

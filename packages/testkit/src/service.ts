@@ -8,7 +8,7 @@ import { seedTestModels } from "./models.js";
 import { serviceEnv, spawnApp, stopApps, type SpawnedApp } from "./process.js";
 import { deleteRedisPrefix, testQueuePrefix } from "./redis.js";
 import { startPgBouncer, testPooling } from "./pooler.js";
-import { freePort } from "./wait.js";
+import { freePort, portFree, waitFor } from "./wait.js";
 
 export interface RunningApi {
   base: string;
@@ -78,7 +78,12 @@ export async function startService(shared: Record<string, string> = {}): Promise
         await app.exited;
         if (attempt === 5)
           throw new Error(`the API could not listen on a free port: ${JSON.stringify(line)}`);
-        if (first) await new Promise((r) => setTimeout(r, 200));
+        // The first API's port is named by base: once whoever took it lets it go (waited for up
+        // to 5 s, then one more try reports the failure).
+        if (first)
+          await waitFor(async () => portFree(port), { what: `port ${port} free`, timeoutMs: 5_000 }).catch(
+            () => {},
+          );
         else port = await freePort();
       }
     },

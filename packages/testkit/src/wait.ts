@@ -45,6 +45,10 @@ async function bindable(wanted: number): Promise<number | null> {
   return port;
 }
 
+/** True when something may listen on this port of 127.0.0.1 now; null otherwise (waitFor's "not yet"). */
+export const portFree = async (port: number): Promise<true | null> =>
+  (await bindable(port)) === null ? null : true;
+
 /**
  * A TCP port on 127.0.0.1 that was free a moment ago (for a child process to listen on). With
  * `alsoFree`, the port that far above it was free too, and as clear of outgoing connections: a

@@ -106,10 +106,14 @@ describe("scheduling onto model servers", () => {
     );
   /** Ends the running predictions one at a time until `done` says so. */
   async function finishInTurn(cogList: FakeCog[], done: () => Promise<boolean>) {
-    while (!(await done())) {
-      const next = cogList.flatMap((c) => running(c).map((p) => ({ c, p })))[0];
-      if (next) next.c.finish(next.p.id);
-      await new Promise((r) => setTimeout(r, 20));
+    for (;;) {
+      const next = await waitFor(
+        async () =>
+          (await done()) ? "done" : (cogList.flatMap((c) => running(c).map((p) => ({ c, p })))[0] ?? null),
+        { what: "a running prediction, or the end", intervalMs: 20 },
+      );
+      if (next === "done") return;
+      next.c.finish(next.p.id);
     }
   }
 
@@ -128,19 +132,18 @@ describe("scheduling onto model servers", () => {
   });
 
   it("when a burst outgrows a model's servers, then at most capacity runs execute, the rest wait QUEUED with distinct places and spread estimates, and no server meets a 409", async () => {
+    // Predictions of 300 ms first, so that the model has run times to estimate from; then ones
+    // that run until the test ends them.
     const [one, two] = [
-      await fakeCog({ behaviour: { delayMs: 600_000 } }),
-      await fakeCog({ behaviour: { delayMs: 600_000 } }),
+      await fakeCog({ behaviour: { delayMs: 300 } }),
+      await fakeCog({ behaviour: { delayMs: 300 } }),
     ];
     await cogModel("sched/slow", [one!, two!]);
     const { client } = await service.account(10_000);
-    // Two runs first, so that the model has run times to estimate from.
     const warm = [await create(client, "sched/slow"), await create(client, "sched/slow")];
-    await waitFor(async () => running(one!).length + running(two!).length === 2, { what: "two predictions" });
-    await new Promise((r) => setTimeout(r, 300));
-    for (const c of [one!, two!]) for (const p of running(c)) c.finish(p.id);
     for (const id of warm)
       expect((await until(client, id, ["COMPLETED", "FAILED"])).status).toBe("COMPLETED");
+    for (const c of [one!, two!]) c.behaviour.delayMs = 600_000;
 
     const ids = await Promise.all(Array.from({ length: 12 }, () => create(client, "sched/slow")));
     await waitFor(async () => running(one!).length + running(two!).length === 2, {

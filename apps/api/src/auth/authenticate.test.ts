@@ -1,7 +1,7 @@
 import request from "supertest";
 import { hashApiKey } from "@svc/core";
 import { revokeApiKey, updateAccountKey } from "@svc/db";
-import { createAccountWithKeys, seedTestModels } from "@svc/testkit";
+import { createAccountWithKeys, seedTestModels, waitFor } from "@svc/testkit";
 import { startApi, type ApiHarness } from "../test/harness.js";
 
 describe("authentication", () => {
@@ -59,12 +59,11 @@ describe("authentication", () => {
       .get("/api/v1/models")
       .set({ Authorization: `Bearer ${keys.testKey}` })
       .expect(200);
-    const deadline = Date.now() + 5000;
-    let used = null;
-    while (!used && Date.now() < deadline) {
-      used = (await api.database.db.apiKey.findUniqueOrThrow({ where: { id: keys.liveKeyId } })).lastUsedAt;
-      if (!used) await new Promise((r) => setTimeout(r, 20));
-    }
+    const used = await waitFor(
+      async () =>
+        (await api.database.db.apiKey.findUniqueOrThrow({ where: { id: keys.liveKeyId } })).lastUsedAt,
+      { what: "the key's last use recorded", timeoutMs: 5_000, intervalMs: 20 },
+    );
     expect(used).toBeInstanceOf(Date);
   });
 
