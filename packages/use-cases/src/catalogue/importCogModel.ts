@@ -150,13 +150,15 @@ const notCog = (base: string) =>
 const unreachable = (base: string) =>
   new ImportRefused("unreachable", `The Cog server at ${base} could not be reached.`);
 
-/** A host name that resolves to a link-local or metadata address is refused like such a literal. */
+/**
+ * A host name that resolves to a link-local or metadata address is refused like such a literal.
+ * One that does not resolve here is left to the fetch (a --like import fetches nothing: its
+ * server may be known only on the workers' network).
+ */
 async function refuseMetadataHost(base: string): Promise<void> {
   const host = new URL(base).hostname.replace(/^\[|\]$/g, "");
   if (isIP(host)) return;
-  const addresses = await lookup(host, { all: true }).catch(() => {
-    throw unreachable(base);
-  });
+  const addresses = await lookup(host, { all: true }).catch(() => []);
   if (addresses.some((a) => isMetadataAddress(a.address)))
     throw new ImportRefused("invalid", "a model server cannot be at a link-local or cloud metadata address");
 }
