@@ -100,7 +100,7 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
   const storage = runOutputs(store, config.PUBLIC_BASE_URL);
   const cogProgress = cogProgressOutputs({
     storage,
-    runnerOf: async (runId) => (await runOutputBasis(sqlPool(db), runId))?.runner ?? null,
+    basisOf: (runId) => runOutputBasis(sqlPool(db), runId),
     record: progress.record,
     limits: {
       allowPrivateOutputs: config.WEBHOOK_ALLOW_PRIVATE_URLS,

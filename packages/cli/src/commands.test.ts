@@ -354,32 +354,11 @@ describe("svc admin commands", () => {
 
   it("when a model is imported --like another, then its server is not contacted, and a host not known here is no refusal", async () => {
     await seedCatalogue(database.db, await loadCatalogue());
-    await run(
-      "models",
-      "import",
-      "--cog",
-      "http://gpu-unknown.invalid:5000",
-      "--id",
-      "ops/liked",
-      "--like",
-      "acme/pixel-hq",
-      "--price",
-      "5",
-    );
+    const liked = ["models", "import", "--cog", "http://gpu-unknown.invalid:5000", "--id", "ops/liked"];
+    await run(...liked, "--like", "acme/pixel-hq", "--price", "5");
     const model = await database.db.model.findUniqueOrThrow({ where: { id: "ops/liked" } });
     expect(model.runner).toMatchObject({ kind: "cog", servers: ["http://gpu-unknown.invalid:5000"] });
     expect(model.description).not.toContain("gpu-unknown");
-    await expect(
-      run(
-        "models",
-        "import",
-        "--cog",
-        "http://gpu-unknown.invalid:5000",
-        "--id",
-        "ops/liked",
-        "--like",
-        "acme/pixel-hq",
-      ),
-    ).rejects.toThrow(/exists already/);
+    await expect(run(...liked, "--like", "acme/pixel-hq")).rejects.toThrow(/exists already/);
   });
 });

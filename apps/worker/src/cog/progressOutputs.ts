@@ -2,7 +2,7 @@
 // `output` webhook) reach clients as files of our store, never as the model server's own URLs:
 // those may be internal, and name the prediction's other files. Each report's new files are
 // copied before it is shown; a report that is not shown (its run ended meanwhile) leaves nothing.
-import { fileReferences, type RunnerSettings, type RunProgress } from "@svc/core";
+import { fileReferences, outputKindOf, type RunnerSettings, type RunProgress } from "@svc/core";
 import type { Logger } from "@svc/logger";
 import { cogFetchPolicy, cogOutput, copyOutputs } from "@svc/runners";
 import type { OutputStorage } from "@svc/storage";
@@ -20,8 +20,8 @@ export interface CogProgress {
 
 export function cogProgressOutputs(deps: {
   storage: OutputStorage;
-  /** The run's runner settings; null for an unknown run. */
-  runnerOf(runId: string): Promise<RunnerSettings | null>;
+  /** The run's runner settings and units asked for; null for an unknown run. */
+  basisOf(runId: string): Promise<{ runner: RunnerSettings; unitsRequested: number } | null>;
   record: ProgressRecorder["record"];
   limits: { allowPrivateOutputs: boolean; maxOutputBytes: number };
   logger: Logger;
@@ -31,7 +31,8 @@ export function cogProgressOutputs(deps: {
 
   async function decide(runId: string, report: RunProgress, copied: Map<string, string>) {
     const { output, ...rest } = report;
-    const settings = output === undefined ? null : await deps.runnerOf(runId);
+    const basis = output === undefined ? null : await deps.basisOf(runId);
+    const settings = basis?.runner;
     if (output === undefined || settings?.kind !== "cog") {
       if (Object.keys(rest).length) await deps.record(runId, rest);
       return;
@@ -55,7 +56,9 @@ export function cogProgressOutputs(deps: {
       if (Object.keys(rest).length) await deps.record(runId, rest);
       return;
     }
-    if (await deps.record(runId, { ...rest, output: cogOutput(settings.output, urls) })) {
+    // The basis read here, passed on: the recorder need not read it again.
+    const counted = { kind: outputKindOf(settings), unitsRequested: basis!.unitsRequested };
+    if (await deps.record(runId, { ...rest, output: cogOutput(settings.output, urls) }, counted)) {
       for (const [i, ref] of fileReferences(output).entries()) copied.set(ref, urls[i]!);
     } else await outputs.discardExcept(null);
   }

@@ -1,4 +1,5 @@
 import { PassThrough } from "node:stream";
+import type { KeyBudget } from "@svc/core";
 import {
   createApiKey,
   createEndpoint,
@@ -98,6 +99,10 @@ describe("run lifecycle (group commit)", () => {
     redis.disconnect();
     await database.drop();
   });
+
+  /** Sets a key's spend budget as its owner would (the key cap does not come into it). */
+  const setBudget = (accountId: string, keyId: string, budget: KeyBudget) =>
+    updateAccountKey(database.db, accountId, keyId, { budget }, 100);
 
   async function liveAccount(tokens: number) {
     const { account, liveKeyId } = await createAccountWithKeys(database.db, tokens);
@@ -326,13 +331,7 @@ describe("run lifecycle (group commit)", () => {
       const n = 15;
       const { account, command } = await liveAccount(10_000);
       const keyId = command("acme/pixel-hq").apiKeyId;
-      await updateAccountKey(
-        database.db,
-        account.id,
-        keyId,
-        { budget: { tokens: n * 5, period: "day" } },
-        100,
-      );
+      await setBudget(account.id, keyId, { tokens: n * 5, period: "day" });
       const other = (await createApiKey(database.db, account.id, "live", "other", 100))!.record.id;
       const results = await Promise.all([
         ...Array.from({ length: 3 * n }, () => runs.create(command("acme/pixel-hq"))),
@@ -352,13 +351,7 @@ describe("run lifecycle (group commit)", () => {
     it("when a budgeted key's runs end, then what they released goes back to its budget and what they were charged stays counted", async () => {
       const { account, command } = await liveAccount(1_000);
       const keyId = command("acme/pixel-hq").apiKeyId;
-      await updateAccountKey(
-        database.db,
-        account.id,
-        keyId,
-        { budget: { tokens: 30, period: "month" } },
-        100,
-      );
+      await setBudget(account.id, keyId, { tokens: 30, period: "month" });
       const made = await Promise.all(
         Array.from({ length: 3 }, () =>
           runs.create(command("acme/pixel-hq", { input: { prompt: "p", num_images: 2 } })),
@@ -379,7 +372,7 @@ describe("run lifecycle (group commit)", () => {
       ).toBe("created");
       expect((await keyRow(keyId)).budgetUsed).toBe(30);
       // A budget set again counts the key's runs of the period: c (10 reserved), b (5 charged), the last (15).
-      await updateAccountKey(database.db, account.id, keyId, { budget: { tokens: 31, period: "day" } }, 100);
+      await setBudget(account.id, keyId, { tokens: 31, period: "day" });
       expect((await keyRow(keyId)).budgetUsed).toBe(30);
       expect(c).toBeTruthy();
     });
@@ -426,13 +419,7 @@ describe("run lifecycle (group commit)", () => {
     it("when a key's budget refuses runs again and again, then key.budget_reached is recorded once for the period", async () => {
       const { account, command } = await liveAccount(1_000);
       const keyId = command("acme/pixel-hq").apiKeyId;
-      await updateAccountKey(
-        database.db,
-        account.id,
-        keyId,
-        { budget: { tokens: 12, period: "total" } },
-        100,
-      );
+      await setBudget(account.id, keyId, { tokens: 12, period: "total" });
       await createEndpoint(
         database.db,
         { accountId: account.id, mode: "live" },
@@ -461,13 +448,7 @@ describe("run lifecycle (group commit)", () => {
         },
       });
       // A new budget is a new allowance: reaching it is reported again.
-      await updateAccountKey(
-        database.db,
-        account.id,
-        keyId,
-        { budget: { tokens: 14, period: "total" } },
-        100,
-      );
+      await setBudget(account.id, keyId, { tokens: 14, period: "total" });
       expect((await runs.create(command("acme/pixel-hq"))).kind).toBe("over_budget");
       expect(
         await database.db.delivery.count({ where: { accountId: account.id, event: "key.budget_reached" } }),
