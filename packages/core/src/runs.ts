@@ -1,7 +1,6 @@
 // Run statuses, what may follow what, and how a run is shown to API clients.
 import type { CancelResultView, CreatedRunView, RunDetailView, RunView } from "./views.js";
 import { isOneOf } from "./literals.js";
-import { DEADLINE_CANCEL_CODE } from "./realtime.js";
 
 export const RUN_STATUSES = ["QUEUED", "EXECUTING", "COMPLETED", "FAILED", "CANCELED"] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
@@ -16,6 +15,13 @@ export const RUN_ERROR_CODES = [
 export type RunErrorCode = (typeof RUN_ERROR_CODES)[number];
 
 export const ACTIVE_STATUSES: readonly RunStatus[] = ["QUEUED", "EXECUTING"];
+
+/** Why a run was canceled by the service rather than by its client. */
+export const DEADLINE_CANCEL_CODE = "CANCEL_AFTER";
+
+/** A status event may arrive late (two processes publish); a stream never goes backwards. */
+export const statusRank = (status: RunStatus): number =>
+  status === "QUEUED" ? 0 : status === "EXECUTING" ? 1 : 2;
 
 export function isTerminal(status: RunStatus): boolean {
   return !ACTIVE_STATUSES.includes(status);

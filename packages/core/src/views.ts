@@ -2,7 +2,7 @@
 // the OpenAPI document (apps/api) publishes them, so a presenter cannot drift from the contract.
 import { z } from "zod";
 import { MODEL_CATEGORIES } from "./catalogue.js";
-import { DEADLINE_CANCEL_CODE } from "./realtime.js";
+import { DEADLINE_CANCEL_CODE } from "./runs.js";
 import { RUN_ERROR_CODES, RUN_STATUSES } from "./runs.js";
 import { EVENT_TYPES } from "./webhooks/events.js";
 import { ATTEMPT_ERROR_CLASSES } from "./webhooks/delivery.js";

@@ -20,7 +20,7 @@ const unnamed = new WeakSet<pg.Pool>();
 
 /**
  * A Prisma client on the pg driver adapter: no native engine, a bounded pool. The run lifecycle's
- * hot path talks to the same pool directly (see runTransitions.ts); $disconnect() ends it.
+ * hot path talks to the same pool directly (see repositories/runTransitions/); $disconnect() ends it.
  */
 export function createDb({ url, poolSize = 10, pooling = "session", idleTimeoutMs = 0 }: DbOptions): Db {
   // node-postgres closes a connection unused for 10 s by default: the connections readied at

@@ -11,7 +11,7 @@ export type * from "./generated/prisma/client.js";
 export * from "./repositories/runs.js";
 export * from "./repositories/webhooks.js";
 export * from "./repositories/deliveries.js";
-export * from "./repositories/runTransitions.js";
+export * from "./repositories/runTransitions/index.js";
 export * from "./repositories/users.js";
 export * from "./repositories/audit.js";
 export * from "./repositories/consoleSessions.js";

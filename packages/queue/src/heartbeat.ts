@@ -1,7 +1,7 @@
 // Workers' heartbeats: each live worker's run slots and render threads, valid for three beats.
 // The start estimate of unlimited models counts the slots; built-in models' pools the threads.
 import type { RedisClient } from "./redis.js";
-import { keys } from "./runEventKeys.js";
+import { keys } from "./runEvents/keys.js";
 
 export interface LiveWorkers {
   /** Run slots (WORKER_CONCURRENCY) and render threads of the workers alive now. */

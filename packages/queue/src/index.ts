@@ -9,8 +9,8 @@ export {
   type RedisSettings,
 } from "./redis.js";
 export * from "./queues.js";
-export * from "./runEvents.js";
+export * from "./runEvents/index.js";
 export * from "./queueIndex.js";
 export * from "./heartbeat.js";
-export * from "./scheduler.js";
+export * from "./scheduler/index.js";
 export * from "./jobs.js";

@@ -1,7 +1,7 @@
 import { UnrecoverableError, type Job, type JobsOptions } from "bullmq";
 import { z } from "zod";
 import { DELIVERY_ATTEMPTS, idPattern, pricingSchema, runnerSchema } from "@svc/core";
-import { INPUT_KEPT_MAX_BYTES } from "./scheduler.js";
+import { INPUT_KEPT_MAX_BYTES } from "./scheduler/index.js";
 
 // The catalogue of the service's jobs and pub/sub channels: each is declared here once (queue,
 // name, payload schema, options, id), and producers and workers reach it only through these

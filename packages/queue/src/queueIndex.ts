@@ -1,11 +1,11 @@
 // The waiting runs of unlimited models (acme/echo), which start as soon as a worker is free: sorted
 // by creation time (a run's place is one ZRANK), in the index the run-event script keeps. Runs of
-// limited models wait in the scheduler (scheduler.ts), which answers for their place.
+// limited models wait in the scheduler (scheduler/), which answers for their place.
 import type { RedisClient } from "./redis.js";
-import { estimateStartMs, median, runsBefore, type QueueSnapshot } from "@svc/core";
+import { estimateStartMs, median, type QueueSnapshot } from "@svc/core";
 import { liveWorkers } from "./heartbeat.js";
-import { keys } from "./runEventKeys.js";
-import type { Scheduler } from "./scheduler.js";
+import { keys } from "./runEvents/keys.js";
+import type { Scheduler } from "./scheduler/index.js";
 
 /** Where a queued run stands: the runs that start before it, and in how long it should start. */
 export interface RunPlace {
@@ -96,13 +96,13 @@ export function queueIndex(
 
   async function poolPlace(run: { id: string; modelId: string }): Promise<RunPlace | null> {
     const pool = run.modelId;
-    const [place, stats, p50] = await Promise.all([
-      scheduler.place(pool, run.id),
+    const [ahead, stats, p50] = await Promise.all([
+      scheduler.runsBefore(pool, run.id),
       scheduler.stats(pool),
       runTimeP50(pool),
     ]);
-    if (!place) return (await scheduler.states([run.id])).get(run.id)?.slot ? { ahead: 0, waitMs: 0 } : null;
-    const ahead = runsBefore(place.own, place.index, place.accounts);
+    if (ahead === null)
+      return (await scheduler.states([run.id])).get(run.id)?.slot ? { ahead: 0, waitMs: 0 } : null;
     // How long a slot is held (dispatch to the prediction's end) is what frees the next one; the
     // run time also counts the settlement after it. The run time serves until runs have ended.
     return {

@@ -14,8 +14,8 @@ import {
   type JobDefinition,
   type RunJob,
 } from "./jobs.js";
-import { runEventRecorder, type RunEventSettings } from "./runEvents.js";
-import { INPUT_KEPT_MAX_BYTES, type Dispatched, type Scheduler, type WaitingRun } from "./scheduler.js";
+import { runEventRecorder, type RunEventSettings } from "./runEvents/index.js";
+import { INPUT_KEPT_MAX_BYTES, type Dispatched, type Scheduler, type WaitingRun } from "./scheduler/index.js";
 
 export type RunsQueue = Queue<DirectRunJob>;
 export type LeasedRunsQueue = Queue<LeasedRunJob>;

@@ -1,14 +1,6 @@
-// Real-time rules: the events a run's stream carries, and what a run's own webhook receives.
+// The events of a run's stream (SSE, and what the API enriches them with), as recorded by the
+// process that caused them (packages/queue runEvents), and the cap on what travels with them.
 import type { RunStatus } from "./runs.js";
-
-/** Why a run was canceled by the service rather than by its client. */
-export const DEADLINE_CANCEL_CODE = "CANCEL_AFTER";
-
-/** What `webhook_events_filter` accepts on creation, and the event each value stands for. */
-export const WEBHOOK_FILTER_VALUES = ["started", "completed", "failed", "canceled"] as const;
-export type WebhookFilterValue = (typeof WEBHOOK_FILTER_VALUES)[number];
-export const webhookFilterEvents = (values: readonly WebhookFilterValue[]) =>
-  [...new Set(values)].map((v) => `run.${v}`);
 
 /** An event of a run's stream, as recorded: small, enriched by the API when it is sent. */
 export type RunEvent =
@@ -46,7 +38,3 @@ export interface RunProgress {
 
 /** Largest ended-run view carried by its event; a larger one (a big output) is read from the database. */
 export const EVENT_VIEW_MAX_BYTES = 16_384;
-
-/** A status event may arrive late (two processes publish); a stream never goes backwards. */
-export const statusRank = (status: RunStatus): number =>
-  status === "QUEUED" ? 0 : status === "EXECUTING" ? 1 : 2;

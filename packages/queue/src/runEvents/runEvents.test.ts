@@ -1,7 +1,7 @@
 import { deleteRedisPrefix, testQueuePrefix, TEST_REDIS_URL, waitFor } from "@svc/testkit";
 import { Redis } from "ioredis";
-import { keys } from "./runEventKeys.js";
-import { createRunEventHub, runEventRecorder, type HubMessage } from "./runEvents.js";
+import { keys } from "./keys.js";
+import { createRunEventHub, runEventRecorder, type HubMessage } from "./index.js";
 
 // The hub against a real Redis: it holds the events channel only while someone listens, and a
 // listener never misses an event without being told to re-read.

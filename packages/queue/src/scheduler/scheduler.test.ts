@@ -1,7 +1,8 @@
 import { runsBefore } from "@svc/core";
 import { deleteRedisPrefix, testQueuePrefix, TEST_REDIS_URL, waitFor } from "@svc/testkit";
 import { Redis } from "ioredis";
-import { PLACE_RING_INLINE, redisScheduler, type Dispatched, type WaitingRun } from "./scheduler.js";
+import { PLACE_RING_INLINE, redisScheduler, type Dispatched, type WaitingRun } from "./index.js";
+import { stridePolicy } from "./stride/stride.js";
 
 // The scheduler's Lua against a real Redis: order, limits and leases are what core's policy says.
 describe("scheduler (Redis)", () => {
@@ -71,8 +72,7 @@ describe("scheduler (Redis)", () => {
     // Places before any slot exists: what the API would tell each run's owner.
     const told = new Map<string, number>();
     for (const id of waiting) {
-      const place = (await s!.place("m/slow", id))!;
-      told.set(id, runsBefore(place.own, place.index, place.accounts));
+      told.set(id, (await s!.runsBefore("m/slow", id))!);
     }
     const order = await drainOneSlot(s!, await s!.setSlots("m/slow", ["http://gpu#0"]));
     expect(order).toHaveLength(15);
@@ -124,8 +124,7 @@ describe("scheduler (Redis)", () => {
     expect(first.map((d) => d.runId)).toEqual([a[0]!, b[0]!, b[1]!].map((r) => r.runId));
     // Waiting aside, they are still queued, have a place, and can be canceled.
     expect(await s!.stats("m/keys")).toMatchObject({ leased: 3, queued: 2 });
-    const place = (await s!.place("m/keys", a[2]!.runId))!;
-    expect(runsBefore(place.own, place.index, place.accounts)).toBe(1);
+    expect(await s!.runsBefore("m/keys", a[2]!.runId)).toBe(1);
     expect(await s!.remove([a[2]!.runId])).toBe(1);
     expect((await s!.states([a[2]!.runId])).get(a[2]!.runId)).toEqual({
       waiting: false,
@@ -162,8 +161,7 @@ describe("scheduler (Redis)", () => {
     const low = Array.from({ length: 3 }, () => run("acct_lanes", { pool: "m/lanes", priority: "low" }));
     const normal = Array.from({ length: 2 }, () => run("acct_lanes", { pool: "m/lanes" }));
     await enqueue(s!, [...low, ...normal]);
-    const place = (await s!.place("m/lanes", low[0]!.runId))!;
-    expect(runsBefore(place.own, place.index, place.accounts)).toBe(2);
+    expect(await s!.runsBefore("m/lanes", low[0]!.runId)).toBe(2);
     const order = await drainOneSlot(s!, await s!.setSlots("m/lanes", ["http://gpu#0"]));
     expect(order).toEqual([...normal, ...low].map((r) => r.runId));
   });
@@ -246,6 +244,7 @@ describe("scheduler (Redis)", () => {
 
   it("when more accounts wait than a place reads at once, then places come from a snapshot of their turns and are still right", async () => {
     const [s] = make();
+    const reads = stridePolicy(connections.at(-1)!, `${prefixes.at(-1)!}:sched:`);
     const pool = "m/crowd";
     const crowd = Array.from({ length: PLACE_RING_INLINE + 44 }, (_, i) =>
       run(`acct_${String(i).padStart(4, "0")}`, { pool }),
@@ -255,7 +254,7 @@ describe("scheduler (Redis)", () => {
     await enqueue(s!, [...crowd, ...many]);
     const told = new Map<string, number>();
     for (const r of [...crowd.slice(0, 5), ...crowd.slice(-5), ...many]) {
-      const place = (await s!.place(pool, r.runId))!;
+      const place = (await reads.place(pool, r.runId))!;
       expect(place.accounts).toHaveLength(crowd.length + 1);
       told.set(r.runId, runsBefore(place.own, place.index, place.accounts));
     }

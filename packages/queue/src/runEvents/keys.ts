@@ -1,7 +1,7 @@
 // Key names of the run events, the queue index of unlimited models, recent run times and worker
 // heartbeats, under the queue prefix.
 
-// The key names, once: keys() for the code here, the Lua script builds the same from the prefix.
+// The key names, once: keys() for the code here; record.lua gets them as N.
 export const NAMES = {
   channel: ":run-events",
   stream: ":run-events:",

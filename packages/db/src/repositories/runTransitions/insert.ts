@@ -1,0 +1,213 @@
+// Creation: a batch of runs reserved and inserted in one statement (runs.ts's other reads are
+// cold paths). Accounts are locked before keys here and in settle.ts (a key row is only reached
+// through its locked account), so creations and settlements cannot deadlock on them.
+import type pg from "pg";
+import type { BudgetPeriod, Mode, RunPriority } from "@svc/core";
+import { balanceLowParameters, insertBalanceLowDeliveries } from "../accounts.js";
+
+export interface RunRow {
+  id: string;
+  accountId: string;
+  apiKeyId: string;
+  mode: Mode;
+  modelId: string;
+  input: Record<string, unknown>;
+  webhookUrl: string | null;
+  unitsRequested: number;
+  estimatedTokens: number;
+  /** Tokens to reserve now (0 for test runs); the account's available balance must cover them. */
+  reserve: number;
+  ledgerId: string;
+  idempotencyKey: string | null;
+  requestHash: string | null;
+  /** Events the run's own webhook_url receives. */
+  webhookEvents: readonly string[];
+  /** Cancel-After: when the run is canceled if it has not ended. */
+  cancelAt: Date | null;
+  /** Its lane while it waits for capacity. */
+  priority: RunPriority;
+  /** W3C traceparent of the request that made it, when tracing is on. */
+  traceParent?: string;
+}
+
+/**
+ * created: inserted (and reserved). conflict: a run with the same Idempotency-Key exists.
+ * unreserved: the account could not cover the batch's reservations for it; over_budget: it could,
+ * but the run's key has a spend budget that could not (the caller retries such runs one at a time
+ * when the batch held several of the account's runs).
+ */
+export type InsertOutcome =
+  | { kind: "created"; createdAt: Date }
+  | { kind: "conflict" }
+  | { kind: "unreserved" }
+  | { kind: "over_budget"; budget: KeyBudgetState };
+
+/** A key's budget as the refusing statement saw it. */
+export interface KeyBudgetState {
+  tokens: number;
+  period: BudgetPeriod;
+  /** Reserved or charged in the current period. */
+  used: number;
+  /** When the period began (UTC day, month, or the key's creation for a total budget). */
+  periodStart: Date;
+}
+
+/** A batch's outcomes, and the account alerts (account.balance_low) its reservations recorded. */
+export interface InsertResult {
+  outcomes: InsertOutcome[];
+  deliveryIds: string[];
+}
+
+const INSERT_RUNS = `
+WITH b AS (
+  SELECT * FROM jsonb_to_recordset($1::jsonb) AS t(
+    id text, account_id text, api_key_id text, mode "Mode", model_id text, input jsonb, webhook_url text,
+    units_requested int, estimated_tokens int, reserve int, ledger_id text, idempotency_key text, request_hash text,
+    webhook_events text[], cancel_at timestamptz, priority "RunPriority", trace_parent text)
+), fresh AS (
+  -- OFFSET 0 keeps the lookup a probe of the unique index per run: a plain EXISTS may be planned
+  -- as a hash of every run of the table (one sequential scan per batch), which the planner takes
+  -- for cheaper in any table below ~15,000 runs, given its guess of 100 runs per batch.
+  SELECT b.* FROM b WHERE b.idempotency_key IS NULL OR NOT EXISTS (
+    SELECT 1 FROM runs r WHERE r.account_id = b.account_id AND r.mode = b.mode AND r.idempotency_key = b.idempotency_key
+    OFFSET 0)
+), need AS (
+  SELECT account_id, sum(reserve)::int AS total FROM fresh WHERE reserve > 0 GROUP BY account_id
+), key_need AS (
+  SELECT api_key_id, sum(reserve)::int AS total FROM fresh WHERE reserve > 0 GROUP BY api_key_id
+), locked AS MATERIALIZED (
+  SELECT a.id, a.balance - a.reserved - need.total AS left_after, a.low_balance_threshold, a.balance_low_armed
+  FROM accounts a JOIN need ON need.account_id = a.id
+  WHERE a.balance - a.reserved >= need.total ORDER BY a.id FOR NO KEY UPDATE OF a
+), budgeted AS (
+  SELECT k.id, k.account_id, n.total, k.budget_tokens, k.budget_period,
+         svc_period_start(k.budget_period, now()::timestamptz(3), k.budget_period_start) AS period_start
+  FROM api_keys k JOIN key_need n ON n.api_key_id = k.id WHERE k.budget_tokens IS NOT NULL
+), key_locks AS MATERIALIZED (
+  SELECT k.id, bk.period_start,
+         CASE WHEN k.budget_period_start = bk.period_start THEN k.budget_used ELSE 0 END AS used
+  FROM api_keys k JOIN budgeted bk ON bk.id = k.id
+  WHERE k.account_id IN (SELECT id FROM locked) ORDER BY k.id FOR NO KEY UPDATE OF k
+), over AS (
+  SELECT bk.id, bk.account_id, bk.budget_tokens, bk.budget_period, bk.period_start, kl.used
+  FROM budgeted bk JOIN key_locks kl ON kl.id = bk.id WHERE kl.used + bk.total > bk.budget_tokens
+), reserved AS (
+  UPDATE accounts a SET reserved = a.reserved + need.total,
+    balance_low_armed = a.balance_low_armed AND NOT COALESCE(l.left_after < l.low_balance_threshold, false)
+  FROM need, locked l
+  WHERE a.id = need.account_id AND l.id = a.id AND a.id NOT IN (SELECT account_id FROM over)
+  RETURNING a.id
+), keys_counted AS (
+  UPDATE api_keys k SET budget_used = kl.used + n.total, budget_period_start = kl.period_start
+  FROM key_locks kl, key_need n
+  WHERE k.id = kl.id AND n.api_key_id = k.id AND k.account_id IN (SELECT id FROM reserved)
+), created AS (
+  INSERT INTO runs (id, account_id, api_key_id, mode, model_id, input, webhook_url, units_requested,
+                    estimated_tokens, reserved_tokens, idempotency_key, request_hash, webhook_events, cancel_at, priority,
+                    trace_parent)
+  SELECT id, account_id, api_key_id, mode, model_id, input, webhook_url, units_requested,
+         estimated_tokens, reserve, idempotency_key, request_hash, webhook_events, cancel_at, priority, trace_parent
+  FROM fresh WHERE reserve = 0 OR account_id IN (SELECT id FROM reserved)
+  RETURNING id, created_at
+), ledger AS (
+  INSERT INTO ledger_entries (id, account_id, run_id, kind, amount, balance_delta, reserved_delta)
+  SELECT f.ledger_id, f.account_id, f.id, 'RESERVE', f.reserve, 0, f.reserve
+  FROM fresh f JOIN created c ON c.id = f.id WHERE f.reserve > 0
+), alerts AS (${insertBalanceLowDeliveries(`(
+  SELECT l.id, l.left_after AS available, l.low_balance_threshold FROM locked l
+  WHERE l.balance_low_armed AND l.left_after < l.low_balance_threshold AND l.id IN (SELECT id FROM reserved))`)}
+)
+SELECT id, created_at, 'created' AS outcome, NULL::jsonb AS budget FROM created
+UNION ALL
+SELECT id, NULL, 'conflict', NULL FROM b WHERE NOT EXISTS (SELECT 1 FROM fresh WHERE fresh.id = b.id)
+UNION ALL
+SELECT f.id, NULL, 'over_budget', jsonb_build_object('tokens', o.budget_tokens, 'period', o.budget_period,
+         'used', o.used, 'period_start', o.period_start)
+FROM fresh f JOIN over o ON o.id = f.api_key_id WHERE f.reserve > 0
+UNION ALL
+SELECT id, NULL, 'alert', NULL FROM alerts`;
+
+const balanceLow = balanceLowParameters();
+
+/** A unique violation of the runs' Idempotency-Key index (migration 20261126110000_idempotency_keys_partial). */
+const isIdempotencyKeyTaken = (error: unknown) =>
+  (error as { code?: string }).code === "23505" &&
+  (error as { constraint?: string }).constraint === "runs_account_id_mode_idempotency_key_key";
+
+/**
+ * Reserves and inserts a batch of runs in one statement: per account, the batch's reservations are
+ * taken together only if the account can cover them all (available never below zero) and every
+ * key among them with a budget can too (each key's counter is checked and moved under its row
+ * lock, so concurrent creations on any number of processes never pass a budget). A reservation
+ * that leaves an armed account below its low-balance threshold records its account.balance_low
+ * deliveries in the same statement.
+ */
+export async function insertRuns(
+  pool: pg.Pool | pg.PoolClient,
+  runs: readonly RunRow[],
+): Promise<InsertResult> {
+  const rows = runs.map((r) => ({
+    id: r.id,
+    account_id: r.accountId,
+    api_key_id: r.apiKeyId,
+    mode: r.mode,
+    model_id: r.modelId,
+    input: r.input,
+    webhook_url: r.webhookUrl,
+    units_requested: r.unitsRequested,
+    estimated_tokens: r.estimatedTokens,
+    reserve: r.reserve,
+    ledger_id: r.ledgerId,
+    idempotency_key: r.idempotencyKey,
+    request_hash: r.requestHash,
+    webhook_events: r.webhookEvents,
+    cancel_at: r.cancelAt?.toISOString() ?? null,
+    priority: r.priority,
+    ...(r.traceParent && { trace_parent: r.traceParent }),
+  }));
+  let result;
+  try {
+    result = await pool.query<{
+      id: string;
+      created_at: Date | null;
+      outcome: "created" | "conflict" | "over_budget" | "alert";
+      budget: { tokens: number; period: BudgetPeriod; used: number; period_start: string } | null;
+    }>({
+      name: "runs_insert",
+      text: INSERT_RUNS,
+      values: [JSON.stringify(rows), ...balanceLow],
+    });
+  } catch (error) {
+    // The statement finds a key taken by a committed run ("conflict"); a twin committed by another
+    // process while this statement ran makes its insert fail on the unique index instead, and
+    // nothing of the statement stays. For one run that is the same conflict; a batch is retried
+    // run by run by its caller, each then finding the twin.
+    if (runs.length === 1 && isIdempotencyKeyTaken(error))
+      return { outcomes: [{ kind: "conflict" }], deliveryIds: [] };
+    throw error;
+  }
+  const byId = new Map<string, (typeof result.rows)[number]>();
+  const deliveryIds: string[] = [];
+  for (const row of result.rows) {
+    if (row.outcome === "alert") deliveryIds.push(row.id);
+    else byId.set(row.id, row);
+  }
+  const outcomes = runs.map((r): InsertOutcome => {
+    const row = byId.get(r.id);
+    if (!row) return { kind: "unreserved" };
+    switch (row.outcome) {
+      case "created":
+        return { kind: "created", createdAt: row.created_at! };
+      case "over_budget": {
+        const b = row.budget!;
+        return {
+          kind: "over_budget",
+          budget: { tokens: b.tokens, period: b.period, used: b.used, periodStart: new Date(b.period_start) },
+        };
+      }
+      default:
+        return { kind: "conflict" };
+    }
+  });
+  return { outcomes, deliveryIds };
+}

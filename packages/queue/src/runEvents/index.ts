@@ -1,0 +1,3 @@
+export * from "./recorder.js";
+export * from "./streamIds.js";
+export * from "./hub.js";

@@ -1,0 +1,252 @@
+// The scheduler's state in Redis: runs waiting for a model's capacity pool, per account and lane,
+// the accounts' turns (the fairness policy: stride/), the pool's slots and the leases that hold
+// them. Every change is one Lua script (lua/), so any number of API and worker processes share a
+// pool's slots exactly; every script that can free a slot or add a waiting run dispatches in the
+// same call, and answers with the runs it leased a slot to (the caller enqueues their jobs). The
+// key layout is keys.ts.
+import type { RedisClient } from "../redis.js";
+import type { RunPriority } from "@svc/core";
+import { schedulerKeys, LEASE_FIELDS } from "./keys.js";
+import { changingState, CLOCK, luaFile, withKeys } from "./lua.js";
+import type { PolicyFactory } from "./policy.js";
+import { stridePolicy } from "./stride/stride.js";
+
+export { PLACE_RING_INLINE, RING_SNAPSHOT_MS } from "./stride/stride.js";
+export type { SchedulingPolicy } from "./policy.js";
+
+// The scripts that change a pool's state, by command name.
+const CHANGING = {
+  svcSchedEnqueue: "enqueue",
+  svcSchedRelease: "release",
+  svcSchedSetSlots: "setSlots",
+  svcSchedAccounts: "accounts",
+  svcSchedTick: "tick",
+  svcSchedRemove: "remove",
+  svcSchedRelocate: "relocate",
+} as const;
+const SOURCES = Object.fromEntries(
+  Object.values(CHANGING).map((name) => [name, luaFile(`./lua/${name}.lua`)]),
+) as Record<(typeof CHANGING)[keyof typeof CHANGING], string>;
+const RENEW = withKeys(CLOCK, luaFile("./lua/renew.lua"));
+const STATS = withKeys(luaFile("./lua/stats.lua"));
+
+type Scripts = RedisClient & {
+  svcSchedEnqueue(...args: (string | number)[]): Promise<string[]>;
+  svcSchedRelease(...args: (string | number)[]): Promise<string[]>;
+  svcSchedSetSlots(...args: (string | number)[]): Promise<string[]>;
+  svcSchedAccounts(...args: (string | number)[]): Promise<string[]>;
+  svcSchedTick(...args: (string | number)[]): Promise<string[]>;
+  svcSchedRemove(...args: (string | number)[]): Promise<number>;
+  svcSchedRenew(...args: (string | number)[]): Promise<string[]>;
+  svcSchedStats(...args: string[]): Promise<[number, number, number, string, string[], string[]]>;
+  svcSchedRelocate(...args: (string | number)[]): Promise<string | null>;
+};
+
+function scripts(redis: RedisClient, policyLua: string): Scripts {
+  // One policy per connection: the commands are defined with the first scheduler's.
+  if (!("svcSchedEnqueue" in redis)) {
+    // KEYS[1] is the key prefix, only so that Redis Cluster routes the script to the node of its
+    // hash tag (every key it touches shares it); the scripts read the prefix from ARGV[1].
+    const define = (name: string, lua: string) => redis.defineCommand(name, { numberOfKeys: 1, lua });
+    for (const [command, name] of Object.entries(CHANGING))
+      define(command, changingState(policyLua, SOURCES[name]));
+    define("svcSchedRenew", RENEW);
+    define("svcSchedStats", STATS);
+  }
+  return redis as Scripts;
+}
+
+/** A run that got a slot: its job goes to the workers now. */
+export interface Dispatched {
+  runId: string;
+  slot: string;
+  pool: string;
+  /** Its input, when it was small enough to wait with it: the worker can send it before the start commits. */
+  input?: string;
+}
+
+export interface WaitingRun {
+  runId: string;
+  pool: string;
+  accountId: string;
+  createdAt: Date;
+  priority: RunPriority;
+  /** The account's weight and concurrency limit (null: the default), as the database has them. */
+  weight: number;
+  maxConcurrentRuns: number | null;
+  /** The API key that made it, and that key's own concurrency limit (null: none). */
+  keyId: string;
+  keyMaxConcurrentRuns: number | null;
+  /** Its input as JSON, kept while it waits when small (INPUT_KEPT_MAX_BYTES). */
+  input?: string;
+}
+
+/** The largest input kept with a waiting run (a million waiting runs then hold at most 2 GB). */
+export const INPUT_KEPT_MAX_BYTES = 2_048;
+
+export interface PoolStats {
+  capacity: number;
+  leased: number;
+  queued: number;
+  /** Creation time of the run waiting longest, null when none waits. */
+  oldestQueuedAt: Date | null;
+  /** When the run on each busy slot of the capacity was leased its slot (ms). */
+  busySince: number[];
+  /** How long the last runs that gave their slot back held it (ms), newest first. */
+  held: number[];
+}
+
+export interface SchedulerSettings {
+  leaseMs: number;
+  /** ACCOUNT_MAX_CONCURRENT_RUNS. */
+  defaultLimit: number;
+}
+
+const quads = (flat: string[]): Dispatched[] => {
+  const out: Dispatched[] = [];
+  for (let i = 0; i + 3 < flat.length; i += 4)
+    out.push({
+      runId: flat[i]!,
+      slot: flat[i + 1]!,
+      pool: flat[i + 2]!,
+      ...(flat[i + 3] && { input: flat[i + 3] }),
+    });
+  return out;
+};
+
+export type Scheduler = ReturnType<typeof redisScheduler>;
+
+export function redisScheduler(
+  redis: RedisClient,
+  prefix: string,
+  settings: SchedulerSettings,
+  policyOf: PolicyFactory = stridePolicy,
+) {
+  const K = schedulerKeys(prefix);
+  const P = K.root;
+  const policy = policyOf(redis, P);
+  const r = scripts(redis, policy.lua);
+  const head = () => [P, P, settings.leaseMs, settings.defaultLimit] as const;
+  return {
+    /** Adds runs to their pools' queues and dispatches; the runs (of any pool) that got a slot. */
+    async enqueue(runs: readonly WaitingRun[]): Promise<Dispatched[]> {
+      if (!runs.length) return [];
+      const batch = runs.map((run) => ({
+        r: run.runId,
+        p: run.pool,
+        a: run.accountId,
+        t: run.createdAt.getTime(),
+        l: run.priority === "low" ? "l" : "n",
+        w: run.weight,
+        c: run.maxConcurrentRuns,
+        k: run.keyId,
+        kc: run.keyMaxConcurrentRuns,
+        ...(run.input !== undefined && run.input.length <= INPUT_KEPT_MAX_BYTES && { i: run.input }),
+      }));
+      return quads(await r.svcSchedEnqueue(...head(), JSON.stringify(batch)));
+    },
+    /** Frees the runs' slots (idempotent) and dispatches into them. */
+    async release(runIds: readonly string[]): Promise<Dispatched[]> {
+      if (!runIds.length) return [];
+      return quads(await r.svcSchedRelease(...head(), ...runIds));
+    },
+    /**
+     * An account's weight and limit, and its keys' limits, as the database has them now, for
+     * accounts with runs waiting in `pools`; dispatches what a higher limit or weight allows at once.
+     */
+    async refreshAccounts(
+      accounts: readonly {
+        accountId: string;
+        weight: number;
+        maxConcurrentRuns: number | null;
+        pools: string[];
+        keys: { keyId: string; maxConcurrentRuns: number | null }[];
+      }[],
+    ): Promise<Dispatched[]> {
+      if (!accounts.length) return [];
+      const batch = accounts.map((a) => ({
+        a: a.accountId,
+        w: a.weight,
+        c: a.maxConcurrentRuns,
+        p: a.pools,
+        k: a.keys.map((k) => ({ k: k.keyId, c: k.maxConcurrentRuns })),
+      }));
+      return quads(await r.svcSchedAccounts(...head(), JSON.stringify(batch)));
+    },
+    /** Sets a pool's slots (its capacity now) and dispatches into any that are free. */
+    async setSlots(pool: string, slots: readonly string[]): Promise<Dispatched[]> {
+      return quads(await r.svcSchedSetSlots(...head(), pool, ...slots));
+    },
+    /** Gives back expired leases, fills the pools; also when the next lease expires (ms), if any. */
+    async tick(pools: readonly string[]): Promise<{ dispatched: Dispatched[]; nextExpiry: number | null }> {
+      const flat = await r.svcSchedTick(...head(), ...pools);
+      const last = flat.pop();
+      return { dispatched: quads(flat), nextExpiry: last ? Number(last) : null };
+    },
+    /** Takes runs out of their queues (canceled while waiting); how many were waiting. */
+    async remove(runIds: readonly string[]): Promise<number> {
+      if (!runIds.length) return 0;
+      return r.svcSchedRemove(...head(), ...runIds);
+    },
+    /** Extends the leases of runs this worker executes; those that still hold one. */
+    async renew(runIds: readonly string[]): Promise<string[]> {
+      if (!runIds.length) return [];
+      return r.svcSchedRenew(P, P, settings.leaseMs, ...runIds);
+    },
+    /** Moves a run to a free slot on a server not in `avoid`; the slot, or null when none is free. */
+    async relocate(runId: string, avoid: readonly string[]): Promise<string | null> {
+      return r.svcSchedRelocate(...head(), runId, avoid.join("\t"));
+    },
+    /** How many runs of the pool start before a waiting run (the policy's order); null when not waiting. */
+    runsBefore: (pool: string, runId: string) => policy.runsBefore(pool, runId),
+    async stats(pool: string): Promise<PoolStats> {
+      const [capacity, leased, queued, oldest, since, held] = await r.svcSchedStats(P, P, pool);
+      return {
+        capacity: Number(capacity),
+        leased: Number(leased),
+        queued: Math.max(0, Number(queued)),
+        oldestQueuedAt: oldest ? new Date(Number(oldest)) : null,
+        busySince: since.map(Number).filter(Number.isFinite),
+        held: held.map(Number).filter(Number.isFinite),
+      };
+    },
+    /** Pools that have had runs or slots. */
+    pools: (): Promise<string[]> => redis.smembers(K.pools),
+    /** Where runs stand: waiting, leased (with the slot and when, ms), or neither. */
+    async states(
+      runIds: readonly string[],
+    ): Promise<Map<string, { waiting: boolean; slot: string | null; leasedAt: number | null }>> {
+      if (!runIds.length) return new Map();
+      const [waiting, leases] = await Promise.all([
+        redis.hmget(K.waiting, ...runIds),
+        redis.hmget(K.lease, ...runIds),
+      ]);
+      return new Map(
+        runIds.map((id, i) => [
+          id,
+          {
+            waiting: waiting[i] !== null,
+            slot: leases[i] ? leases[i]!.split("\t")[LEASE_FIELDS.slot]! : null,
+            leasedAt: leases[i] ? Number(leases[i]!.split("\t")[LEASE_FIELDS.leasedAt]) : null,
+          },
+        ]),
+      );
+    },
+    /** When a run's lease was granted (ms), for the dispatch latency; null when it holds none. */
+    async leasedAt(runId: string): Promise<number | null> {
+      const v = await redis.hget(K.lease, runId);
+      return v ? Number(v.split("\t")[LEASE_FIELDS.leasedAt]) : null;
+    },
+    /** A server's health as the pool's monitor last saw it. */
+    async setHealth(pool: string, server: string, up: boolean): Promise<void> {
+      await redis.hset(K.pool(pool, "health"), server, up ? "up" : "down");
+    },
+    async health(pool: string): Promise<Record<string, string>> {
+      return redis.hgetall(K.pool(pool, "health"));
+    },
+    /** One process per pool at a time does a periodic duty (health checks): true when it is this one. */
+    async claimDuty(pool: string, ms: number): Promise<boolean> {
+      return (await redis.set(K.pool(pool, "duty"), "1", "PX", ms, "NX")) === "OK";
+    },
+  };
+}

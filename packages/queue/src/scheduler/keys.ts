@@ -1,0 +1,75 @@
+// The scheduler's key layout in Redis, said once: the TypeScript here reads keys through
+// schedulerKeys(), and every Lua script gets the same layout as `K` (LUA_KEYS, prepended when the
+// scripts are defined). Every key is under `<prefix>:sched:` (P), so one hash tag in the prefix
+// keeps them on one Redis Cluster node.
+//
+//   <pool>:n:<account>, <pool>:l:<account>  ZSET run -> created ms (normal and low lane)
+//   <pool>:pn:<key>, <pool>:pl:<key>  ZSET run -> created ms: runs parked while their API key was at
+//                  its own limit (they count as queued; they go back to their lane when it has room)
+//   <pool>:ring    ZSET account -> pass (accounts with waiting runs: the fairness policy's turns)
+//   <pool>:heads   ZSET account -> created ms of its oldest run in line (the pool's oldest waiting
+//                  run in one read, however many accounts wait)
+//   <pool>:passes  HASH account -> pass it left the ring with (it rejoins no earlier)
+//   <pool>:meta    HASH vt (the pass of the last pick), queued (runs waiting)
+//   <pool>:slots   SET slot ids (the capacity: healthy servers x concurrency, or render threads)
+//   <pool>:busy    HASH slot -> run
+//   <pool>:health  HASH server -> up | down
+//   <pool>:held    LIST how long the last 100 runs released held their slot (ms), newest first
+//   <pool>:duty    STRING the process doing the pool's periodic duty (health checks), with a TTL
+//   waiting        HASH run -> pool \t account \t lane \t key
+//   input          HASH run -> its input (JSON), when small: handed to its dispatch
+//   lease          HASH run -> pool \t slot \t account \t leased ms \t key
+//   leases         ZSET run -> expiry ms
+//   running        HASH account -> leases held (all pools)
+//   limit, weight  HASH account -> its concurrency limit and weight (written with its runs)
+//   keyrunning     HASH key -> leases held by the key's runs
+//   keylimit       HASH key -> the key's own concurrency limit (when it has one)
+//   parked:<key>   SET pools where the key has parked runs
+//   pools          SET pools known (their metrics, the periodic tick)
+
+/** Keys shared by every pool. */
+const GLOBAL = [
+  "waiting",
+  "input",
+  "lease",
+  "leases",
+  "running",
+  "limit",
+  "weight",
+  "keyrunning",
+  "keylimit",
+  "pools",
+] as const;
+/** Keys of one pool, `<pool>:<name>`. */
+const PER_POOL = ["ring", "heads", "passes", "meta", "slots", "busy", "health", "held", "duty"] as const;
+/** A run's lane while it waits: normal or low. */
+export type Lane = "n" | "l";
+
+/** The fields of a `lease` entry, in order. */
+export const LEASE_FIELDS = { pool: 0, slot: 1, account: 2, leasedAt: 3, key: 4 } as const;
+
+export const schedulerRoot = (prefix: string) => `${prefix}:sched:`;
+
+export function schedulerKeys(prefix: string) {
+  const P = schedulerRoot(prefix);
+  return {
+    root: P,
+    ...(Object.fromEntries(GLOBAL.map((name) => [name, P + name])) as Record<
+      (typeof GLOBAL)[number],
+      string
+    >),
+    pool: (pool: string, name: (typeof PER_POOL)[number]) => `${P}${pool}:${name}`,
+  };
+}
+
+/**
+ * The layout as Lua, for scripts that get the root as `P`: K.<global>, K.pool(pool, name),
+ * K.lane(pool, lane, account), K.parked(pool, lane, key), K.parkedPools(key).
+ */
+export const LUA_KEYS = `local K = {}
+${GLOBAL.map((name) => `K.${name} = P .. '${name}'`).join("\n")}
+function K.pool(pool, name) return P .. pool .. ':' .. name end
+function K.lane(pool, lane, account) return P .. pool .. ':' .. lane .. ':' .. account end
+function K.parked(pool, lane, key) return P .. pool .. ':p' .. lane .. ':' .. key end
+function K.parkedPools(key) return P .. 'parked:' .. key end
+`;

@@ -1,0 +1,155 @@
+-- Shared by the scripts that change a pool: its waiting runs, leases and slots. Given before it:
+-- P, K (keys.ts), serverNow (clock.lua), and `policy` (the fairness policy: join, leave, next,
+-- charge). ARGV[2]: lease length (ms), ARGV[3]: the default concurrency limit of an account.
+local now, ttl, defaultLimit = serverNow(), tonumber(ARGV[2]), tonumber(ARGV[3])
+local function split(v)
+  local out = {}
+  for part in string.gmatch(v, '([^\t]+)') do out[#out + 1] = part end
+  return out
+end
+local function waitingOf(pool, account)
+  return redis.call('ZCARD', K.lane(pool, 'n', account)) + redis.call('ZCARD', K.lane(pool, 'l', account))
+end
+-- After runs left an account's lanes: its entry in the pool's heads follows its oldest run in line.
+local function refreshHead(pool, account)
+  local oldest
+  for _, lane in ipairs({ 'n', 'l' }) do
+    local head = redis.call('ZRANGE', K.lane(pool, lane, account), 0, 0, 'WITHSCORES')
+    if head[2] and (not oldest or tonumber(head[2]) < oldest) then oldest = tonumber(head[2]) end
+  end
+  if oldest then
+    redis.call('ZADD', K.pool(pool, 'heads'), oldest, account)
+  else
+    redis.call('ZREM', K.pool(pool, 'heads'), account)
+  end
+end
+local function underLimit(account)
+  local limit = tonumber(redis.call('HGET', K.limit, account) or defaultLimit) or defaultLimit
+  return tonumber(redis.call('HGET', K.running, account) or '0') < limit
+end
+local function keyFull(key)
+  local limit = redis.call('HGET', K.keylimit, key)
+  return limit and tonumber(redis.call('HGET', K.keyrunning, key) or '0') >= tonumber(limit)
+end
+-- A key with room again: its parked runs (oldest first, as many as it has room for) go back to
+-- their account's lanes, and their pools are marked for filling.
+local function unpark(key, pools)
+  local limit = redis.call('HGET', K.keylimit, key)
+  local room = 1000000
+  if limit then room = tonumber(limit) - tonumber(redis.call('HGET', K.keyrunning, key) or '0') end
+  if room <= 0 then return end
+  for _, pool in ipairs(redis.call('SMEMBERS', K.parkedPools(key))) do
+    local left = 0
+    for _, lane in ipairs({ 'n', 'l' }) do
+      local parked = K.parked(pool, lane, key)
+      local popped = redis.call('ZPOPMIN', parked, room)
+      for i = 1, #popped, 2 do
+        local v = redis.call('HGET', K.waiting, popped[i])
+        if v then
+          local account = split(v)[2]
+          redis.call('ZADD', K.lane(pool, lane, account), popped[i + 1], popped[i])
+          redis.call('ZADD', K.pool(pool, 'heads'), 'LT', popped[i + 1], account)
+          policy.join(pool, account)
+        end
+      end
+      left = left + redis.call('ZCARD', parked)
+    end
+    if left == 0 then redis.call('SREM', K.parkedPools(key), pool) end
+    pools[pool] = true
+  end
+end
+-- held: the run gave its slot back itself (not a lapsed or moved lease): how long it held it
+-- is what the pool's next waiting runs can expect (their start estimates).
+local function release(run, pools, held)
+  local v = redis.call('HGET', K.lease, run)
+  if not v then return nil end
+  local f = split(v)
+  local pool, slot, account, key = f[1], f[2], f[3], f[5]
+  local leasedAt = tonumber(f[4])
+  if held and leasedAt then
+    redis.call('LPUSH', K.pool(pool, 'held'), math.max(0, now - leasedAt))
+    redis.call('LTRIM', K.pool(pool, 'held'), 0, 99)
+  end
+  redis.call('HDEL', K.lease, run)
+  redis.call('ZREM', K.leases, run)
+  if redis.call('HGET', K.pool(pool, 'busy'), slot) == run then redis.call('HDEL', K.pool(pool, 'busy'), slot) end
+  if redis.call('HINCRBY', K.running, account, -1) <= 0 then redis.call('HDEL', K.running, account) end
+  if key then
+    if redis.call('HINCRBY', K.keyrunning, key, -1) <= 0 then redis.call('HDEL', K.keyrunning, key) end
+    if pools then unpark(key, pools) end
+  end
+  return pool
+end
+-- Leases nobody renewed (their worker died, or their job was never taken) give their slots back.
+local function purge()
+  local pools = {}
+  for _, run in ipairs(redis.call('ZRANGEBYSCORE', K.leases, '-inf', now, 'LIMIT', 0, 1000)) do
+    local pool = release(run, pools)
+    if pool then pools[pool] = true end
+  end
+  return pools
+end
+local function lease(pool, run, slot, account, key)
+  redis.call('HSET', K.pool(pool, 'busy'), slot, run)
+  local v = pool .. '\t' .. slot .. '\t' .. account .. '\t' .. now
+  if key then
+    v = v .. '\t' .. key
+    redis.call('HINCRBY', K.keyrunning, key, 1)
+  end
+  redis.call('HSET', K.lease, run, v)
+  redis.call('ZADD', K.leases, now + ttl, run)
+  redis.call('HINCRBY', K.running, account, 1)
+end
+-- Fills the pool's free slots: the account the policy names (among those under their limit) gives
+-- its oldest normal run, else its oldest low run; a run whose key is at its own limit is parked.
+local function dispatch(pool, out)
+  local busy = {}
+  local b = redis.call('HGETALL', K.pool(pool, 'busy'))
+  for i = 1, #b, 2 do busy[b[i]] = true end
+  local free = {}
+  for _, slot in ipairs(redis.call('SMEMBERS', K.pool(pool, 'slots'))) do
+    if not busy[slot] then free[#free + 1] = slot end
+  end
+  table.sort(free, function(x, y) return x > y end)
+  while #free > 0 do
+    local chosen, turn = policy.next(pool, underLimit)
+    if not chosen then break end
+    local lane = 'n'
+    local popped = redis.call('ZPOPMIN', K.lane(pool, 'n', chosen))
+    if #popped == 0 then
+      lane = 'l'
+      popped = redis.call('ZPOPMIN', K.lane(pool, 'l', chosen))
+    end
+    refreshHead(pool, chosen)
+    local key
+    if #popped > 0 then key = split(redis.call('HGET', K.waiting, popped[1]) or '')[4] end
+    if #popped == 0 then
+      policy.leave(pool, chosen)
+    elseif key and keyFull(key) then
+      -- Its key runs as many as it may: the run waits aside, and the account's next run is tried.
+      redis.call('ZADD', K.parked(pool, lane, key), popped[2], popped[1])
+      redis.call('SADD', K.parkedPools(key), pool)
+      if waitingOf(pool, chosen) == 0 then policy.leave(pool, chosen) end
+    else
+      local run = popped[1]
+      redis.call('HDEL', K.waiting, run)
+      local input = redis.call('HGET', K.input, run)
+      if input then redis.call('HDEL', K.input, run) end
+      redis.call('HINCRBY', K.pool(pool, 'meta'), 'queued', -1)
+      policy.charge(pool, chosen, turn)
+      if waitingOf(pool, chosen) == 0 then policy.leave(pool, chosen) end
+      local slot = table.remove(free)
+      lease(pool, run, slot, chosen, key)
+      out[#out + 1] = run
+      out[#out + 1] = slot
+      out[#out + 1] = pool
+      out[#out + 1] = input or ''
+    end
+  end
+end
+-- Fills every pool named; the runs leased, as (run, slot, pool, input or '') quads.
+local function filled(pools)
+  local out = {}
+  for pool in pairs(pools) do dispatch(pool, out) end
+  return out
+end

@@ -1,0 +1,19 @@
+-- ARGV[2]: pool. Capacity, leased slots, waiting runs, the oldest waiting run's creation (ms),
+-- when each busy slot of the capacity was leased (ms; a slot whose server left is not capacity),
+-- and how long the last runs released held their slot.
+local pool = ARGV[2]
+local oldest = redis.call('ZRANGE', K.pool(pool, 'heads'), 0, 0, 'WITHSCORES')[2] or ''
+local since = {}
+for _, slot in ipairs(redis.call('SMEMBERS', K.pool(pool, 'slots'))) do
+  local run = redis.call('HGET', K.pool(pool, 'busy'), slot)
+  local v = run and redis.call('HGET', K.lease, run)
+  if v then since[#since + 1] = string.match(v, '^[^\t]*\t[^\t]*\t[^\t]*\t([^\t]+)') end
+end
+return {
+  redis.call('SCARD', K.pool(pool, 'slots')),
+  redis.call('HLEN', K.pool(pool, 'busy')),
+  tonumber(redis.call('HGET', K.pool(pool, 'meta'), 'queued') or '0'),
+  oldest,
+  since,
+  redis.call('LRANGE', K.pool(pool, 'held'), 0, -1),
+}
