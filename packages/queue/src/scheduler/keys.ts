@@ -41,7 +41,7 @@ const GLOBAL = [
   "pools",
 ] as const;
 /** Keys of one pool, `<pool>:<name>`. */
-const PER_POOL = ["ring", "heads", "passes", "meta", "slots", "busy", "health", "held", "duty"] as const;
+type PoolKey = "ring" | "heads" | "passes" | "meta" | "slots" | "busy" | "health" | "held" | "duty";
 /** A run's lane while it waits: normal or low. */
 export type Lane = "n" | "l";
 
@@ -58,7 +58,7 @@ export function schedulerKeys(prefix: string) {
       (typeof GLOBAL)[number],
       string
     >),
-    pool: (pool: string, name: (typeof PER_POOL)[number]) => `${P}${pool}:${name}`,
+    pool: (pool: string, name: PoolKey) => `${P}${pool}:${name}`,
   };
 }
 
