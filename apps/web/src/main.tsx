@@ -15,13 +15,11 @@ import { Models } from "./pages/Models";
 import { ModelPage } from "./pages/ModelPage";
 import { NotFound } from "./pages/NotFound";
 import { SecurityLog } from "./pages/AuditLog";
-import {
-  OperatorAccountPage,
-  OperatorAccounts,
-  OperatorAudit,
-  OperatorModels,
-  OperatorPages,
-} from "./pages/Operator";
+import { OperatorAccountPage } from "./pages/operator/AccountPage";
+import { OperatorAccounts } from "./pages/operator/Accounts";
+import { OperatorAudit } from "./pages/operator/Audit";
+import { OperatorModels } from "./pages/operator/Models";
+import { OperatorPages } from "./pages/operator/OperatorPages";
 import "./styles.css";
 
 const queryClient = new QueryClient({

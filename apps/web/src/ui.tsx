@@ -286,7 +286,8 @@ export function LoadFailed({
   );
 }
 
-const statNumber = new Intl.NumberFormat();
+/** Token counts and other whole numbers, in the reader's locale. */
+export const number = new Intl.NumberFormat();
 
 /** A figure with its label and what it means; its test id is stat-<label in lower case>. */
 export function Stat({ label, value, hint }: { label: string; value: number | undefined; hint: string }) {
@@ -294,9 +295,41 @@ export function Stat({ label, value, hint }: { label: string; value: number | un
     <div className="stat" title={hint}>
       <span className="stat-label">{label}</span>
       <span className="stat-value" data-testid={`stat-${label.toLowerCase()}`}>
-        {value === undefined ? "…" : statNumber.format(value)}
+        {value === undefined ? "…" : number.format(value)}
       </span>
       <span className="muted small">{hint}</span>
     </div>
+  );
+}
+
+/** A form of its own card: a titled section whose form sends `onSubmit`, its error under it. */
+export function CardForm({
+  id,
+  title,
+  onSubmit,
+  error,
+  children,
+}: {
+  id: string;
+  title: string;
+  onSubmit(): void;
+  error: unknown;
+  children: ReactNode;
+}) {
+  return (
+    <section className="card" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>{title}</h2>
+      <form
+        className="filters"
+        aria-label={title}
+        onSubmit={(event) => {
+          event.preventDefault();
+          onSubmit();
+        }}
+      >
+        {children}
+      </form>
+      <ErrorMessage error={error} />
+    </section>
   );
 }

@@ -3,6 +3,7 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
 import { call, query, type AuditEntry } from "../api";
+import { DataTable } from "../table";
 import { Empty, ErrorMessage, Loading, PageHeader, Time } from "../ui";
 
 export function AuditLog(props: {
@@ -31,48 +32,30 @@ export function AuditLog(props: {
       <ErrorMessage error={audit.error} />
       {!audit.isPending && entries.length === 0 ? <Empty>No operator action yet.</Empty> : null}
       {entries.length ? (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Who</th>
-                <th scope="col">What</th>
-                <th scope="col">On</th>
-                <th scope="col">Reason</th>
-                <th scope="col">Before</th>
-                <th scope="col">After</th>
-              </tr>
-            </thead>
-            <tbody>
-              {entries.map((e) => (
-                <tr key={e.id} data-audit-action={e.action}>
-                  <td>
-                    <Time value={e.created_at} />
-                  </td>
-                  <td>{e.actor_email}</td>
-                  <td>{e.action}</td>
-                  <td>
-                    {props.linkAccounts && e.account_id ? (
-                      <Link to={`/operator/accounts/${e.account_id}`}>
-                        <code>{e.target_id}</code>
-                      </Link>
-                    ) : (
-                      <code>{e.target_id}</code>
-                    )}
-                  </td>
-                  <td>{e.reason}</td>
-                  <td>
-                    <State value={e.before} />
-                  </td>
-                  <td>
-                    <State value={e.after} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          rows={entries}
+          rowKey={(e) => e.id}
+          rowProps={(e) => ({ "data-audit-action": e.action })}
+          columns={[
+            { header: "When", cell: (e) => <Time value={e.created_at} /> },
+            { header: "Who", cell: (e) => e.actor_email },
+            { header: "What", cell: (e) => e.action },
+            {
+              header: "On",
+              cell: (e) =>
+                props.linkAccounts && e.account_id ? (
+                  <Link to={`/operator/accounts/${e.account_id}`}>
+                    <code>{e.target_id}</code>
+                  </Link>
+                ) : (
+                  <code>{e.target_id}</code>
+                ),
+            },
+            { header: "Reason", cell: (e) => e.reason },
+            { header: "Before", cell: (e) => <State value={e.before} /> },
+            { header: "After", cell: (e) => <State value={e.after} /> },
+          ]}
+        />
       ) : null}
       {audit.hasNextPage ? (
         <button type="button" className="secondary" onClick={() => void audit.fetchNextPage()}>

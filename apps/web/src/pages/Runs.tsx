@@ -4,6 +4,7 @@ import { Link, useSearchParams } from "react-router";
 import { call, query, scoped, type Model, type RunSummary } from "../api";
 import { useConsole } from "../session";
 import { Empty, ErrorMessage, isActive, Loading, PageHeader, StatusBadge, Time } from "../ui";
+import { DataTable } from "../table";
 
 const STATUSES = ["QUEUED", "EXECUTING", "COMPLETED", "FAILED", "CANCELED"];
 
@@ -111,43 +112,33 @@ export function Runs() {
         </Empty>
       ) : null}
       {list.length ? (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Run</th>
-                <th scope="col">Model</th>
-                <th scope="col">Status</th>
-                <th scope="col">Created</th>
-                <th scope="col" className="num">
-                  Tokens
-                </th>
-              </tr>
-            </thead>
-            <tbody aria-live="polite">
-              {list.map((r) => (
-                <tr key={r.run_id}>
-                  <td>
-                    <Link to={`/runs/${r.run_id}`}>
-                      <code>{r.run_id}</code>
-                    </Link>
-                  </td>
-                  {/* A FAILED run's view has neither its model nor its times (interface-spec). */}
-                  <td>{"model_id" in r ? r.model_id : <span className="muted">—</span>}</td>
-                  <td>
-                    <StatusBadge status={r.status} />
-                  </td>
-                  <td>
-                    <Time value={"created_at" in r ? r.created_at : undefined} />
-                  </td>
-                  <td className="num">
-                    {"tokens_charged" in r ? r.tokens_charged : <span className="muted">—</span>}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          rows={list}
+          rowKey={(r) => r.run_id}
+          live
+          columns={[
+            {
+              header: "Run",
+              cell: (r) => (
+                <Link to={`/runs/${r.run_id}`}>
+                  <code>{r.run_id}</code>
+                </Link>
+              ),
+            },
+            // A FAILED run's view has neither its model nor its times (interface-spec).
+            {
+              header: "Model",
+              cell: (r) => ("model_id" in r ? r.model_id : <span className="muted">—</span>),
+            },
+            { header: "Status", cell: (r) => <StatusBadge status={r.status} /> },
+            { header: "Created", cell: (r) => <Time value={"created_at" in r ? r.created_at : undefined} /> },
+            {
+              header: "Tokens",
+              numeric: true,
+              cell: (r) => ("tokens_charged" in r ? r.tokens_charged : <span className="muted">—</span>),
+            },
+          ]}
+        />
       ) : null}
       {runs.hasNextPage ? (
         <button

@@ -3,9 +3,8 @@ import { useState, type FormEvent } from "react";
 import { Link, useSearchParams } from "react-router";
 import { call, query, scoped, type Account, type LedgerEntry, type Usage } from "../api";
 import { useConsole } from "../session";
-import { CountInput, Empty, ErrorMessage, Loading, PageHeader, Stat, Time } from "../ui";
-
-const number = new Intl.NumberFormat();
+import { DataTable } from "../table";
+import { CountInput, Empty, ErrorMessage, Loading, number, PageHeader, Stat, Time } from "../ui";
 
 /** The owner's low-balance threshold: account.balance_low goes to the live endpoints subscribed to it. */
 function LowBalanceAlert({ threshold }: { threshold: number | null }) {
@@ -147,50 +146,32 @@ export function UsagePage() {
           <Empty>No ledger entries{runFilter ? " for this run" : ""}.</Empty>
         ) : null}
         {entries.length ? (
-          <div className="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Kind</th>
-                  <th scope="col" className="num">
-                    Amount
-                  </th>
-                  <th scope="col" className="num">
-                    Balance Δ
-                  </th>
-                  <th scope="col" className="num">
-                    Reserved Δ
-                  </th>
-                  <th scope="col">Run</th>
-                  <th scope="col">Note</th>
-                </tr>
-              </thead>
-              <tbody>
-                {entries.map((e) => (
-                  <tr key={e.id}>
-                    <td>
-                      <Time value={e.created_at} />
-                    </td>
-                    <td>
-                      <span className={`badge kind-${e.kind.toLowerCase()}`}>{e.kind.toLowerCase()}</span>
-                    </td>
-                    <td className="num">{number.format(e.amount)}</td>
-                    <td className="num">{signed(e.balance_delta)}</td>
-                    <td className="num">{signed(e.reserved_delta)}</td>
-                    <td>
-                      {e.run_id ? (
-                        <Link to={`/runs/${e.run_id}`}>
-                          <code>{e.run_id}</code>
-                        </Link>
-                      ) : null}
-                    </td>
-                    <td>{e.note}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            rows={entries}
+            rowKey={(e) => e.id}
+            columns={[
+              { header: "When", cell: (e) => <Time value={e.created_at} /> },
+              {
+                header: "Kind",
+                cell: (e) => (
+                  <span className={`badge kind-${e.kind.toLowerCase()}`}>{e.kind.toLowerCase()}</span>
+                ),
+              },
+              { header: "Amount", numeric: true, cell: (e) => number.format(e.amount) },
+              { header: "Balance Δ", numeric: true, cell: (e) => signed(e.balance_delta) },
+              { header: "Reserved Δ", numeric: true, cell: (e) => signed(e.reserved_delta) },
+              {
+                header: "Run",
+                cell: (e) =>
+                  e.run_id ? (
+                    <Link to={`/runs/${e.run_id}`}>
+                      <code>{e.run_id}</code>
+                    </Link>
+                  ) : null,
+              },
+              { header: "Note", cell: (e) => e.note },
+            ]}
+          />
         ) : null}
         {ledger.hasNextPage ? (
           <button
