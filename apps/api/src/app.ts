@@ -14,7 +14,7 @@ import { traceRequests } from "./http/traceRequests.js";
 import { mountRoutes, type Guards, type RouteGroup } from "./http/route.js";
 import { API_V1, FILES, OPERATIONS } from "./routes/api.js";
 import { CONSOLE_API, consoleApi } from "./console/routes.js";
-import { nobody } from "./console/operator.js";
+import { nobody } from "./console/operator/index.js";
 import { DEFAULT_CONSOLE_DIR, consolePages } from "./console/static.js";
 
 /** Routes that no key or session guards: none of their guards applies (and none is an operator's). */

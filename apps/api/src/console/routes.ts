@@ -42,7 +42,7 @@ import {
   setSessionCookie,
 } from "./session.js";
 import { presentKey } from "./keys.js";
-import { auditPage, OPERATOR_ROUTES, operatorsOnly } from "./operator.js";
+import { auditPage, OPERATOR_ROUTES, operatorsOnly } from "./operator/index.js";
 import { cursorSchema } from "../http/cursor.js";
 import { pageLimit } from "../http/validate.js";
 import { signInLimit } from "./signInLimit.js";

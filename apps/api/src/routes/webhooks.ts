@@ -24,6 +24,7 @@ import {
   rotateEndpointSecret,
   setEndpointEvents,
 } from "@svc/db";
+import { sendDeliveries } from "@svc/use-cases";
 import { authOf } from "../auth/authenticate.js";
 import { perApp, route, type Guard, type Route, type RouteContext } from "../http/route.js";
 import * as R from "../openapi/responses.js";
@@ -64,14 +65,8 @@ const owner = ({ res }: RouteContext) => {
 };
 const endpointOr404 = async (ctx: RouteContext, id: string) =>
   (await findEndpoint(ctx.deps.db, owner(ctx), id)) ?? Promise.reject(notFound(id));
-/** Sending is the worker's; a delivery left pending because Redis is down is sent by its sweeper. */
-const send = ({ deps: { queues, logger }, res }: RouteContext, ids: string[]) =>
-  queues.enqueueDeliveries(ids).catch((error: unknown) =>
-    logger.warn("enqueue of deliveries failed; the sweeper will send them", {
-      request_id: res.locals.requestId,
-      error: (error as Error).message,
-    }),
-  );
+const send = ({ deps, res }: RouteContext, ids: string[]) =>
+  sendDeliveries(deps, ids, { request_id: res.locals.requestId as string });
 
 const tags = ["Webhooks"];
 // Endpoints and their secrets are credentials: where a person calls (the console), owners change

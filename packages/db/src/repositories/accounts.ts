@@ -3,7 +3,7 @@ import { findMany, findOne, type Db } from "../client.js";
 import { Prisma } from "../generated/prisma/client.js";
 import { NEWEST_FIRST, pastPosition, type Position } from "./keyset.js";
 
-export function createAccount(db: Db, name: string) {
+export function createAccount(db: Db | Prisma.TransactionClient, name: string) {
   return db.account.create({ data: { id: newId("acct"), name } });
 }
 
@@ -74,8 +74,17 @@ export const ACCOUNT_SUMMARY = {
   lowBalanceThreshold: true,
 } as const;
 
-export function findAccount(db: Db, id: string) {
+export function findAccount(db: Db | Prisma.TransactionClient, id: string) {
   return db.account.findUnique({ where: { id }, select: ACCOUNT_SUMMARY });
+}
+
+/** An account's fair share (weight) and runs at once (null: the default), in the caller's transaction. */
+export function updateAccountScheduling(
+  tx: Prisma.TransactionClient,
+  id: string,
+  change: { weight?: number; maxConcurrentRuns?: number | null },
+) {
+  return tx.account.update({ where: { id }, data: change, select: ACCOUNT_SUMMARY });
 }
 
 /**

@@ -1,5 +1,6 @@
 import { newId } from "@svc/core";
 import { findMany, type Db } from "../client.js";
+import type { Prisma } from "../generated/prisma/client.js";
 
 export function createSession(
   db: Db,
@@ -67,4 +68,9 @@ export async function standingSessionIds(db: Db, ids: readonly string[]): Promis
     [ids],
   );
   return new Set(rows.map((r) => r.id));
+}
+
+/** Ends every session of a person (disabled). */
+export async function endSessionsOf(db: Db | Prisma.TransactionClient, userId: string): Promise<void> {
+  await db.consoleSession.deleteMany({ where: { userId } });
 }

@@ -1,4 +1,4 @@
-import type { ModelCategory } from "@svc/core";
+import type { ModelCategory, Pricing, RunnerSettings } from "@svc/core";
 import { findMany, findOne, type Db } from "../client.js";
 import { parseRunner, withCatalogueFields } from "./catalogueFields.js";
 import type { Model, Prisma } from "../generated/prisma/client.js";
@@ -68,4 +68,39 @@ export async function modelRunners(db: Db) {
       return { id, runner: null };
     }
   });
+}
+
+const MODEL_SETTINGS = {
+  id: true,
+  name: true,
+  category: true,
+  status: true,
+  pricing: true,
+  runner: true,
+  maxQueue: true,
+} as const;
+
+/** What an operator may change of a model, as it is now (pricing and runner typed); null when unknown. */
+export async function findModelSettings(tx: Db | Prisma.TransactionClient, id: string) {
+  const row = await tx.model.findUnique({ where: { id }, select: MODEL_SETTINGS });
+  return row && withCatalogueFields(row);
+}
+
+/** Changes a model's price, status, queue cap or runner, in the caller's transaction; the model now. */
+export async function updateModelSettings(
+  tx: Prisma.TransactionClient,
+  id: string,
+  change: { pricing?: Pricing; status?: string; maxQueue?: number | null; runner?: RunnerSettings },
+) {
+  const row = await tx.model.update({
+    where: { id },
+    data: {
+      ...(change.pricing && { pricing: change.pricing as unknown as Prisma.InputJsonValue }),
+      ...(change.status !== undefined && { status: change.status }),
+      ...(change.maxQueue !== undefined && { maxQueue: change.maxQueue }),
+      ...(change.runner && { runner: change.runner as unknown as Prisma.InputJsonValue }),
+    },
+    select: MODEL_SETTINGS,
+  });
+  return withCatalogueFields(row);
 }

@@ -59,3 +59,16 @@ export async function setUserPassword(db: Db, email: string, passwordHash: strin
   });
   return count ? { email: email.toLowerCase() } : null;
 }
+
+export function findPublicUser(db: Db | Prisma.TransactionClient, id: string) {
+  return db.user.findUnique({ where: { id }, select: PUBLIC_USER });
+}
+
+/** A person's role, or when they were disabled (null: enabled), in the caller's transaction. */
+export function updateUser(
+  tx: Prisma.TransactionClient,
+  id: string,
+  change: { role?: UserRole; disabledAt?: Date | null },
+) {
+  return tx.user.update({ where: { id }, data: change, select: PUBLIC_USER });
+}

@@ -15,8 +15,8 @@ import {
   type CatalogueEntry,
   type ModelCategory,
 } from "@svc/core";
-import { appendAudit, upsertModel, type Db } from "@svc/db";
-import type { ActedBy } from "../operator/operator.js";
+import { appendAudit, findModel, findModelSettings, upsertModel, type Db } from "@svc/db";
+import type { ActedBy } from "../operator/actedBy.js";
 
 export interface ImportOptions {
   cog: string;
@@ -67,7 +67,7 @@ export async function importCogModel(
   if (!server.success) throw new ImportRefused("invalid", server.error.issues[0]!.message);
   const base = server.data.replace(/\/$/, "");
   await refuseMetadataHost(base);
-  const likeModel = o.like ? await db.model.findUnique({ where: { id: o.like } }) : null;
+  const likeModel = o.like ? await findModel(db, o.like) : null;
   if (o.like && !likeModel)
     throw new ImportRefused("invalid", `no model ${o.like} to take the input schema from`);
   let inputSchema: CatalogueEntry["input_schema"];
@@ -113,10 +113,14 @@ export async function importCogModel(
   }
   const entry = parsed.data;
   await db.$transaction(async (tx) => {
-    const before = await tx.model.findUnique({
-      where: { id: entry.id },
-      select: { name: true, status: true, pricing: true, runner: true, category: true },
-    });
+    const model = await findModelSettings(tx, entry.id);
+    const before = model && {
+      name: model.name,
+      status: model.status,
+      category: model.category,
+      pricing: model.pricing,
+      runner: model.runner,
+    };
     if (before && !o.replace)
       throw new ImportRefused(
         "exists",

@@ -18,7 +18,7 @@ import {
 } from "@svc/db";
 import { checkPassword, hashPassword, weakPassword } from "./passwords.js";
 
-type CreatedUser = { id: string; email: string; role: UserRole; accountId: string };
+type CreatedUser = NonNullable<Awaited<ReturnType<typeof createUser>>>;
 
 export type CreateUserResult =
   | { kind: "created"; user: CreatedUser }

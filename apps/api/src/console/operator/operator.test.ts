@@ -2,9 +2,9 @@ import request from "supertest";
 import { createEndpoint, ledgerTotals, setLowBalanceThreshold } from "@svc/db";
 import { createAccountWithKeys, seedTestModels, startFakeCog, type FakeCog } from "@svc/testkit";
 import { addUser } from "@svc/use-cases";
-import { OPERATOR_ROUTES } from "./operator.js";
-import { expressPath } from "../http/route.js";
-import { startApi, type ApiHarness } from "../test/harness.js";
+import { OPERATOR_ROUTES } from "./index.js";
+import { expressPath } from "../../http/route.js";
+import { startApi, type ApiHarness } from "../../test/harness.js";
 
 const PASSWORD = "a long enough password";
 
