@@ -2,7 +2,8 @@ import { configOrExit, loadWorkerConfig } from "@svc/config";
 import { checkPooling, dbFromConfig } from "@svc/db";
 import { createLogger, exitOnFatalErrors } from "@svc/logger";
 import { createRedis } from "@svc/queue";
-import { startWorker, type RunningWorker } from "./worker.js";
+import { Components } from "./components.js";
+import { connectionsFirst, startWorker } from "./worker.js";
 
 const config = configOrExit(loadWorkerConfig);
 
@@ -10,16 +11,16 @@ const logger = createLogger({ service: "worker", level: config.LOG_LEVEL });
 exitOnFatalErrors(logger);
 const db = dbFromConfig(config);
 const redis = createRedis(config, "worker");
-// Handlers go in before start-up so that a signal during start-up is not a hard kill.
-const running: { worker?: RunningWorker } = {};
+const components = new Components(logger);
+connectionsFirst(components, { redis, db });
+// Handlers go in before start-up so that a signal during start-up is not a hard kill: it stops
+// whatever has started by then.
 let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   logger.info("worker shutting down", { signal, grace_ms: config.SHUTDOWN_GRACE_MS });
-  // Still waiting for its dependencies: a QUIT would wait in the offline queue for a Redis that
-  // may never answer.
-  await (running.worker?.close() ?? Promise.allSettled([redis.disconnect(), db.$disconnect()]));
+  await components.stop();
   logger.info("worker stopped");
   process.exit(0);
 }
@@ -32,4 +33,4 @@ await checkPooling(config, (line) => {
   logger.error(line);
   process.exit(1);
 });
-running.worker = await startWorker({ config, db, redis, logger });
+await startWorker({ config, db, redis, logger }, components);

@@ -30,7 +30,8 @@ import {
   type TestDatabase,
 } from "@svc/testkit";
 import { wireRuns, type RunLifecycle } from "@svc/use-cases";
-import { startWorker, type RunningWorker } from "./worker.js";
+import { connectionsFirst, startWorker, type RunningWorker } from "./worker.js";
+import { Components } from "./components.js";
 
 // The worker's processors (runs, deliveries, deadlines, sweepers) in this process, wired by
 // startWorker exactly as main.ts wires them, against the real Postgres and Redis. Runs are made
@@ -132,12 +133,10 @@ describe("the worker's processors, in-process", () => {
     );
     db = createDb({ url: config.DATABASE_URL, poolSize: 5 });
     redis = createRedis(config.REDIS_URL, "worker");
-    worker = await startWorker({
-      config,
-      db,
-      redis,
-      logger: createLogger({ service: "worker", level: "info", stream }),
-    });
+    const logger = createLogger({ service: "worker", level: "info", stream });
+    const components = new Components(logger);
+    connectionsFirst(components, { redis, db });
+    worker = await startWorker({ config, db, redis, logger }, components);
     queueRedis = createRedis(TEST_REDIS_URL, "producer");
     runsQueue = createRunsQueue(queueRedis, prefix);
   });

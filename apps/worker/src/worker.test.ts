@@ -1,6 +1,7 @@
 import {
   createTestDatabase,
   deleteRedisPrefix,
+  freePort,
   spawnApp,
   testQueuePrefix,
   TEST_REDIS_URL,
@@ -26,7 +27,10 @@ describe("worker process", () => {
       REDIS_URL: TEST_REDIS_URL,
       QUEUE_PREFIX: prefix,
       SECRETS_KEY: TEST_SECRETS_KEY,
-      METRICS_PORT: "0",
+      METRICS_PORT: String(await freePort()),
+      COG_CALLBACK_URL: "http://127.0.0.1:0",
+      COG_CALLBACK_PORT: "0",
+      LOG_LEVEL: "debug",
     });
     const ready = await worker.waitForLine((l) => l.message === "worker ready");
     expect(ready).toMatchObject({ service: "worker", level: "info", queue_prefix: prefix });
@@ -35,6 +39,26 @@ describe("worker process", () => {
     expect(worker.lines.map((l) => l.message)).toEqual(
       expect.arrayContaining(["worker shutting down", "worker stopped"]),
     );
+    // Readiness says "draining" first; the processors finish before the cancel subscriber and the
+    // Cog callbacks they need go; the connections go last.
+    expect(
+      worker.lines.filter((l) => l.message === "worker component stopped").map((l) => l.component),
+    ).toEqual([
+      "readiness",
+      "housekeeping",
+      "heartbeat",
+      "processors",
+      "cog callbacks",
+      "cancel subscriber",
+      "metrics",
+      "dispatcher",
+      "run pipelines",
+      "queues",
+      "runners",
+      "output store",
+      "tracing",
+      "connections",
+    ]);
   });
 
   it("when the configuration is invalid, then it exits at once naming the variable", async () => {

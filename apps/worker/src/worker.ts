@@ -9,6 +9,7 @@ import {
 } from "@svc/queue";
 import { primeRunTransitions, sqlPool } from "@svc/db";
 import { assembleWorker } from "./assembly.js";
+import { ABANDON, withinGrace, type Components } from "./components.js";
 import { startCogCallbackServer } from "./cog/callbackServer.js";
 import type { WorkerDeps } from "./deps.js";
 import { startHousekeeping } from "./housekeeping.js";
@@ -19,9 +20,9 @@ import { brakeOnRedisErrors } from "./queueBrake.js";
 export interface RunningWorker {
   /**
    * Stops taking work and waits for running work within the grace period, then closes the
-   * connections. When the grace period runs out it returns at once, and the process must exit.
+   * connections. When the grace period runs out it returns false at once, and the process must exit.
    */
-  close(): Promise<void>;
+  close(): Promise<boolean>;
 }
 
 async function waitForDependencies({ config, db, redis, logger }: WorkerDeps) {
@@ -49,8 +50,23 @@ async function waitForDependencies({ config, db, redis, logger }: WorkerDeps) {
   redis.off("error", remember);
 }
 
-/** Waits until Postgres and Redis answer (a worker may start before them), then starts processing. */
-export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
+/**
+ * The connections as the first component: what starts later rests on them, and stops before them.
+ * Still waiting for its dependencies, a QUIT would wait in the offline queue for a Redis that may
+ * never answer: then the connection is just dropped.
+ */
+export function connectionsFirst(components: Components, { redis, db }: Pick<WorkerDeps, "redis" | "db">) {
+  components.add("connections", () =>
+    Promise.allSettled([redis.status === "ready" ? redis.quit() : redis.disconnect(), db.$disconnect()]),
+  );
+}
+
+/**
+ * Waits until Postgres and Redis answer (a worker may start before them), then starts processing.
+ * `components` holds what the caller started (the connections); the worker's own follow, in the
+ * order they start: each rests only on those before it, and they stop in reverse.
+ */
+export async function startWorker(deps: WorkerDeps, components: Components): Promise<RunningWorker> {
   const { config, redis, logger } = deps;
   await waitForDependencies(deps);
   // The connections that starts and settlements use at once, their statements readied before the
@@ -64,8 +80,47 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
   );
   const prefix = config.QUEUE_PREFIX;
   const parts = assembleWorker(deps);
-  const cogServer = config.COG_CALLBACK_URL
-    ? await startCogCallbackServer({
+  components.add("tracing", () => parts.tracing.shutdown().catch(() => {}));
+  components.add("output store", () => parts.store.close());
+  components.add("runners", () => parts.runners.close());
+  components.add("queues", () => Promise.allSettled(Object.values(parts.queues).map((q) => q.close())));
+  // Transitions already submitted commit, and their events are sent, before the queues close.
+  components.add("run pipelines", () => Promise.all([parts.lifecycle.drain(), parts.progress.drain()]));
+  components.add("dispatcher", () => parts.dispatcher.close());
+
+  let draining = false;
+  if (config.METRICS_PORT) {
+    const port = config.METRICS_PORT;
+    await components.start("metrics", async () => {
+      const server = await startMetricsServer(parts.metrics, config.METRICS_HOST, port, () => draining);
+      return () => server.close();
+    });
+  }
+
+  // A cancel reaches every worker; the one holding the run aborts its runner. Subscribed before
+  // the processors start and kept until they have stopped: a run canceled during the grace period
+  // is aborted too.
+  let runWorkers: { cancelJob(id: string, reason: string): boolean }[] = [];
+  await components.start("cancel subscriber", async () => {
+    const subscriber = duplicateAs(redis, "worker");
+    const [cancels, cogDone] = [CANCEL_CHANNEL.name(prefix), COG_DONE_CHANNEL.name(prefix)];
+    await subscriber.subscribe(cancels, cogDone);
+    subscriber.on("message", (channel: string, id: string) => {
+      if (channel === cogDone && COG_DONE_CHANNEL.accepts(id)) {
+        void parts.cogResults.announced(id);
+      } else if (channel === cancels && CANCEL_CHANNEL.accepts(id)) {
+        if (runWorkers.map((w) => w.cancelJob(id, "canceled")).some(Boolean))
+          logger.info("run canceled while executing; runner aborted", { run_id: id });
+      }
+    });
+    return () => subscriber.quit();
+  });
+
+  // Cog servers report to it until the processors have stopped: the predictions of runs finishing
+  // within the grace period end by their callbacks.
+  if (config.COG_CALLBACK_URL)
+    await components.start("cog callbacks", async () => {
+      const server = await startCogCallbackServer({
         host: config.COG_CALLBACK_HOST,
         port: config.COG_CALLBACK_PORT,
         secretsKey: parts.secretsKey,
@@ -74,87 +129,56 @@ export async function startWorker(deps: WorkerDeps): Promise<RunningWorker> {
         // A prediction that ended frees its server's slot here, whichever worker waits for it.
         release: (runId) => parts.dispatcher.release(runId),
         logger,
-      })
-    : undefined;
-  let draining = false;
-  const metricsServer = config.METRICS_PORT
-    ? await startMetricsServer(parts.metrics, config.METRICS_HOST, config.METRICS_PORT, () => draining)
-    : undefined;
-
-  const workers = startProcessors(processors(config, parts), redis, prefix);
-  const brakes = [...workers].map(([name, worker]) => {
-    const brake = brakeOnRedisErrors(worker);
-    worker.on("error", (error) => {
-      const pausedMs = brake.onError(error);
-      logger.error(`${name} worker error`, { error, ...(pausedMs && { intake_paused_ms: pausedMs }) });
+      });
+      return () => server.close();
     });
-    return brake;
+
+  await components.start("processors", () => {
+    const workers = startProcessors(processors(config, parts), redis, prefix);
+    const brakes = [...workers].map(([name, worker]) => {
+      const brake = brakeOnRedisErrors(worker);
+      worker.on("error", (error) => {
+        const pausedMs = brake.onError(error);
+        logger.error(`${name} worker error`, { error, ...(pausedMs && { intake_paused_ms: pausedMs }) });
+      });
+      return brake;
+    });
+    const runs = [workers.get("runs")!, workers.get("leased runs")!];
+    runWorkers = runs;
+    for (const w of runs)
+      w.on("failed", (job, error) =>
+        logger.warn("run job failed", { job_id: job?.id, error: error.message }),
+      );
+    return async () => {
+      for (const brake of brakes) brake.stop();
+      // Finish running jobs within the grace period. Past it, stop waiting: the process exits, the
+      // jobs' locks expire, and BullMQ's stalled-job check hands them to another worker; the
+      // leases of their runs lapse, or are taken back by the worker that takes over. Closing the
+      // connections would wait for the running jobs too, so nothing after this stops. (A later
+      // close(true) would not help: BullMQ returns the pending graceful close.)
+      const graceful = Promise.all([...workers.values()].map((w) => w.close()));
+      if ((await withinGrace(graceful, config.SHUTDOWN_GRACE_MS)) !== ABANDON) return;
+      logger.warn("grace period over; leaving unfinished runs to other workers");
+      return ABANDON;
+    };
   });
-  const runWorkers = [workers.get("runs")!, workers.get("leased runs")!];
-  for (const w of runWorkers)
-    w.on("failed", (job, error) => logger.warn("run job failed", { job_id: job?.id, error: error.message }));
 
   // The start estimate of unlimited models counts the run slots of the workers alive now; the
-  // built-in generators' pools their render threads.
-  const stopHeartbeat = startWorkerHeartbeat(
-    redis,
-    prefix,
-    randomUUID(),
-    { slots: config.WORKER_CONCURRENCY, threads: parts.renderSlots },
-    5_000,
-    (error) => logger.warn("worker heartbeat failed", { error }),
+  // built-in generators' pools their render threads. A stopping worker leaves the count first.
+  components.add(
+    "heartbeat",
+    startWorkerHeartbeat(
+      redis,
+      prefix,
+      randomUUID(),
+      { slots: config.WORKER_CONCURRENCY, threads: parts.renderSlots },
+      5_000,
+      (error) => logger.warn("worker heartbeat failed", { error }),
+    ),
   );
-
-  // A cancel reaches every worker; the one holding the run aborts its runner.
-  const subscriber = duplicateAs(redis, "worker");
-  const [cancels, cogDone] = [CANCEL_CHANNEL.name(prefix), COG_DONE_CHANNEL.name(prefix)];
-  await subscriber.subscribe(cancels, cogDone);
-  subscriber.on("message", (channel: string, id: string) => {
-    if (channel === cogDone && COG_DONE_CHANNEL.accepts(id)) {
-      void parts.cogResults.announced(id);
-    } else if (channel === cancels && CANCEL_CHANNEL.accepts(id)) {
-      if (runWorkers.map((w) => w.cancelJob(id, "canceled")).some(Boolean))
-        logger.info("run canceled while executing; runner aborted", { run_id: id });
-    }
-  });
-
-  const stopHousekeeping = startHousekeeping(deps, parts);
+  components.add("housekeeping", startHousekeeping(deps, parts));
+  // The first to stop: readiness says the worker drains.
+  components.add("readiness", () => (draining = true));
   logger.info("worker ready", { concurrency: config.WORKER_CONCURRENCY, queue_prefix: prefix });
-
-  return {
-    async close() {
-      draining = true;
-      stopHousekeeping();
-      for (const brake of brakes) brake.stop();
-      cogServer?.close();
-      // Finish running jobs within the grace period. Past it, stop waiting: the process exits, the
-      // jobs' locks expire, and BullMQ's stalled-job check hands them to another worker. (A later
-      // close(true) would not help: BullMQ returns the pending graceful close.)
-      let timer: NodeJS.Timeout | undefined;
-      await stopHeartbeat();
-      const graceful = Promise.all([...workers.values()].map((w) => w.close())).then(() => true);
-      const expired = new Promise<false>((resolve) => {
-        timer = setTimeout(() => resolve(false), config.SHUTDOWN_GRACE_MS);
-      });
-      const finished = await Promise.race([graceful, expired]);
-      clearTimeout(timer);
-      if (!finished) {
-        // Closing the connections would wait for the running jobs too; the caller exits instead.
-        // The leases of the runs left behind lapse, or are taken back by the worker that takes over.
-        logger.warn("grace period over; leaving unfinished runs to other workers");
-        return;
-      }
-      parts.dispatcher.close();
-      await Promise.all([parts.lifecycle.drain(), parts.progress.drain()]);
-      await Promise.allSettled([
-        subscriber.quit(),
-        ...Object.values(parts.queues).map((q) => q.close()),
-        parts.runners.close(),
-      ]);
-      parts.store.close();
-      metricsServer?.close();
-      await parts.tracing.shutdown().catch(() => {});
-      await Promise.allSettled([redis.quit(), deps.db.$disconnect()]);
-    },
-  };
+  return { close: () => components.stop() };
 }
