@@ -10,3 +10,4 @@ export * from "./operator/people.js";
 export * from "./operator/models.js";
 export * from "./operator/keys.js";
 export * from "./webhooks/sendDeliveries.js";
+export * from "./runs/admission.js";

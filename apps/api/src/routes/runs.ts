@@ -8,7 +8,6 @@ import {
   RUN_STATUSES,
   WAIT_MAX_SECONDS,
   WEBHOOK_FILTER_VALUES,
-  costsCompute,
   parseCancelAfter,
   parsePreferWait,
   presentCanceledRun,
@@ -17,10 +16,10 @@ import {
   presentWaitedRun,
   runIdView,
   budgetRefusal,
-  poolOf,
   type RunRecord,
 } from "@svc/core";
 import { findRunForAccount, listRuns, type Db } from "@svc/db";
+import { admitRun, keyRefusal } from "@svc/use-cases";
 import { runView, streamRunEvents, waitForEnd } from "../runs/realtime.js";
 import { authOf } from "../auth/authenticate.js";
 import { cursorSchema, dateTimeQuery, paginate } from "../http/cursor.js";
@@ -149,22 +148,6 @@ export const testRuns = perApp(({ redis, config }) =>
 const readRun = (db: Db, auth: { accountId: string; mode: "live" | "test" }, id: string) =>
   findRunForAccount(db, id, auth.accountId, auth.mode);
 
-/**
- * A model's queue cap (fal's max queue length): past it, 429 with the time one place should take to
- * free. Read before the run is made, so concurrent creations may pass it by the few in flight.
- */
-async function refuseWhenQueueFull(deps: AppDeps, modelId: string, cap: number) {
-  const figures = await deps.realtime.queue.model(modelId, true);
-  if (figures.queueLength < cap) return;
-  const perStartMs = (figures.runTimeP50Ms ?? 1_000) / Math.max(1, figures.capacity ?? 1);
-  throw new ApiError(
-    "MODEL_QUEUE_FULL",
-    `${figures.queueLength} runs already wait for ${modelId}, its queue cap; try again later.`,
-    undefined,
-    { "Retry-After": String(Math.max(1, Math.ceil(perStartMs / 1_000))) },
-  );
-}
-
 const createRun = route({
   method: "post",
   path: "/models/{modelId+}/run",
@@ -196,31 +179,23 @@ const createRun = route({
     const id = params.modelId;
     const model = await deps.models(id);
     if (!model) throw new ApiError("MODEL_NOT_FOUND", `No model with id ${JSON.stringify(id)}.`);
-    if (auth.allowedModels && !auth.allowedModels.includes(model.id))
-      throw new ApiError(
-        "MODEL_NOT_ALLOWED",
-        `This API key may run only ${auth.allowedModels.join(", ")}; ${model.id} is not among them.`,
-      );
+    const refused = keyRefusal(model.id, auth);
+    if (refused || !auth.keyId) throw refused;
     if (body.webhook_url)
       await checkWebhookUrl(body.webhook_url, "webhook_url", config.WEBHOOK_ALLOW_PRIVATE_URLS);
     const input = validateRunInput(model, body.input);
-    if (!auth.keyId)
-      throw new ApiError("VALIDATION_ERROR", "A run is attributed to one of the account's API keys.", [
-        { path: "X-Api-Key-Id", message: "expected the id of an active API key of this mode" },
-      ]);
-    const { runner } = model;
-    if (model.maxQueue !== null && poolOf(runner)) await refuseWhenQueueFull(deps, id, model.maxQueue);
-    // Test runs are free: those that cost compute are counted against the account's daily quota.
-    const quota = auth.mode === "test" && costsCompute(runner) ? testRuns(deps) : null;
-    await quota?.take(auth.accountId);
-    const account = await deps.accountScheduling(auth.accountId);
-    const creating = runs.create({
+    const admission = {
+      runs,
+      queueFigures: (modelId: string) => realtime.queue.model(modelId, true),
+      testRuns: testRuns(deps),
+    };
+    const result = await admitRun(admission, {
       accountId: auth.accountId,
       apiKeyId: auth.keyId,
       keyMaxConcurrentRuns: auth.keyMaxConcurrentRuns ?? null,
       mode: auth.mode,
       model,
-      account,
+      account: await deps.accountScheduling(auth.accountId),
       priority: body.priority,
       input,
       body: req.body,
@@ -230,11 +205,6 @@ const createRun = route({
       idempotencyKey: headers["idempotency-key"] ?? null,
       ...(deps.tracing.enabled && { traceParent: deps.tracing.traceparentOf(res.locals.span) }),
     });
-    const result = await creating.catch(async (error: unknown) => {
-      await quota?.giveBack(auth.accountId).catch(() => {});
-      throw error;
-    });
-    if (quota && result.kind !== "created") await quota.giveBack(auth.accountId);
     switch (result.kind) {
       case "insufficient":
         throw new ApiError(
