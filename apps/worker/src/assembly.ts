@@ -1,5 +1,5 @@
 import { availableParallelism } from "node:os";
-import { blockedTerm, parseSecretsKey, ttlCache } from "@svc/core";
+import { parseSecretsKey, ttlCache } from "@svc/core";
 import { findModel, runOutputBasis, sqlPool } from "@svc/db";
 import {
   createDeadlinesQueue,
@@ -9,7 +9,7 @@ import {
 } from "@svc/queue";
 import { createRunners } from "@svc/runners";
 import { configuredOutputUrls, createOutputStore, runOutputs } from "@svc/storage";
-import { createProgressRecorder, wireRuns } from "@svc/use-cases";
+import { contentPolicyOutcome, createProgressRecorder, wireRuns } from "@svc/use-cases";
 import { cogWebhookUrl } from "./cog/callbackServer.js";
 import { cogProgressOutputs } from "./cog/progressOutputs.js";
 import { redisCogResults } from "./cog/results.js";
@@ -70,7 +70,7 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
       const runner = settings && runners.for(settings);
       if (!settings || !runner?.begin) return false;
       const parsed = JSON.parse(input) as Record<string, unknown>;
-      if (blockedTerm(String(parsed.prompt ?? ""), blocklist)) return false;
+      if (contentPolicyOutcome(parsed, blocklist)) return false;
       return runner.begin({ runId, input: parsed, settings, slot });
     },
     handedOver: (pool, seconds) => metrics.slotHandover.observe({ model: pool }, seconds),

@@ -17,7 +17,12 @@ import {
 import {
   createAccount,
   createApiKey,
+  findAccount,
+  findAccountByName,
+  findPublicUserByEmail,
   grantTokens,
+  listAccounts,
+  listAllModels,
   listApiKeys,
   listUsers,
   repoPaths,
@@ -118,7 +123,7 @@ function mode(value: string | undefined): Mode {
 }
 
 async function ensureAccount(db: Db, id: string) {
-  if (!(await db.account.findUnique({ where: { id } }))) throw new UsageError(`no account ${id}`);
+  if (!(await findAccount(db, id))) throw new UsageError(`no account ${id}`);
 }
 
 export const DEMO_ACCOUNT_NAME = "demo";
@@ -161,9 +166,7 @@ async function keyLimits(
           .filter(Boolean),
       ),
     ];
-    const known = new Set(
-      (await db.model.findMany({ where: { id: { in: ids } }, select: { id: true } })).map((m) => m.id),
-    );
+    const known = new Set((await listAllModels(db)).map((m) => m.id));
     const unknown = ids.filter((id) => !known.has(id));
     if (!ids.length || unknown.length)
       throw new UsageError(
@@ -274,8 +277,7 @@ export async function runCommand(db: Db, argv: string[], out: Out, settings: Com
       return;
     }
     case "accounts list": {
-      const accounts = await db.account.findMany({ orderBy: { createdAt: "asc" } });
-      for (const a of accounts)
+      for (const a of await listAccounts(db))
         print(
           `${a.id}  ${a.name}  balance=${a.balance} reserved=${a.reserved} weight=${a.weight} max_concurrent_runs=${a.maxConcurrentRuns ?? "default"}`,
           a,
@@ -373,7 +375,7 @@ export async function runCommand(db: Db, argv: string[], out: Out, settings: Com
     }
     case "users disable": {
       const email = required(arg, "email (positional)").toLowerCase();
-      const found = await db.user.findUnique({ where: { email }, select: { id: true } });
+      const found = await findPublicUserByEmail(db, email);
       const user = found && (await updatePerson(db, by, found.id, { disabled: true }, { operators: true }));
       if (!user || user === "operator") throw new UsageError(`no user ${arg}`);
       print(`disabled ${user.email}; their sessions have ended`, user);
@@ -381,10 +383,7 @@ export async function runCommand(db: Db, argv: string[], out: Out, settings: Com
     }
     case "demo": {
       const tokens = values.tokens ? positiveInt(values.tokens, "tokens") : 10_000;
-      let account = await db.account.findFirst({
-        where: { name: DEMO_ACCOUNT_NAME },
-        orderBy: { createdAt: "asc" },
-      });
+      let account = await findAccountByName(db, DEMO_ACCOUNT_NAME);
       if (!account) {
         account = await createAccount(db, DEMO_ACCOUNT_NAME);
         await grantTokens(db, account.id, tokens, "demo grant");
@@ -393,7 +392,7 @@ export async function runCommand(db: Db, argv: string[], out: Out, settings: Com
       await revokeKeysNamed(db, account.id, [DEMO_KEY_NAMES.live, DEMO_KEY_NAMES.test]);
       const live = await newKey(account.id, "live", DEMO_KEY_NAMES.live);
       const test = await newKey(account.id, "test", DEMO_KEY_NAMES.test);
-      const balance = (await db.account.findUniqueOrThrow({ where: { id: account.id } })).balance;
+      const balance = (await findAccount(db, account.id))!.balance;
       // A new password on every run: nothing fixed and public ever signs in to a running service.
       const demoUser = async (email: string, userRole: UserRole) => {
         const password = randomBytes(12).toString("base64url");
@@ -443,14 +442,16 @@ export async function runCommand(db: Db, argv: string[], out: Out, settings: Com
       return;
     }
     case "models list": {
-      for (const m of await db.model.findMany({ orderBy: { id: "asc" } })) {
-        const runner = (m.runner as { kind: string }).kind;
-        const price = m.pricing as { tokens_per_unit: number; unit: string };
-        print(`${m.id}  ${m.status}  ${m.category}  ${runner}  ${price.tokens_per_unit}/${price.unit}`, {
-          id: m.id,
-          status: m.status,
-          runner,
-        });
+      for (const m of await listAllModels(db)) {
+        const runner = m.runner.kind;
+        print(
+          `${m.id}  ${m.status}  ${m.category}  ${runner}  ${m.pricing.tokens_per_unit}/${m.pricing.unit}`,
+          {
+            id: m.id,
+            status: m.status,
+            runner,
+          },
+        );
       }
       return;
     }

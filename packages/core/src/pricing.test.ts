@@ -1,6 +1,6 @@
 import {
   defaultEstimate,
-  settlementCharge,
+  runCharge,
   tokensFor,
   unitsDelivered,
   unitsRequested,
@@ -30,16 +30,24 @@ describe("pricing", () => {
     expect(defaultEstimate(perImage, { properties: {} })).toBe(5);
   });
 
+  // Two images asked for at 5 tokens each, reserved.
+  const twoImages = { estimatedTokens: 10, unitsRequested: 2, reservedTokens: 10 };
+
   it("when fewer units were produced than reserved, then only those are charged", () => {
-    expect(settlementCharge(perImage, 1, 10)).toBe(5);
+    expect(runCharge(twoImages, 1)).toBe(5);
   });
 
   it("when the produced units would cost more than the reservation, then the charge is capped", () => {
-    expect(settlementCharge(perImage, 4, 10)).toBe(10);
+    expect(runCharge(twoImages, 4)).toBe(10);
   });
 
   it("when nothing was reserved (test mode), then nothing is charged", () => {
-    expect(settlementCharge(perImage, 2, 0)).toBe(0);
+    expect(runCharge({ ...twoImages, reservedTokens: 0 }, 2)).toBe(0);
+  });
+
+  it("when the model's price changed after the run was made, then the run is charged at its own price", () => {
+    // Made at 5 per image: whatever the catalogue says now, one image delivered costs 5.
+    expect(runCharge({ estimatedTokens: 15, unitsRequested: 3, reservedTokens: 15 }, 1)).toBe(5);
   });
 
   it("when a progress report holds 3 image URLs of 4, then 3 units are delivered", () => {

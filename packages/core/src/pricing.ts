@@ -40,12 +40,23 @@ export function defaultEstimate(
   );
 }
 
+/** What a run's price rests on, fixed when it was made and reserved. */
+export interface RunPrice {
+  /** The model's price for the units it asked for, as it was at creation (tokensFor). */
+  estimatedTokens: number;
+  unitsRequested: number;
+  /** Reserved for it (0 for a test run, or once settled). */
+  reservedTokens: number;
+}
+
 /**
- * Final charge: what was produced at the unit price, never more than what was reserved.
- * Test runs reserve 0, so they are always charged 0.
+ * What a run is charged for `units` made or delivered: at its own price per unit (its estimate
+ * over the units it asked for, so a price changed since does not reach it, whichever way it ends),
+ * never more than was reserved. Test runs reserve 0, so they are always charged 0.
  */
-export function settlementCharge(pricing: Pricing, unitsCompleted: number, reserved: number): number {
-  return Math.min(tokensFor(pricing, Math.max(0, unitsCompleted)), reserved);
+export function runCharge(run: RunPrice, units: number): number {
+  const perUnit = run.estimatedTokens / Math.max(1, run.unitsRequested);
+  return Math.min(Math.round(perUnit * Math.max(0, units)), run.reservedTokens);
 }
 
 /** What a model's outputs are counted in: an image generator's unit is one file, others' a whole file. */

@@ -1,6 +1,6 @@
 import { UnrecoverableError, type Job, type JobsOptions } from "bullmq";
 import { z } from "zod";
-import { DELIVERY_ATTEMPTS, idPattern, pricingSchema, runnerSchema } from "@svc/core";
+import { DELIVERY_ATTEMPTS, idPattern, runnerSchema } from "@svc/core";
 import { INPUT_KEPT_MAX_BYTES } from "./scheduler/index.js";
 
 // The catalogue of the service's jobs and pub/sub channels: each is declared here once (queue,
@@ -65,7 +65,8 @@ const instantRun = z.strictObject({
   reservedTokens: z.int().nonnegative(),
   /** Its created_at (ms, the database's clock): its start is never recorded before it. */
   createdAt: z.int().nonnegative(),
-  pricing: pricingSchema,
+  /** Its price for the units it asked for, fixed at creation (core's runCharge). */
+  estimatedTokens: z.int().nonnegative(),
   runner: runnerSchema,
   /** The W3C traceparent of the request that made it (tracing on): the worker's spans join it. */
   traceParent: z.string().max(512).optional(),

@@ -11,3 +11,4 @@ export * from "./operator/models.js";
 export * from "./operator/keys.js";
 export * from "./webhooks/sendDeliveries.js";
 export * from "./runs/admission.js";
+export * from "./runs/outcome.js";

@@ -1,8 +1,14 @@
 import type { Job } from "bullmq";
-import { blockedTerm, isInstant, outputKindOf, retryWhileDown, type RunProgress } from "@svc/core";
+import { isInstant, outputKindOf, retryWhileDown, type RunProgress } from "@svc/core";
 import type { Logger } from "@svc/logger";
 import type { DirectRunJob, InstantRun, LeasedRunJob } from "@svc/queue";
-import type { ProgressRecorder, RunLifecycle } from "@svc/use-cases";
+import {
+  contentPolicyOutcome,
+  decideAttempt,
+  type AttemptEnd,
+  type ProgressRecorder,
+  type RunLifecycle,
+} from "@svc/use-cases";
 import type { SettledRun } from "@svc/db";
 import type { WorkerMetrics } from "../metrics.js";
 import type { WorkerDispatcher } from "../scheduling/dispatcher.js";
@@ -164,9 +170,11 @@ async function executeInstant(
   try {
     const input = inputOf(instant.input);
     if (!input) return undefined;
-    let outcome: Parameters<RunLifecycle["finishInstant"]>[2];
-    if (blockedTerm(String(input.prompt ?? ""), deps.blocklist)) outcome = CONTENT_POLICY;
-    else {
+    let outcome: Parameters<RunLifecycle["finishInstant"]>[2] | null = contentPolicyOutcome(
+      input,
+      deps.blocklist,
+    );
+    if (!outcome) {
       // A runner's failure is left to the usual way, which knows retries and failures.
       const result = await step("model.execute", () =>
         deps.runners.for(instant.runner).run({
@@ -228,12 +236,6 @@ function finished(
   log.info(`run ${outcome}`, { ...fields, tokens_charged: settled.tokensCharged });
   return outcome;
 }
-
-const CONTENT_POLICY = {
-  to: "FAILED",
-  errorCode: "CONTENT_POLICY",
-  errorMessage: "The prompt was rejected by the content policy.",
-} as const;
 
 type Started = NonNullable<Awaited<ReturnType<RunLifecycle["start"]>>>;
 type RunTrace = ReturnType<typeof runTrace>;
@@ -307,7 +309,8 @@ async function executeStarted(
     });
   };
 
-  if (blockedTerm(String(run.input.prompt ?? ""), deps.blocklist)) return finish(CONTENT_POLICY);
+  const refused = contentPolicyOutcome(run.input, deps.blocklist);
+  if (refused) return finish(refused);
 
   // One controller for cancel and deadline, whose timer is cleared when the run ends: with
   // AbortSignal.timeout every finished run would leave a timer pending until its deadline.
@@ -329,9 +332,10 @@ async function executeStarted(
       { model: run.modelId },
       Math.max(0, Date.now() - leased.leasedAt) / 1000,
     );
-  // What the runner's outcome means for the run; settling it is outside, so that a settlement
-  // failure is never mistaken for a runner failure (and the model run again).
-  let decision: Decision | "canceled_by_model";
+  // How the attempt ended; what that means for the run is decideAttempt's. Settling it is outside,
+  // so that a settlement failure is never mistaken for a runner failure (and the model run again).
+  let end: AttemptEnd;
+  let failure: unknown;
   try {
     const result = await step("model.execute", () =>
       deps.runners.for(settings).run({
@@ -347,39 +351,37 @@ async function executeStarted(
         progress: files.progress,
       }),
     );
-    decision = { to: "COMPLETED", output: result.output, units: result.units };
+    end = { kind: "produced", output: result.output, units: result.units };
   } catch (error) {
-    if (timedOut()) decision = { to: "TIMEOUT" };
-    else if (cancelSignal?.aborted) {
-      log.info("run aborted after cancel");
-      return "canceled";
-    } else if (error instanceof RunnerCanceled) decision = "canceled_by_model";
+    failure = error;
+    if (timedOut()) end = { kind: "timed_out" };
+    else if (cancelSignal?.aborted) end = { kind: "canceled" };
+    else if (error instanceof RunnerCanceled) end = { kind: "canceled_by_model" };
     else if (error instanceof RunnerError)
-      decision = { to: "FAILED", errorCode: error.code, errorMessage: error.message };
-    else if (job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) {
-      log.error("run failed after its last attempt", { error });
-      decision = {
-        to: "FAILED",
-        errorCode: "INTERNAL_ERROR",
-        errorMessage: "The run could not be executed.",
-      };
-    } else {
-      log.warn("run attempt failed; it will be retried", { error });
-      throw error;
-    }
+      end = { kind: "model_failed", code: error.code, message: error.message };
+    else end = { kind: "broke", lastAttempt: job.attemptsMade + 1 >= (job.opts.attempts ?? 1) };
   } finally {
     clearTimeout(deadline);
     cancelSignal?.removeEventListener("abort", onCancel);
     // The runner's last reports reach the stream while the run is still EXECUTING, before its end.
     await deps.progress.flush(runId);
   }
-  if (decision === "canceled_by_model") {
-    // Charged like any cancel: for the outputs it had delivered.
+  const decision = decideAttempt(end);
+  if ("retry" in decision) {
+    log.warn("run attempt failed; it will be retried", { error: failure });
+    throw failure;
+  }
+  if ("canceledByModel" in decision) {
     if (await throughOutage("cancel", () => runs.canceledByModel(runId))) {
       metrics?.runsFinished.inc({ model: run.modelId, outcome: "canceled" });
       log.info("run canceled by the model server", { model_id: run.modelId });
     } else log.info("run was settled elsewhere (canceled or timed out); its result is dropped");
     return "canceled";
   }
-  return finish(decision);
+  if (!decision.settle) {
+    log.info("run aborted after cancel");
+    return "canceled";
+  }
+  if (end.kind === "broke") log.error("run failed after its last attempt", { error: failure });
+  return finish(decision.settle);
 }

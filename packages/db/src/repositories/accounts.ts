@@ -78,6 +78,16 @@ export function findAccount(db: Db | Prisma.TransactionClient, id: string) {
   return db.account.findUnique({ where: { id }, select: ACCOUNT_SUMMARY });
 }
 
+/** The oldest account of this name (the CLI's demo account), or null. */
+export function findAccountByName(db: Db, name: string) {
+  return db.account.findFirst({ where: { name }, orderBy: { createdAt: "asc" }, select: ACCOUNT_SUMMARY });
+}
+
+/** Every account, oldest first, with its figures and settings. */
+export function listAccounts(db: Db) {
+  return db.account.findMany({ orderBy: { createdAt: "asc" }, select: ACCOUNT_SUMMARY });
+}
+
 /** An account's fair share (weight) and runs at once (null: the default), in the caller's transaction. */
 export function updateAccountScheduling(
   tx: Prisma.TransactionClient,

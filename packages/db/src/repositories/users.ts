@@ -42,6 +42,10 @@ export function listUsers(db: Db, accountId?: string) {
   });
 }
 
+export function findPublicUserByEmail(db: Db, email: string) {
+  return db.user.findUnique({ where: { email: email.toLowerCase() }, select: PUBLIC_USER });
+}
+
 /** The user with its hash, for the password check at sign-in only. */
 export function findUserForSignIn(db: Db, email: string) {
   return db.user.findUnique({ where: { email: email.toLowerCase() } });

@@ -609,6 +609,38 @@ describe("run lifecycle (group commit)", () => {
       expect(await progressEvents(id)).toHaveLength(3);
     });
 
+    it("when the model's price changes while its runs wait or execute, then each run pays the price it was made at, however it ends", async () => {
+      const { account, command } = await liveAccount(100);
+      const made = async () => {
+        const created = await runs.create(
+          command("acme/pixel-hq", { input: { prompt: "p", num_images: 4 } }),
+        );
+        return created.kind === "created" ? created.run.id : "";
+      };
+      const [canceled, completed] = [await made(), await made()];
+      // The catalogue's price moves tenfold after both were made and reserved (5 per image, 20 each).
+      await database.db.model.update({
+        where: { id: "acme/pixel-hq" },
+        data: { pricing: { unit: "image", tokens_per_unit: 50, units_from: "num_images" } },
+      });
+      await runs.start(canceled);
+      progress.record(canceled, { completed: 1, total: 4, output: images(1) }, basis);
+      await progress.drain();
+      expect((await runs.cancel({ accountId: account.id, mode: "live" }, canceled)).kind).toBe("canceled");
+      const executing = (await runs.start(completed))!;
+      expect(await runs.finish(executing, { to: "COMPLETED", output: images(2), units: 2 })).not.toBeNull();
+      await runs.drain();
+      const charged = await database.db.run.findMany({
+        where: { id: { in: [canceled, completed] } },
+        select: { id: true, tokensCharged: true },
+      });
+      expect(Object.fromEntries(charged.map((r) => [r.id, r.tokensCharged]))).toEqual({
+        [canceled]: 5,
+        [completed]: 10,
+      });
+      expect(await expectLedgerExact(account.id)).toEqual({ balance: 85, reserved: 0 });
+    });
+
     it("when a report with outputs comes after the cancel, then it is never shown and nothing more is charged", async () => {
       const { account, command } = await liveAccount(100);
       const created = await runs.create(command("acme/pixel-hq", { input: { prompt: "p", num_images: 4 } }));

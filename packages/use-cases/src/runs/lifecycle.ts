@@ -14,7 +14,7 @@ import {
   PER_RUN_EVENTS,
   planSettlement,
   poolOf,
-  settlementCharge,
+  runCharge,
   startedBodies,
   timeoutDecision,
   tokensFor,
@@ -22,6 +22,7 @@ import {
   webhookFilterEvents,
   type Mode,
   type Pricing,
+  type RunPrice,
   type RecordedEvent,
   type RunErrorCode,
   type RunnerSettings,
@@ -32,7 +33,6 @@ import {
 } from "@svc/core";
 import {
   findIdempotentRun,
-  findModel,
   findRun,
   findRunForAccount,
   recordBudgetReached,
@@ -217,16 +217,13 @@ export function createRunLifecycle({
   }
 
   /** What a run's outcome settles to: a completed run is charged for the units it made. */
-  const decide = (
-    run: { pricing: Pricing; unitsRequested: number; reservedTokens: number },
-    outcome: Exclude<RunOutcome, { to: "TIMEOUT" }>,
-  ): SettlementDecision =>
+  const decide = (run: RunPrice, outcome: Exclude<RunOutcome, { to: "TIMEOUT" }>): SettlementDecision =>
     outcome.to === "COMPLETED"
       ? {
           to: "COMPLETED",
           output: outcome.output,
           unitsCompleted: Math.min(outcome.units, run.unitsRequested),
-          charge: settlementCharge(run.pricing, outcome.units, run.reservedTokens),
+          charge: runCharge(run, outcome.units),
         }
       : outcome;
 
@@ -270,12 +267,11 @@ export function createRunLifecycle({
         case "cancel":
           break;
       }
-      const model = await findModel(db, run.modelId);
       const delivered = run.unitsCompleted;
       const decision = {
         to: "CANCELED" as const,
         unitsDelivered: delivered,
-        charge: settlementCharge(model!.pricing, delivered, run.reservedTokens),
+        charge: runCharge(run, delivered),
         ...(how.reason && { reason: how.reason(run) }),
       };
       const at = new Date();
@@ -350,7 +346,7 @@ export function createRunLifecycle({
               input: JSON.stringify(command.input),
               unitsRequested: units,
               reservedTokens: reserve,
-              pricing: model.pricing,
+              estimatedTokens,
               runner: model.runner,
               ...(command.traceParent && { traceParent: command.traceParent }),
             },

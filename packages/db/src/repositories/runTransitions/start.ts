@@ -1,7 +1,7 @@
 // A run's start (QUEUED -> EXECUTING, or a retry of an EXECUTING run), for a batch of runs.
 import type pg from "pg";
-import { startedTemplates, type Mode, type Pricing, type RunnerSettings } from "@svc/core";
-import { parsePricing, parseRunner } from "../catalogueFields.js";
+import { startedTemplates, type Mode, type RunnerSettings } from "@svc/core";
+import { parseRunner } from "../catalogueFields.js";
 import { eventDeliveries } from "./deliveries.js";
 
 /** What the worker needs to execute a run, returned by the statement that started it. */
@@ -13,12 +13,13 @@ export interface StartedRun {
   input: Record<string, unknown>;
   unitsRequested: number;
   reservedTokens: number;
+  /** Its price for the units it asked for, fixed at creation (core's runCharge). */
+  estimatedTokens: number;
   attempts: number;
   createdAt: Date;
   startedAt: Date;
   deadlineAt: Date;
   runner: RunnerSettings;
-  pricing: Pricing;
   executionTimeoutMs: number;
   /** The database's clock when the run started: terminal timestamps are derived from it. */
   dbNow: Date;
@@ -41,8 +42,9 @@ WITH locked AS MATERIALIZED (
     attempts = r.attempts + 1
   FROM models m
   WHERE r.id IN (SELECT id FROM locked) AND m.id = r.model_id
-  RETURNING r.id, r.account_id, r.mode, r.model_id, r.input, r.units_requested, r.reserved_tokens, r.attempts,
-            r.created_at, r.started_at, r.deadline_at, m.runner, m.pricing, m.execution_timeout_ms,
+  RETURNING r.id, r.account_id, r.mode, r.model_id, r.input, r.units_requested, r.reserved_tokens,
+            r.estimated_tokens, r.attempts,
+            r.created_at, r.started_at, r.deadline_at, m.runner, m.execution_timeout_ms,
             r.webhook_url, r.webhook_events, r.trace_parent
 ), first AS (
   SELECT s.*, to_json(id)::text AS id_json, to_json(model_id)::text AS model_json,
@@ -103,12 +105,12 @@ export async function startRuns(
         input: r.input,
         unitsRequested: r.units_requested,
         reservedTokens: r.reserved_tokens,
+        estimatedTokens: r.estimated_tokens,
         attempts: r.attempts,
         createdAt: r.created_at,
         startedAt: r.started_at,
         deadlineAt: r.deadline_at,
         runner: parseRunner(r.runner),
-        pricing: parsePricing(r.pricing),
         executionTimeoutMs: r.execution_timeout_ms,
         dbNow: r.db_now,
         deliveryIds: r.delivery_ids,
