@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { cogRunnerSchema } from "./cog.js";
-import { pricingSchema, type OutputKind } from "./pricing.js";
+import { pricingSchema } from "./pricing.js";
 
 export const MODEL_CATEGORIES = ["image", "video", "audio"] as const;
 export type ModelCategory = (typeof MODEL_CATEGORIES)[number];
@@ -20,25 +20,6 @@ export const runnerSchema = z.discriminatedUnion("kind", [
 ]);
 
 export type RunnerSettings = z.infer<typeof runnerSchema>;
-
-/**
- * Whether a run of this runner costs real compute (a render, a model server). Test runs of such
- * models are free but bounded per account (TEST_RUNS_PER_DAY); the echo generator costs nothing.
- */
-export const costsCompute = (settings: RunnerSettings): boolean =>
-  !(settings.kind === "builtin" && settings.generator === "echo");
-
-/**
- * Whether a run of this runner takes no execution time: nothing rendered, nothing waited for, no
- * server (acme/echo without a simulated delay). Such a run is executed before its start is
- * recorded, and started and ended in one transition (docs/architecture.md, "Instant runs").
- */
-export const isInstant = (settings: RunnerSettings): boolean =>
-  settings.kind === "builtin" && settings.generator === "echo" && settings.delay_ms === 0;
-
-/** What a runner's outputs are counted in (see unitsDelivered). */
-export const outputKindOf = (settings: RunnerSettings): OutputKind =>
-  settings.kind === "builtin" ? settings.generator : settings.output;
 
 const jsonSchemaObject = z.looseObject({
   type: z.literal("object"),

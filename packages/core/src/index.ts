@@ -25,6 +25,7 @@ export * from "./users.js";
 export * from "./runEvents.js";
 export * from "./runHeaders.js";
 export * from "./scheduling.js";
+export * from "./runnerKinds.js";
 export * from "./views.js";
 export * from "./literals.js";
 export * from "./ttlCache.js";

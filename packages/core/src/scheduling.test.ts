@@ -1,7 +1,6 @@
 import {
   estimateStartMs,
   jainIndex,
-  poolOf,
   poolSlots,
   runsBefore,
   serverOfSlot,
@@ -9,7 +8,7 @@ import {
   strideOf,
   type WaitingAccount,
 } from "./scheduling.js";
-import { isInstant } from "./catalogue.js";
+import { isInstant, poolOf } from "./runnerKinds.js";
 
 /** Simulates the scheduler's picks (lowest pass, ties by id; each pick advances by the stride). */
 function picks(accounts: WaitingAccount[], n: number): string[] {

@@ -1,31 +1,19 @@
 // Scheduling policy: which runs wait for capacity, in which order they start, and where a waiting
 // run stands. Pure rules; the state lives in Redis (packages/queue scheduler), whose Lua applies
 // the same order (stride scheduling) atomically.
-import type { RunnerSettings } from "./catalogue.js";
 
 export const RUN_PRIORITIES = ["normal", "low"] as const;
 export type RunPriority = (typeof RUN_PRIORITIES)[number];
 
 /**
- * A model's capacity pool. `servers`: Cog servers, each with `concurrency` slots, a slot bound to
- * its server. `workers`: built-in generators, as many slots as the live workers have render
- * threads. null: unlimited (acme/echo costs nothing): its runs start as soon as a worker is free.
+ * A model's capacity pool (its runner kind's, runnerKinds.ts). `servers`: model servers, each
+ * with `concurrency` slots, a slot bound to its server. `workers`: as many slots as the live
+ * workers have render threads. null: unlimited: its runs start as soon as a worker is free.
  */
 export type PoolSpec =
   | { kind: "servers"; servers: readonly string[]; concurrency: number; healthIntervalMs: number }
   | { kind: "workers" }
   | null;
-
-export function poolOf(settings: RunnerSettings): PoolSpec {
-  if (settings.kind === "cog")
-    return {
-      kind: "servers",
-      servers: settings.servers,
-      concurrency: settings.concurrency,
-      healthIntervalMs: settings.health_interval_ms,
-    };
-  return settings.generator === "echo" ? null : { kind: "workers" };
-}
 
 /** A slot's id: `<server>#<n>` for a server's slots, `worker#<n>` for render threads. */
 export function poolSlots(

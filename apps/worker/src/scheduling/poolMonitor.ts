@@ -1,23 +1,10 @@
-import { poolOf, poolSlots, runnerSchema, type PoolSpec } from "@svc/core";
+import { poolOf, poolSlots, runnerSchema, type PoolSpec, type RunnerSettings } from "@svc/core";
+import { serverUp } from "@svc/runners";
 import { modelRunners, type Db } from "@svc/db";
 import type { Logger } from "@svc/logger";
 import { liveWorkers, type Scheduler } from "@svc/queue";
 import type { RedisClient } from "@svc/queue";
 import type { WorkerDispatcher } from "./dispatcher.js";
-
-/** A Cog server takes runs while /health-check says READY (idle) or BUSY (working at its limit). */
-async function serverUp(server: string, timeoutMs: number): Promise<boolean> {
-  try {
-    const res = await fetch(new URL("health-check", `${server}/`), {
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    if (res.status !== 200) return false;
-    const status = ((await res.json()) as { status?: unknown } | null)?.status;
-    return status === "READY" || status === "BUSY";
-  } catch {
-    return false;
-  }
-}
 
 export interface PoolMonitor {
   /** One pass now (the timer's work), for a caller that wants the pools current. */
@@ -27,7 +14,7 @@ export interface PoolMonitor {
 
 /**
  * Keeps every pool's slots true: the catalogue's servers (re-read every catalogueTtlMs, so servers
- * added or removed need no restart) that pass their health check, times their concurrency; for
+ * added or removed need no restart) that pass their kind's health check, times their concurrency; for
  * built-in generators, the live workers' render threads. One process per pool does each check
  * (a duty lock as long as the pool's health interval), so N workers cost one health check per
  * server per interval, not N. A pass also gives back lapsed leases; a pool whose slots grew is
@@ -44,7 +31,7 @@ export function startPoolMonitor(deps: {
   catalogueTtlMs: number;
 }): PoolMonitor {
   const { scheduler, logger } = deps;
-  let pools: { id: string; spec: NonNullable<PoolSpec> }[] = [];
+  let pools: { id: string; spec: NonNullable<PoolSpec>; settings: RunnerSettings }[] = [];
   let loadedAt = -Infinity;
   let known = new Set<string>();
   const lastUp = new Map<string, boolean>();
@@ -58,19 +45,22 @@ export function startPoolMonitor(deps: {
     pools = rows.flatMap(({ id, runner }) => {
       const parsed = runnerSchema.safeParse(runner);
       const spec = parsed.success ? poolOf(parsed.data) : null;
-      return spec ? [{ id, spec }] : [];
+      return spec ? [{ id, spec, settings: parsed.data! }] : [];
     });
     loadedAt = Date.now();
     known = new Set(rows.map((r) => r.id));
     return pools;
   }
 
-  async function refresh(id: string, spec: NonNullable<PoolSpec>, threads: number) {
+  async function refresh(
+    { id, spec, settings }: { id: string; spec: NonNullable<PoolSpec>; settings: RunnerSettings },
+    threads: number,
+  ) {
     const interval = spec.kind === "servers" ? spec.healthIntervalMs : deps.everyMs * 2;
     if (!(await scheduler.claimDuty(id, interval))) return;
     if (spec.kind === "workers") return deps.dispatcher.setSlots(id, poolSlots(spec, [], threads));
     const timeoutMs = Math.max(100, Math.min(interval, 5_000));
-    const up = await Promise.all(spec.servers.map((server) => serverUp(server, timeoutMs)));
+    const up = await Promise.all(spec.servers.map((server) => serverUp(settings, server, timeoutMs)));
     await Promise.all(spec.servers.map((server, i) => scheduler.setHealth(id, server, up[i]!)));
     spec.servers.forEach((server, i) => {
       const key = `${id} ${server}`;
@@ -93,7 +83,7 @@ export function startPoolMonitor(deps: {
     (running ??= (async () => {
       try {
         const [known, live] = await Promise.all([catalogue(), liveWorkers(deps.redis, deps.prefix)]);
-        const results = await Promise.allSettled(known.map((p) => refresh(p.id, p.spec, live.threads)));
+        const results = await Promise.allSettled(known.map((p) => refresh(p, live.threads)));
         for (const r of results)
           if (r.status === "rejected") logger.warn("pool refresh failed", { error: r.reason });
         await deps.dispatcher.tick();

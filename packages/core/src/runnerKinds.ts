@@ -1,0 +1,66 @@
+// The seam between kinds of model server and the rest of the service. Each kind of runner (the
+// catalogue's runner.kind) answers, from its settings alone, the questions the scheduler, billing
+// and events ask: where its runs get capacity, whether they cost compute, whether they take any
+// time at all, what its outputs are counted in. A new kind (ComfyUI, an OpenAI-style server) is
+// a settings schema in catalogue.ts, an entry here, and a runner in packages/runners (a folder and
+// a registration); nothing that schedules, charges or streams learns its name.
+import type { RunnerSettings } from "./catalogue.js";
+import type { OutputKind } from "./pricing.js";
+import type { PoolSpec } from "./scheduling.js";
+
+export interface RunnerTraits {
+  /** Where its runs get capacity (null: unlimited, they start as soon as a worker is free). */
+  pool: PoolSpec;
+  /**
+   * Whether a run costs real compute (a render, a model server). Test runs of such models are
+   * free but bounded per account (TEST_RUNS_PER_DAY).
+   */
+  costsCompute: boolean;
+  /**
+   * Whether a run takes no execution time: nothing rendered, nothing waited for, no server. Such
+   * a run is executed from its job before its start is recorded, and started and ended in one
+   * transition (docs/architecture.md, "Instant runs").
+   */
+  instant: boolean;
+  /** What its outputs are counted in (pricing.ts unitsDelivered). */
+  output: OutputKind;
+}
+
+type TraitsOf = {
+  [K in RunnerSettings["kind"]]: (settings: Extract<RunnerSettings, { kind: K }>) => RunnerTraits;
+};
+
+const TRAITS: TraitsOf = {
+  // The built-in generators render on the workers' threads; echo renders nothing (the input comes
+  // back as the output): its runs need no capacity, cost nothing and, without a simulated delay,
+  // take no time. The catalogue's acme/echo is the model that takes the instant path.
+  builtin: (s) => {
+    const free = s.generator === "echo";
+    return {
+      pool: free ? null : { kind: "workers" },
+      costsCompute: !free,
+      instant: free && s.delay_ms === 0,
+      output: s.generator,
+    };
+  },
+  // Model servers, each with `concurrency` slots, a slot bound to its server.
+  cog: (s) => ({
+    pool: {
+      kind: "servers",
+      servers: s.servers,
+      concurrency: s.concurrency,
+      healthIntervalMs: s.health_interval_ms,
+    },
+    costsCompute: true,
+    instant: false,
+    output: s.output,
+  }),
+};
+
+export const traitsOf = (settings: RunnerSettings): RunnerTraits =>
+  (TRAITS[settings.kind] as (s: RunnerSettings) => RunnerTraits)(settings);
+
+export const poolOf = (settings: RunnerSettings): PoolSpec => traitsOf(settings).pool;
+export const costsCompute = (settings: RunnerSettings): boolean => traitsOf(settings).costsCompute;
+export const isInstant = (settings: RunnerSettings): boolean => traitsOf(settings).instant;
+export const outputKindOf = (settings: RunnerSettings): OutputKind => traitsOf(settings).output;

@@ -1,0 +1,22 @@
+// The Cog kind of model server: its runner (a prediction per run, by webhook) and its health check.
+import { RunnerError } from "../runner.js";
+import type { RunnerKind } from "../registry.js";
+import { createCogRunner } from "./cogRunner.js";
+import { cogServerUp } from "./health.js";
+
+export const cogKind: RunnerKind<"cog"> = {
+  create(options) {
+    const cog = options.cog && createCogRunner(options.cog);
+    return {
+      for() {
+        if (!cog)
+          throw new RunnerError(
+            "INTERNAL_ERROR",
+            "Cog models need COG_CALLBACK_URL to be configured on the worker.",
+          );
+        return cog;
+      },
+    };
+  },
+  serverUp: cogServerUp,
+};

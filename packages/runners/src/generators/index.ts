@@ -1,0 +1,27 @@
+// The built-in generators: image, audio and video rendered on this process's worker threads, and
+// echo (the input back as the output, nothing rendered).
+import type { RunnerKind } from "../registry.js";
+import type { Runner } from "../runner.js";
+import { audioRunner } from "./audio.js";
+import { echoRunner } from "./echo.js";
+import { bundledFfmpeg } from "./ffmpeg.js";
+import { imageRunner } from "./image.js";
+import { createRenderPool } from "./renderPool.js";
+import { videoRunner } from "./video.js";
+
+export const builtinKind: RunnerKind<"builtin"> = {
+  create(options) {
+    const pool = createRenderPool(options.generatorThreads);
+    // Found on first use, so that a worker without a bundled ffmpeg (another platform) still runs
+    // everything else.
+    let ffmpeg = options.ffmpegPath;
+    const ffmpegPath = () => (ffmpeg ??= bundledFfmpeg());
+    const generators: Record<string, Runner> = {
+      image: imageRunner(pool),
+      audio: audioRunner(pool, ffmpegPath),
+      video: videoRunner(pool, ffmpegPath),
+      echo: echoRunner,
+    };
+    return { for: (settings) => generators[settings.generator]!, close: () => pool.close() };
+  },
+};

@@ -1,0 +1,61 @@
+// Every kind of model server this process runs, by the catalogue's runner.kind: a kind is a folder
+// (its runner, its health check) and an entry in KINDS. What schedules, charges and streams runs
+// asks the kind's traits (core's runnerKinds.ts) and the runners here, never its name.
+import type { RunnerSettings } from "@svc/core";
+import type { CogRunnerDeps } from "./cog/cogRunner.js";
+import { cogKind } from "./cog/index.js";
+import { builtinKind } from "./generators/index.js";
+import type { Runner } from "./runner.js";
+
+export interface RunnersOptions {
+  cog?: CogRunnerDeps;
+  /** Worker threads for the built-in generators' CPU work (0: one per core). */
+  generatorThreads?: number;
+  /** The ffmpeg of the video (MP4) and audio (MP3) generators; default: the npm-installed one. */
+  ffmpegPath?: string;
+}
+
+type Kind = RunnerSettings["kind"];
+type SettingsOf<K extends Kind> = Extract<RunnerSettings, { kind: K }>;
+
+/** A kind's runners as this process made them. */
+export interface KindRunners<K extends Kind> {
+  /** The runner for a model of this kind (start, progress, cancel, outputs: Runner). */
+  for(settings: SettingsOf<K>): Runner;
+  close?(): Promise<void>;
+}
+
+export interface RunnerKind<K extends Kind> {
+  create(options: RunnersOptions): KindRunners<K>;
+  /** For kinds whose runs go to model servers: whether a server takes runs now. */
+  serverUp?(server: string, timeoutMs: number): Promise<boolean>;
+}
+
+const KINDS: { [K in Kind]: RunnerKind<K> } = {
+  builtin: builtinKind,
+  cog: cogKind,
+};
+
+export interface Runners {
+  /** The runner named by a model's catalogue entry. */
+  for(settings: RunnerSettings): Runner;
+  /** Stops what the kinds started (the generators' worker threads). */
+  close(): Promise<void>;
+}
+
+/** The runners of this process, one set per kind. */
+export function createRunners(options: RunnersOptions = {}): Runners {
+  const made = Object.fromEntries(
+    (Object.keys(KINDS) as Kind[]).map((kind) => [kind, KINDS[kind].create(options)]),
+  ) as { [K in Kind]: KindRunners<K> };
+  return {
+    for: (settings) => (made[settings.kind] as KindRunners<Kind>).for(settings as never),
+    close: async () => {
+      await Promise.all(Object.values(made).map((kind) => kind.close?.()));
+    },
+  };
+}
+
+/** Whether a model's server takes runs now, as its kind checks it (false for a kind without servers). */
+export const serverUp = (settings: RunnerSettings, server: string, timeoutMs: number): Promise<boolean> =>
+  KINDS[settings.kind].serverUp?.(server, timeoutMs) ?? Promise.resolve(false);
