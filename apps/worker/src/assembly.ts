@@ -93,7 +93,8 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
         webhookUrl: (id: string) => cogWebhookUrl(callbackBase, secretsKey, id),
         allowPrivateOutputs: config.WEBHOOK_ALLOW_PRIVATE_URLS,
         maxOutputBytes: config.OUTPUT_MAX_BYTES,
-        log: (message: string, meta: Record<string, unknown>) => logger.info(message, meta),
+        log: (level: "debug" | "info", message: string, meta: Record<string, unknown>) =>
+          logger[level](message, meta),
       },
     }),
   });

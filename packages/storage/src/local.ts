@@ -1,14 +1,17 @@
 import { createWriteStream } from "node:fs";
-import { access, mkdir, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
+import { access, mkdir, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { EXPIRED_MARKER, OUTPUT_TOKEN, randomBase62 } from "@svc/core";
+import { EXPIRED_MARKER, OUTPUT_TOKEN } from "@svc/core";
 import type { LocalOutputStore } from "./store.js";
 
 /**
  * Outputs as files, OUTPUT_DIR/<token>/<name>, served by the API with express.static. A file is
- * written under a dot-name (which the API never serves) and renamed into place once complete.
+ * written in place: its key holds random parts that nobody knows until put() has resolved (the
+ * run's URLs are made from it only then), so no one can ask for a file still being written; one
+ * whose writing fails is removed. (Written under a dot-name and renamed, each file cost two more
+ * file-system calls on the worker's busiest path: docs/benchmarks.md.)
  */
 export function localStore(dir: string): LocalOutputStore {
   return {
@@ -17,13 +20,14 @@ export function localStore(dir: string): LocalOutputStore {
     async put(key, body, signal) {
       const path = join(dir, key);
       await mkdir(dirname(path), { recursive: true });
-      const partial = join(dirname(path), `.${randomBase62()}.part`);
       try {
-        const source = body instanceof Readable ? body : Readable.from([body]);
-        await pipeline(source, createWriteStream(partial), ...(signal ? [{ signal }] : []));
-        await rename(partial, path);
+        // A body in memory is written at once; streams (large files) go through a pipeline, whose
+        // machinery (an abort controller per call, stream state) a small file does not need.
+        if (body instanceof Readable)
+          await pipeline(body, createWriteStream(path), ...(signal ? [{ signal }] : []));
+        else await writeFile(path, body, signal ? { signal } : {});
       } catch (error) {
-        await rm(partial, { force: true });
+        await rm(path, { force: true });
         throw error;
       }
     },

@@ -41,6 +41,8 @@ describe("scheduling onto model servers", () => {
       SCHEDULER_LEASE_MS: "6000",
       POOL_MONITOR_INTERVAL_MS: "100",
       CONTENT_POLICY_BLOCKLIST: "forbidden",
+      // Each prediction's start (sent ahead or by its job) is a debug line: the tests follow them.
+      LOG_LEVEL: "debug",
       SWEEP_INTERVAL_MS: "300",
       SWEEP_QUEUED_AFTER_MS: "300",
     });

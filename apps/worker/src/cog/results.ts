@@ -60,8 +60,18 @@ export function redisCogResults(redis: RedisClient, prefix: string, pollMs = 1_0
       else await redis.del(serverKey(id));
     },
     async store(id, prediction) {
-      await redis.set(resultKey(id), JSON.stringify(prediction), "EX", KEEP_SECONDS);
-      await redis.publish(COG_DONE_CHANNEL.name(prefix), id);
+      // Stored and announced in one round trip; a waiter in this process (Cog called the worker
+      // that sent the prediction, the usual case) is handed it at once, without reading it back.
+      await redis
+        .multi()
+        .set(resultKey(id), JSON.stringify(prediction), "EX", KEEP_SECONDS)
+        .publish(COG_DONE_CHANNEL.name(prefix), id)
+        .exec()
+        .then((replies) => {
+          const failed = replies?.find(([error]) => error)?.[0];
+          if (failed) throw failed;
+        });
+      for (const wake of [...(waiters.get(id) ?? [])]) wake(prediction);
     },
     async announced(id) {
       if (!waiters.has(id)) return;

@@ -1,3 +1,4 @@
+import { groupCommit } from "@svc/core";
 import type { Logger } from "@svc/logger";
 import { launchRuns, type Dispatched, type LeasedRunsQueue, type Scheduler } from "@svc/queue";
 
@@ -80,6 +81,20 @@ export function workerDispatcher(deps: {
       Math.max(0, nextExpiry - Date.now()) + 5,
     );
   };
+  // Slots that free while a release is on its way to Redis go back together in the next call: one
+  // script (one purge, one fill) for however many predictions ended meanwhile.
+  // The next call goes as soon as this one's script has answered; launching the runs it leased
+  // (their work to the servers, their jobs) goes on meanwhile, and each caller waits for it.
+  const releases = groupCommit<{ runId: string; at: number }, Promise<void>>({
+    async apply(items) {
+      const dispatched = await scheduler.release(items.map((i) => i.runId));
+      const launched = launch(dispatched, Math.min(...items.map((i) => i.at)));
+      return items.map(() => launched);
+    },
+    windowMs: 0,
+    maxBatch: 500,
+    maxInFlight: 1,
+  });
   const renewal = setInterval(
     () => {
       if (held.size)
@@ -92,8 +107,7 @@ export function workerDispatcher(deps: {
     forget: (runId) => void held.delete(runId),
     async release(runId) {
       held.delete(runId);
-      const released = performance.now();
-      await launch(await scheduler.release([runId]), released);
+      await await releases.submit({ runId, at: performance.now() });
     },
     async setSlots(pool, slots) {
       await launch(await scheduler.setSlots(pool, slots));

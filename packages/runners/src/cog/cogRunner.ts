@@ -40,7 +40,8 @@ export interface CogRunnerDeps {
   allowPrivateOutputs: boolean;
   /** The largest output file accepted (OUTPUT_MAX_BYTES); larger ones fail the run. */
   maxOutputBytes: number;
-  log?(message: string, meta: Record<string, unknown>): void;
+  /** Routine steps of every prediction at debug; what an operator acts on (busy, unavailable, re-attached) at info. */
+  log?(level: "debug" | "info", message: string, meta: Record<string, unknown>): void;
 }
 
 /**
@@ -186,7 +187,7 @@ export function createCogRunner(deps: CogRunnerDeps): Runner {
       const sent = await dispatch(settings, server, runId, mapCogInput(input, settings.input_map)).catch(
         () => false,
       );
-      if (sent) log("cog prediction started", { server, prediction_id: runId, early: true });
+      if (sent) log("debug", "cog prediction started", { server, prediction_id: runId, early: true });
       return sent;
     },
 
@@ -236,7 +237,7 @@ export function createCogRunner(deps: CogRunnerDeps): Runner {
         try {
           if (sent) {
             sent = false;
-            log("cog prediction continued", { server: on, prediction_id: id });
+            log("debug", "cog prediction continued", { server: on, prediction_id: id });
             prediction = await await_(s, on, id, signal);
             continue;
           }
@@ -245,15 +246,19 @@ export function createCogRunner(deps: CogRunnerDeps): Runner {
           // re-attach to rather than a second start. (The slot's server is in the job already.)
           if (on !== slotServer) await deps.results.setServer(id, on);
           if (!(await dispatch(s, on, id, cogInput))) {
-            log("cog server busy", { server: on });
+            log("info", "cog server busy", { server: on });
             await abortableDelay(busyWait, signal);
             busyWait = Math.min(busyWait * 2, 2_000);
             continue;
           }
-          log(runningOn === on ? "cog prediction re-attached" : "cog prediction started", {
-            server: on,
-            prediction_id: id,
-          });
+          log(
+            runningOn === on ? "info" : "debug",
+            runningOn === on ? "cog prediction re-attached" : "cog prediction started",
+            {
+              server: on,
+              prediction_id: id,
+            },
+          );
           prediction = await await_(s, on, id, signal);
         } catch (error) {
           if (signal.aborted) {
@@ -261,7 +266,7 @@ export function createCogRunner(deps: CogRunnerDeps): Runner {
             throw signal.reason;
           }
           if (!(error instanceof ServerUnavailable)) throw error;
-          log("cog server unavailable", { server: on, error: error.message });
+          log("info", "cog server unavailable", { server: on, error: error.message });
           failedServers.add(on);
           await deps.results.setServer(id, null);
           if (++dispatches >= s.dispatch_attempts) {
@@ -277,7 +282,9 @@ export function createCogRunner(deps: CogRunnerDeps): Runner {
       // (Failing here is harmless: the worker gives it back again when the run ends.)
       await deps.slots
         .release(id)
-        .catch((error: unknown) => log("cog slot release failed", { error: (error as Error).message }));
+        .catch((error: unknown) =>
+          log("info", "cog slot release failed", { error: (error as Error).message }),
+        );
       if (!COG_TERMINAL.has(prediction.status))
         throw new RunnerError("MODEL_ERROR", `unexpected prediction status ${prediction.status}`);
       if (prediction.status === "failed")

@@ -52,6 +52,8 @@ export interface OutputFetchPolicy {
 }
 
 const MAX_REDIRECTS = 3;
+/** Outputs up to this size (declared by the server) are read into memory rather than streamed. */
+const IN_MEMORY_MAX_BYTES = 1_048_576;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 // Agents hold no sockets until used; the guarded one checks every address it connects to.
 const plainAgent = new Agent();
@@ -104,15 +106,21 @@ async function download(url: string, signal: AbortSignal, policy: OutputFetchPol
       if (statusCode >= 500) throw new Error(`output download answered ${statusCode}`);
       throw new RunnerError("MODEL_ERROR", `a model output could not be downloaded (HTTP ${statusCode})`);
     }
-    if (Number(headers["content-length"]) > policy.maxBytes) {
+    const declared = Number(headers["content-length"]);
+    if (declared > policy.maxBytes) {
       body.on("error", () => {}).destroy();
       throw tooLarge(policy.maxBytes);
     }
-    return {
-      // pipeline, unlike pipe, passes the download's own failures on to the reader.
-      body: pipeline(body, sizeLimit(policy.maxBytes), () => {}),
-      ext: extensionForMediaType(String(headers["content-type"] ?? "")),
-    };
+    const ext = extensionForMediaType(String(headers["content-type"] ?? ""));
+    // A small file of declared size (an image, most often) is read whole: one buffer and one write
+    // instead of two stream pipelines. Others stream, their size checked as they come.
+    if (Number.isInteger(declared) && declared <= IN_MEMORY_MAX_BYTES) {
+      const bytes = Buffer.from(await body.arrayBuffer());
+      if (bytes.length > policy.maxBytes) throw tooLarge(policy.maxBytes);
+      return { body: bytes, ext };
+    }
+    // pipeline, unlike pipe, passes the download's own failures on to the reader.
+    return { body: pipeline(body, sizeLimit(policy.maxBytes), () => {}), ext };
   }
 }
 
