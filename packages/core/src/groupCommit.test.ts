@@ -23,6 +23,28 @@ describe("groupCommit", () => {
     expect(batches).toEqual([[1, 2, 3]]);
   });
 
+  it("when there is no window, then an item goes at once, and only what arrives while it is applied waits for the next batch", async () => {
+    const batches: number[][] = [];
+    const first = deferred();
+    const gc = groupCommit<number, number>({
+      apply: async (items) => {
+        batches.push(items);
+        if (batches.length === 1) await first.gate;
+        return items;
+      },
+      windowMs: null,
+      maxBatch: 100,
+      maxInFlight: 1,
+    });
+    const all = [gc.submit(1)];
+    // Applied before anything else ran: no timer, no tick.
+    expect(batches).toEqual([[1]]);
+    all.push(gc.submit(2), gc.submit(3));
+    first.release();
+    await Promise.all(all);
+    expect(batches).toEqual([[1], [2, 3]]);
+  });
+
   it("when a batch is running, then arrivals wait and form the next batch, never above maxBatch", async () => {
     const batches: number[][] = [];
     const first = deferred();

@@ -5,8 +5,12 @@
 export interface GroupCommitOptions<I, O> {
   /** Applies a batch; answers[i] is the answer for items[i]. A throw fails every item of the batch. */
   apply(items: I[]): Promise<O[]>;
-  /** How long the first item of a batch waits for company (0: until the current I/O callbacks are done). */
-  windowMs: number;
+  /**
+   * How long the first item of a batch waits for company (0: until the current I/O callbacks are
+   * done; null: not at all, it goes at once when a batch may start, and only items that arrive
+   * while batches are being applied gather, for the next one).
+   */
+  windowMs: number | null;
   /** A batch never holds more items; a full batch goes at once. */
   maxBatch: number;
   /** Batches applied at the same time; while they run, arriving items form the next batch. */
@@ -116,6 +120,7 @@ export function groupCommit<I, O>(options: GroupCommitOptions<I, O>): GroupCommi
   const schedule = () => {
     if (inFlight >= maxInFlight) return; // the end of a running batch flushes
     if (queue.length >= maxBatch) return flush();
+    if (windowMs === null) return flush();
     if (timer) return;
     if (windowMs > 0) {
       const t = setTimeout(flush, windowMs);

@@ -91,7 +91,9 @@ export function workerDispatcher(deps: {
       const launched = launch(dispatched, Math.min(...items.map((i) => i.at)));
       return items.map(() => launched);
     },
-    windowMs: 0,
+    // A slot freed while nothing is on its way goes back at once: waiting for company would add
+    // to the server's idle gap.
+    windowMs: null,
     maxBatch: 500,
     maxInFlight: 1,
   });
