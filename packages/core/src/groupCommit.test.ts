@@ -23,7 +23,8 @@ describe("groupCommit", () => {
     expect(batches).toEqual([[1, 2, 3]]);
   });
 
-  it("when there is no window, then an item goes at once, and only what arrives while it is applied waits for the next batch", async () => {
+  /** A group commit whose first batch waits for `first.release()`; the batches it applied. */
+  function gatedOnFirst(windowMs: number | null, maxBatch: number) {
     const batches: number[][] = [];
     const first = deferred();
     const gc = groupCommit<number, number>({
@@ -32,10 +33,15 @@ describe("groupCommit", () => {
         if (batches.length === 1) await first.gate;
         return items;
       },
-      windowMs: null,
-      maxBatch: 100,
+      windowMs,
+      maxBatch,
       maxInFlight: 1,
     });
+    return { gc, batches, first };
+  }
+
+  it("when there is no window, then an item goes at once, and only what arrives while it is applied waits for the next batch", async () => {
+    const { gc, batches, first } = gatedOnFirst(null, 100);
     const all = [gc.submit(1)];
     // Applied before anything else ran: no timer, no tick.
     expect(batches).toEqual([[1]]);
@@ -46,18 +52,7 @@ describe("groupCommit", () => {
   });
 
   it("when a batch is running, then arrivals wait and form the next batch, never above maxBatch", async () => {
-    const batches: number[][] = [];
-    const first = deferred();
-    const gc = groupCommit<number, number>({
-      apply: async (items) => {
-        batches.push(items);
-        if (batches.length === 1) await first.gate;
-        return items;
-      },
-      windowMs: 0,
-      maxBatch: 3,
-      maxInFlight: 1,
-    });
+    const { gc, batches, first } = gatedOnFirst(0, 3);
     const all = [gc.submit(0)];
     await new Promise((r) => setImmediate(r));
     for (let i = 1; i <= 5; i++) all.push(gc.submit(i));
