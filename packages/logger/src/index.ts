@@ -107,7 +107,7 @@ export function createLogger({
   stream,
   repeatLimit = { lines: 10, windowMs: 30_000 },
 }: LoggerOptions): Logger {
-  return winston.createLogger({
+  const logger = winston.createLogger({
     level: level === "silent" ? "error" : level,
     silent: level === "silent",
     defaultMeta: { service },
@@ -120,6 +120,12 @@ export function createLogger({
     ),
     transports: [stream ? new winston.transports.Stream({ stream }) : new winston.transports.Console()],
   });
+  // winston runs every call through the whole format chain (redaction, JSON) and only then lets
+  // the transport drop a level it does not log: each debug line on the run path cost a JSON line
+  // at info. A level the logger does not log is a call that does nothing (children inherit it).
+  for (const name of Object.keys(logger.levels))
+    if (!logger.isLevelEnabled(name)) Object.assign(logger, { [name]: () => logger });
+  return logger;
 }
 
 /**

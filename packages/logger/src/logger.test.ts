@@ -30,6 +30,35 @@ describe("logger", () => {
     expect(lines[0]).toHaveProperty("timestamp");
   });
 
+  it("when a level below the logger's is called, then nothing of the line is made, in the logger or its children", async () => {
+    const { stream, lines } = capture();
+    const logger = createLogger({ service: "worker", level: "info", stream });
+    let read = 0;
+    // Context whose fields are read only if the line is formatted (redaction walks it, JSON writes it).
+    const context = {
+      get run_id() {
+        read++;
+        return "run_1";
+      },
+    };
+    logger.debug("run dispatched", context);
+    logger.child({ job_id: "1" }).debug("run dispatched", context);
+    logger.info("run completed", context);
+    await new Promise((r) => setImmediate(r));
+    expect(lines.map((l) => l.message)).toEqual(["run completed"]);
+    expect(read).toBeGreaterThan(0);
+    const whenInfo = read;
+    logger.debug("run dispatched", context);
+    expect(read).toBe(whenInfo);
+    // A logger at debug still writes them.
+    const verbose = capture();
+    createLogger({ service: "worker", level: "debug", stream: verbose.stream }).debug("run dispatched", {
+      run_id: "run_2",
+    });
+    await new Promise((r) => setImmediate(r));
+    expect(verbose.lines).toMatchObject([{ level: "debug", message: "run dispatched", run_id: "run_2" }]);
+  });
+
   it("when an API key or secret appears anywhere in a line, then it is redacted", async () => {
     const { stream, lines } = capture();
     const key = "svc_live_" + "A".repeat(43);
