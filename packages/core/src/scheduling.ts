@@ -1,6 +1,6 @@
-// Scheduling policy: which runs wait for capacity, in which order they start, and where a waiting
-// run stands. Pure rules; the state lives in Redis (packages/queue scheduler), whose Lua applies
-// the same order (stride scheduling) atomically.
+// Scheduling maths: pools' slots, the stride order and where a waiting run stands in it, start
+// estimates. Pure rules; the state lives in Redis (packages/queue/src/scheduler), whose stride
+// policy (stride/policy.lua) applies the same order atomically.
 
 export const RUN_PRIORITIES = ["normal", "low"] as const;
 export type RunPriority = (typeof RUN_PRIORITIES)[number];

@@ -95,7 +95,7 @@ export const RUN_JOB = defineJob<DirectRunJob>({
 });
 
 const leasedPayload = runPayload.extend({
-  /** The slot the scheduler leased it (scheduler.ts): a model server's, or a render thread. */
+  /** The slot the scheduler leased it (scheduler/): a model server's, or a render thread. */
   slot: z.string().min(1).max(4_096),
   /** When the slot was leased (ms), for the dispatch latency. */
   leasedAt: z.int().nonnegative(),
