@@ -5,8 +5,8 @@ import { authenticate } from "./auth/authenticate.js";
 import { DOCUMENTATION } from "./openapi/document.js";
 import type { AppDeps } from "./deps.js";
 import { errorHandler, notFound } from "./http/errorHandler.js";
-import { checkJsonBody, checkRequestTarget } from "./http/boundary.js";
-import { parseJsonBody, requireJsonBody } from "./http/jsonBody.js";
+import { checkRequestTarget } from "./http/boundary.js";
+import { jsonBodies } from "./http/jsonBody.js";
 import { authFailureLimit, rateLimits } from "./http/rateLimit.js";
 import { requestId } from "./http/requestId.js";
 import { observeRequests } from "./http/observeRequests.js";
@@ -83,7 +83,7 @@ export function createApp(deps: AppDeps): express.Express {
     : undefined;
   v1.use(authenticate(deps, authFailures));
   if (limits) v1.use(limits.all);
-  v1.use(requireJsonBody, parseJsonBody(config.BODY_LIMIT_BYTES), checkJsonBody);
+  v1.use(...jsonBodies(config.BODY_LIMIT_BYTES, API_V1.routes));
   // API keys act for the whole account: the console's owners-only guard has no meaning here.
   v1.use(
     mountRoutes(Router(), API_V1.routes, deps, {

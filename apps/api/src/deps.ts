@@ -5,7 +5,7 @@ import type { Logger } from "@svc/logger";
 import type { Producer, Scheduler } from "@svc/queue";
 import type { OutputStore, OutputUrls } from "@svc/storage";
 import type { Tracing } from "@svc/telemetry";
-import type { RunLifecycle } from "@svc/use-cases";
+import type { FileDeps, RunLifecycle } from "@svc/use-cases";
 import type { QueueDashboard } from "./admin/queueDashboard.js";
 import type { Model } from "./cache/ttlCache.js";
 import type { ApiMetrics } from "./metrics.js";
@@ -37,6 +37,8 @@ export interface AppDeps {
   /** Where outputs are (served at /files), how their URLs are shown, and, when signed URLs point
    * elsewhere, the origin the console must allow its media from. */
   outputs: { store: OutputStore; urls: OutputUrls; mediaOrigin?: string };
+  /** Input files: where they are stored, how URLs given as inputs are fetched, the limits. */
+  files: FileDeps;
   /** Set on SIGTERM: readiness fails and responses close their connections (see main.ts). */
   lifecycle: { draining: boolean };
   /** The operators' queue dashboard, when ADMIN_PASSWORD is configured. */

@@ -5,7 +5,7 @@ import type { Logger } from "@svc/logger";
 import { startTracing } from "@svc/telemetry";
 import { createProducer, createRedis, createRunEventHub, queueIndex } from "@svc/queue";
 import { wireRuns } from "@svc/use-cases";
-import { configuredOutputUrls, createOutputStore, type OutputStore } from "@svc/storage";
+import { configuredOutputUrls, createOutputStore, guardedAgents, type OutputStore } from "@svc/storage";
 import { queueDashboard } from "./admin/queueDashboard.js";
 import { createApp } from "./app.js";
 import type { AppDeps } from "./deps.js";
@@ -107,6 +107,20 @@ export async function assembleApi(
       store,
       urls,
       mediaOrigin: urls.signed ? await signedOrigin(store, config, logger) : undefined,
+    },
+    files: {
+      db,
+      store,
+      agents: guardedAgents(config.FILE_FETCH_CA_FILE),
+      files: {
+        maxBytes: config.FILE_MAX_BYTES,
+        maxPixels: config.FILE_MAX_PIXELS,
+        dataUrlMaxBytes: config.FILE_DATA_URL_MAX_BYTES,
+        retentionHours: config.FILE_RETENTION_HOURS,
+        fetchTimeoutMs: config.FILE_FETCH_TIMEOUT_MS,
+        allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS,
+        publicBaseUrl: config.PUBLIC_BASE_URL,
+      },
     },
     lifecycle: { draining: false },
     dashboard,

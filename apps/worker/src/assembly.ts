@@ -1,5 +1,5 @@
 import { availableParallelism } from "node:os";
-import { parseSecretsKey, ttlCache } from "@svc/core";
+import { fileFieldsOf, parseSecretsKey, ttlCache } from "@svc/core";
 import { findModel, runOutputBasis, sqlPool } from "@svc/db";
 import {
   createDeadlinesQueue,
@@ -9,7 +9,7 @@ import {
 } from "@svc/queue";
 import { createRunners } from "@svc/runners";
 import { configuredOutputUrls, createOutputStore, runOutputs } from "@svc/storage";
-import { contentPolicyOutcome, createProgressRecorder, wireRuns } from "@svc/use-cases";
+import { contentPolicyOutcome, createProgressRecorder, fileInputUrls, wireRuns } from "@svc/use-cases";
 import { cogWebhookUrl } from "./cog/callbackServer.js";
 import { cogProgressOutputs } from "./cog/progressOutputs.js";
 import { redisCogResults } from "./cog/results.js";
@@ -48,10 +48,28 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
       deadlines: () => queues.deadlines,
     },
   });
-  const runnerOf = ttlCache(
-    async (id) => (await findModel(db, id))?.runner ?? null,
-    config.CATALOGUE_CACHE_TTL_MS,
-  );
+  // What the worker needs of a model: its runner settings and which input fields are files.
+  const modelOf = ttlCache(async (id) => {
+    const model = await findModel(db, id);
+    return model && { runner: model.runner, fileFields: fileFieldsOf(model.inputSchema) };
+  }, config.CATALOGUE_CACHE_TTL_MS);
+  const runnerOf = async (id: string) => (await modelOf(id))?.runner ?? null;
+  // A run's file inputs as its model server gets them: short-lived signed URLs of our store.
+  const fileInputs = async (modelId: string, input: Record<string, unknown>) => {
+    const fields = (await modelOf(modelId))?.fileFields ?? [];
+    if (!fields.length) return input;
+    return fileInputUrls(
+      {
+        db,
+        store,
+        secretsKey,
+        publicBaseUrl: config.PUBLIC_BASE_URL,
+        ttlSeconds: config.FILE_URL_TTL_SECONDS,
+      },
+      fields,
+      input,
+    );
+  };
   const blocklist = loadBlocklist(config);
   const metrics = createWorkerMetrics(
     { runs: queues.runs, "leased-runs": queues.leased, deliveries: queues.deliveries },
@@ -71,7 +89,9 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
       if (!settings || !runner?.begin) return false;
       const parsed = JSON.parse(input) as Record<string, unknown>;
       if (contentPolicyOutcome(parsed, blocklist)) return false;
-      return runner.begin({ runId, input: parsed, settings, slot });
+      // A file gone meanwhile: the job's start fails the run, charged nothing.
+      const given = await fileInputs(pool, parsed);
+      return given ? runner.begin({ runId, input: given, settings, slot }) : false;
     },
     handedOver: (pool, seconds) => metrics.slotHandover.observe({ model: pool }, seconds),
   });
@@ -119,6 +139,7 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
     storage,
     runners,
     blocklist,
+    fileInputs,
     slots: dispatcher,
     abandon: async (pool, runId, slot) => {
       const settings = await runnerOf(pool);

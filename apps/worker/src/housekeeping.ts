@@ -1,3 +1,5 @@
+import { inputFileKey } from "@svc/core";
+import { expireFiles } from "@svc/db";
 import type { WorkerDeps } from "./deps.js";
 import type { AssembledWorker } from "./assembly.js";
 import { sweepRuns } from "./runs/sweeper.js";
@@ -6,7 +8,7 @@ import { sweepDeliveries } from "./webhooks/sweepDeliveries.js";
 
 /**
  * Housekeeping on timers: the sweepers (lost jobs, overdue runs, lost deadlines), the pool monitor
- * (capacity and health), output expiry. A failed pass is logged and the next one tries again.
+ * (capacity and health), output expiry, input file expiry (with the sweep). A failed pass is logged and the next one tries again.
  * Returns the function that stops them.
  */
 export function startHousekeeping({ config, db, redis, logger }: WorkerDeps, parts: AssembledWorker) {
@@ -34,6 +36,12 @@ export function startHousekeeping({ config, db, redis, logger }: WorkerDeps, par
     await periodic("delivery sweep", () =>
       sweepDeliveries(db, parts.queues.deliveries, logger, config.SWEEP_QUEUED_AFTER_MS),
     )();
+    await periodic("input file expiry", async () => {
+      const expired = await expireFiles(db, new Date(), 500);
+      if (!expired.length) return;
+      await parts.store.remove(expired.map((f) => inputFileKey(f.id, f.contentType)));
+      logger.info("input files expired", { files: expired.length });
+    })();
   };
   // One pass at a time: while Redis or Postgres is away a pass waits, and the next tick must not
   // start another behind it.

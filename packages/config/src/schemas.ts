@@ -228,7 +228,36 @@ export const serviceEnvSchema = baseEnvSchema.extend({
   ),
   WEBHOOK_ALLOW_PRIVATE_URLS: doc(
     bool.default(false),
-    "Let webhooks, and model output downloads from hosts other than the model's own servers, reach loopback, private and link-local addresses (local development and tests only).",
+    "Let webhooks, file inputs given as URLs, and model output downloads from hosts other than the model's own servers, reach loopback, private and link-local addresses (local development and tests only).",
+  ),
+  FILE_MAX_BYTES: doc(
+    int(1_024, 10 * 1024 * 1024 * 1024).default(100 * 1024 * 1024),
+    "The largest input file: an upload (POST /files; 413 before it is read past this) or a file fetched from a URL given as a run's input.",
+  ),
+  FILE_RETENTION_HOURS: doc(
+    int(1, 87_600).default(24),
+    "How long an input file (uploaded, or fetched for a run) is kept; past it the file is deleted, and a queued run that names it fails with INPUT_FILE_UNAVAILABLE, charged nothing.",
+  ),
+  FILE_DATA_URL_MAX_BYTES: doc(
+    int(0, 100 * 1024 * 1024).default(256 * 1024),
+    "The largest file a run's input may carry as a data URL (decoded bytes); larger files are uploaded or given as URLs. The request body limit applies as well.",
+  ),
+  FILE_FETCH_TIMEOUT_MS: doc(
+    int(100, 600_000).default(15_000),
+    "How long the API waits for a file input's URL (connection, answer and body) before the run is refused with 400.",
+  ),
+  FILE_FETCH_CA_FILE: doc(
+    z.string().optional(),
+    "An extra CA bundle (PEM) to trust for file input URLs, added to the system roots; TLS is always verified.",
+    "/etc/ssl/private-ca.pem",
+  ),
+  FILE_MAX_PIXELS: doc(
+    int(1, 1_000_000_000).default(36_000_000),
+    "The largest image (width x height, read from its header before anything decodes it) an upload or a file input may be; a model may set a smaller limit per field (x-max-pixels).",
+  ),
+  FILE_URL_TTL_SECONDS: doc(
+    int(10, 604_800).default(900),
+    "How long the signed URL a model server is given for an input file stays valid.",
   ),
   GROUP_COMMIT_WINDOW_MS: doc(
     int(0, 100).default(0),

@@ -14,6 +14,8 @@ export const ERROR_STATUS = {
   MODEL_NOT_FOUND: 404,
   RUN_NOT_FOUND: 404,
   WEBHOOK_NOT_FOUND: 404,
+  // Ours: an input file id that is not the caller's, was deleted or has expired.
+  FILE_NOT_FOUND: 404,
   NOT_FOUND: 404,
   RUN_NOT_CANCELABLE: 409,
   // Our addition to the contract's table: an output file deleted by retention (OUTPUT_RETENTION_DAYS).

@@ -1,7 +1,7 @@
 import { randomFillSync } from "node:crypto";
 
 export type IdPrefix =
-  "acct" | "key" | "run" | "wh" | "whd" | "wha" | "led" | "out" | "req" | "usr" | "ses" | "aud";
+  "acct" | "key" | "run" | "wh" | "whd" | "wha" | "led" | "out" | "req" | "usr" | "ses" | "aud" | "file";
 
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const ID_LENGTH = 22; // 22 x log2(62) = 131 bits

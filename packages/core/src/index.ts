@@ -21,6 +21,7 @@ export * from "./groupCommit.js";
 export * from "./settlement.js";
 export * from "./dependencyDown.js";
 export * from "./media.js";
+export * from "./files.js";
 export * from "./users.js";
 export * from "./runEvents.js";
 export * from "./runHeaders.js";

@@ -11,6 +11,8 @@ export const RUN_ERROR_CODES = [
   "MODEL_ERROR",
   "TIMEOUT",
   "INTERNAL_ERROR",
+  // Ours: an input file the run names was deleted or expired before it executed (nothing charged).
+  "INPUT_FILE_UNAVAILABLE",
 ] as const;
 export type RunErrorCode = (typeof RUN_ERROR_CODES)[number];
 

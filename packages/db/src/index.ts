@@ -10,6 +10,7 @@ export { Prisma } from "./generated/prisma/client.js";
 export type * from "./generated/prisma/client.js";
 export * from "./repositories/runs.js";
 export * from "./repositories/webhooks.js";
+export * from "./repositories/files.js";
 export * from "./repositories/deliveries.js";
 export * from "./repositories/runTransitions/index.js";
 export * from "./repositories/users.js";

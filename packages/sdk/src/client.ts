@@ -1,5 +1,5 @@
 import { RunFailedError } from "./errors.js";
-import { call, type HttpOptions, type RequestOptions } from "./http.js";
+import { call, isFileBody, type FileBody, type HttpOptions, type RequestOptions } from "./http.js";
 import { streamRun, type StreamOptions } from "./stream.js";
 import type {
   Account,
@@ -10,6 +10,9 @@ import type {
   Delivery,
   DeliveryListQuery,
   EventType,
+  FileList,
+  FileListQuery,
+  FileObject,
   LedgerEntry,
   LedgerQuery,
   ModelDetail,
@@ -92,13 +95,55 @@ export class ModelRunClient {
       }),
   };
 
+  /** Input files: uploaded once, given to runs by id (runs.create uploads file values itself). */
+  readonly files = {
+    /** Uploads a file (its type is decided by its bytes: PNG, JPEG, WebP, GIF, MP4, WebM, WAV, MP3, OGG, FLAC). */
+    create: (file: FileBody, signal?: AbortSignal) =>
+      this.data<FileObject>({ method: "POST", path: "/files", file, idempotent: false, signal }),
+    get: (fileId: string) =>
+      this.data<FileObject>({
+        method: "GET",
+        path: `/files/${encodeURIComponent(fileId)}`,
+        idempotent: true,
+      }),
+    list: (q: FileListQuery = {}) =>
+      this.data<FileList>({ method: "GET", path: "/files", query: q, idempotent: true }),
+    delete: (fileId: string) =>
+      this.data<{ id: string; deleted: true }>({
+        method: "DELETE",
+        path: `/files/${encodeURIComponent(fileId)}`,
+        idempotent: true,
+      }),
+  };
+
+  /**
+   * The input with each file value (a Blob, bytes, a stream) uploaded and replaced by its file id,
+   * as Replicate's client does: the run is then made with ids only (and a retry reuses them).
+   */
+  private async uploadFiles(body: CreateRunBody, signal?: AbortSignal): Promise<CreateRunBody> {
+    const entries = Object.entries(body.input);
+    if (!entries.some(([, value]) => isFileBody(value))) return body;
+    const input = Object.fromEntries(
+      await Promise.all(
+        entries.map(async ([name, value]) => [
+          name,
+          isFileBody(value) ? (await this.files.create(value, signal)).id : value,
+        ]),
+      ),
+    );
+    return { ...body, input };
+  }
+
   readonly runs = {
-    /** Starts a run. Retried on 429/503 only when it carries an idempotency key. */
-    create: (modelId: string, body: CreateRunBody, o: RunOptions = {}) =>
+    /**
+     * Starts a run; file values of its input (Blob, bytes, stream) are uploaded first. Retried on
+     * 429/503 only when it carries an idempotency key.
+     */
+    create: async (modelId: string, body: CreateRunBody, o: RunOptions = {}) =>
       this.data<CreatedRun>({
         method: "POST",
         path: `/models/${modelId.split("/").map(encodeURIComponent).join("/")}/run`,
-        body,
+        body: await this.uploadFiles(body, o.signal),
         headers: {
           ...(o.idempotencyKey && { "idempotency-key": o.idempotencyKey }),
           ...(o.wait && { prefer: `wait=${o.wait}` }),
@@ -152,6 +197,8 @@ export class ModelRunClient {
     // A creation abandoned while it waits has a run the caller never learnt of: with a key of its
     // own, sending the creation again (without waiting) names that run, so it can be canceled.
     const idempotencyKey = o.idempotencyKey ?? (signal ? crypto.randomUUID() : undefined);
+    // Files once: the creation sent again below names the same ones.
+    body = await this.uploadFiles(body, signal);
     let created: CreatedRun;
     try {
       created = await this.runs.create(modelId, body, { wait: 60, ...o, idempotencyKey, signal });

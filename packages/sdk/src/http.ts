@@ -14,10 +14,25 @@ export interface RequestOptions {
   path: string;
   query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
+  /** A file sent as the body, as it is (an upload); never sent twice. */
+  file?: FileBody;
   headers?: Record<string, string>;
   /** Safe to send twice: reads, deletes, cancels, and creations carrying an Idempotency-Key. */
   idempotent: boolean;
   signal?: AbortSignal;
+}
+
+/** What the SDK uploads: bytes, a Blob or File, a web stream, or any async iterable of bytes (a Node stream). */
+export type FileBody = Blob | ArrayBufferView | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
+
+/** Whether a value is something `FileBody` takes (an input field the SDK uploads first). */
+export function isFileBody(value: unknown): value is FileBody {
+  return (
+    (typeof Blob !== "undefined" && value instanceof Blob) ||
+    ArrayBuffer.isView(value) ||
+    (typeof ReadableStream !== "undefined" && value instanceof ReadableStream) ||
+    (typeof value === "object" && value !== null && Symbol.asyncIterator in value)
+  );
 }
 
 const RETRYABLE = new Set([429, 503]);
@@ -65,10 +80,20 @@ export async function call<T>(http: HttpOptions, o: RequestOptions): Promise<T> 
           authorization: `Bearer ${http.apiKey}`,
           accept: "application/json",
           ...(o.body !== undefined && { "content-type": "application/json" }),
+          ...(o.file !== undefined && { "content-type": "application/octet-stream" }),
           ...o.headers,
         },
-        body: o.body === undefined ? undefined : JSON.stringify(o.body),
-      });
+        body:
+          o.file !== undefined
+            ? (o.file as NonNullable<RequestInit["body"]>)
+            : o.body === undefined
+              ? undefined
+              : JSON.stringify(o.body),
+        // A stream is sent as it is read (fetch asks to be told so).
+        ...(o.file !== undefined &&
+          !(o.file instanceof Blob) &&
+          !ArrayBuffer.isView(o.file) && { duplex: "half" }),
+      } as RequestInit);
     } catch (error) {
       if (o.signal?.aborted || !o.idempotent || attempt >= http.maxRetries) throw error;
       await sleep(backoff, o.signal);

@@ -54,6 +54,11 @@ export type RunProgress = Schemas["RunProgress"];
 export type RunEvent =
   { type: "status"; id?: string; run: Run } | { type: "progress"; id?: string; progress: RunProgress };
 
+/** An uploaded file (POST /files), to give as a run's input by its id. */
+export type FileObject = Schemas["File"];
+export type FileList = DataOf<"/api/v1/files", "get">;
+export type FileListQuery = QueryOf<"/api/v1/files", "get">;
+
 export type WebhookEndpoint = Schemas["WebhookEndpoint"];
 export type EventType = WebhookEndpoint["events"][number];
 export type CreatedWebhook = DataOf<"/api/v1/webhooks", "post", 201>;

@@ -7,6 +7,8 @@ import type { OutputStore } from "./store.js";
 export * from "./store.js";
 export * from "./outputs.js";
 export { localStore } from "./local.js";
+export * from "./inputs.js";
+export * from "./remote.js";
 export { s3Store, type S3Settings } from "./s3.js";
 
 type StorageConfig = Pick<

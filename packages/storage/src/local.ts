@@ -1,5 +1,6 @@
-import { createWriteStream } from "node:fs";
+import { createReadStream, createWriteStream } from "node:fs";
 import { access, mkdir, readdir, rm, stat, writeFile } from "node:fs/promises";
+import { once } from "node:events";
 import { dirname, join } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -20,16 +21,32 @@ export function localStore(dir: string): LocalOutputStore {
     async put(key, body, signal) {
       const path = join(dir, key);
       await mkdir(dirname(path), { recursive: true });
+      const file = body instanceof Readable ? createWriteStream(path) : undefined;
       try {
         // A body in memory is written at once; streams (large files) go through a pipeline, whose
         // machinery (an abort controller per call, stream state) a small file does not need.
-        if (body instanceof Readable)
-          await pipeline(body, createWriteStream(path), ...(signal ? [{ signal }] : []));
-        else await writeFile(path, body, signal ? { signal } : {});
+        if (file) await pipeline(body as Readable, file, ...(signal ? [{ signal }] : []));
+        else await writeFile(path, body as Uint8Array, signal ? { signal } : {});
       } catch (error) {
+        // A stream that failed before its file was opened still opens (and creates) it: the file
+        // goes once it is closed, or it would be left behind.
+        if (file && !file.closed) await once(file, "close").catch(() => {});
         await rm(path, { force: true });
         throw error;
       }
+    },
+    async read(key) {
+      const path = join(dir, key);
+      const info = await stat(path).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === "ENOENT" || error.code === "ENOTDIR") return null;
+        throw error;
+      });
+      if (!info?.isFile()) return null;
+      return {
+        status: 200,
+        body: createReadStream(path),
+        headers: { "Content-Length": String(info.size), "Last-Modified": info.mtime.toUTCString() },
+      };
     },
     async remove(keys) {
       await Promise.all(keys.map((key) => rm(join(dir, key), { force: true })));

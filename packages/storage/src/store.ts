@@ -21,6 +21,11 @@ interface Common {
    * memory. Readers never see a partial object: a failed or aborted write leaves nothing behind.
    */
   put(key: string, body: Readable | Uint8Array, signal?: AbortSignal): Promise<void>;
+  /**
+   * The object, or null when there is none under that key. A local store answers the whole file
+   * (200) whatever the conditions; its outputs are served by express.static, which has its own.
+   */
+  read(key: string, conditions: ReadConditions, signal?: AbortSignal): Promise<StoredObject | null>;
   /** Deletes these objects (keys `<token>/<name>`); a missing one is no error. */
   remove(keys: readonly string[]): Promise<void>;
   /** True when retention deleted the outputs under this token (their URLs answer 410). */
@@ -44,8 +49,6 @@ export interface LocalOutputStore extends Common {
 /** An S3-compatible bucket: the API and the workers share nothing but the bucket. */
 export interface S3OutputStore extends Common {
   kind: "s3";
-  /** The object, or null when there is none under that key. */
-  read(key: string, conditions: ReadConditions, signal?: AbortSignal): Promise<StoredObject | null>;
   /** A presigned GET URL of the object, valid for `seconds`. */
   signedUrl(key: string, seconds: number): Promise<string>;
 }

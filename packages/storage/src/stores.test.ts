@@ -1,9 +1,10 @@
-import { createCipheriv } from "node:crypto";
+import { createCipheriv, createHash } from "node:crypto";
 import { mkdtemp, readdir, rm, stat, utimes } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import S3rver from "s3rver";
+import { storeInputFile } from "./inputs.js";
 import { localStore } from "./local.js";
 import { outputUrls, runOutputs } from "./outputs.js";
 import { s3Store } from "./s3.js";
@@ -64,6 +65,77 @@ function executionOutputs(storeOf: () => OutputStore, read: (key: string) => Pro
   });
 }
 
+/** A GIF header of this size (what the type check reads), then `padding` bytes of pixel data. */
+const gif = (width: number, height: number, padding = 0) => {
+  const header = Buffer.from("GIF89a\0\0\0\0\0\0\0", "latin1");
+  header.writeUInt16LE(width, 6);
+  header.writeUInt16LE(height, 8);
+  return Buffer.concat([header, Buffer.alloc(padding, 1)]);
+};
+
+/** Input files on either store: typed by their first bytes, streamed in whole or not at all. */
+function inputFiles(storeOf: () => OutputStore) {
+  const limits = { maxBytes: 3 * 1024 * 1024, maxPixels: 10_000 };
+  const stored = async (key: string) => {
+    const object = await storeOf().read(key, {});
+    return object && (await text(object.body));
+  };
+
+  it("when a file larger than its head streams in, then it is stored whole under its id, with its size and hash", async () => {
+    const bytes = gif(40, 30, 2 * 1024 * 1024);
+    const source = Readable.from([
+      bytes.subarray(0, 1000),
+      bytes.subarray(1000, 1_500_000),
+      bytes.subarray(1_500_000),
+    ]);
+    const file = await storeInputFile(storeOf(), "file_AAAAAAAAAAAAAAAAAAAAAA", source, limits);
+    expect(file).toMatchObject({
+      contentType: "image/gif",
+      width: 40,
+      height: 30,
+      size: bytes.length,
+      sha256: createHash("sha256").update(bytes).digest("hex"),
+      key: ".inputs/file_AAAAAAAAAAAAAAAAAAAAAA.gif",
+    });
+    // Compared as bytes: toEqual walks a buffer element by element (seconds for 2 MiB).
+    expect((await stored(file.key))?.equals(bytes)).toBe(true);
+  });
+
+  it("when a stream passes the size limit, then nothing is stored", async () => {
+    const source = Readable.from([
+      gif(10, 10),
+      ...Array.from({ length: 4 }, () => Buffer.alloc(1024 * 1024)),
+    ]);
+    await expect(
+      storeInputFile(storeOf(), "file_BBBBBBBBBBBBBBBBBBBBBB", source, limits),
+    ).rejects.toMatchObject({
+      reason: "too_large",
+    });
+    expect(await stored(".inputs/file_BBBBBBBBBBBBBBBBBBBBBB.gif")).toBeNull();
+  });
+
+  it("when the bytes are of no accepted type or an image past the pixel limit, then nothing is read further or stored", async () => {
+    let reads = 0;
+    const endless = new Readable({
+      read() {
+        reads++;
+        this.push(Buffer.from("<html>".repeat(1000)));
+      },
+    });
+    await expect(
+      storeInputFile(storeOf(), "file_CCCCCCCCCCCCCCCCCCCCCC", endless, limits),
+    ).rejects.toMatchObject({
+      reason: "unsupported",
+    });
+    expect(endless.destroyed).toBe(true);
+    expect(reads).toBeLessThan(500);
+    await expect(
+      storeInputFile(storeOf(), "file_DDDDDDDDDDDDDDDDDDDDDD", gif(101, 100), limits),
+    ).rejects.toMatchObject({ reason: "too_many_pixels" });
+    expect(await stored(".inputs/file_DDDDDDDDDDDDDDDDDDDDDD.gif")).toBeNull();
+  });
+}
+
 describe("S3 store against a real S3-protocol server (s3rver on 127.0.0.1)", () => {
   let server: S3rver;
   let dir: string;
@@ -101,6 +173,8 @@ describe("S3 store against a real S3-protocol server (s3rver on 127.0.0.1)", () 
     await server.close();
     await rm(dir, { recursive: true, force: true });
   });
+
+  inputFiles(() => store);
 
   executionOutputs(
     () => store,
@@ -255,6 +329,8 @@ describe("local store", () => {
     dir = await mkdtemp(join(tmpdir(), "svc-local-"));
     store = localStore(dir);
   });
+
+  inputFiles(() => store);
 
   executionOutputs(
     () => store,

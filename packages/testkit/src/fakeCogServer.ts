@@ -5,7 +5,9 @@ import { renderImage } from "@svc/runners";
 // A stand-in for a Cog model container (replicate/cog), which cannot run here (no GPU, no
 // Docker). It speaks Cog's documented HTTP API: GET /health-check, GET /openapi.json,
 // PUT /predictions/{id} (idempotent; Prefer: respond-async -> 202), POST /predictions/{id}/cancel,
-// 409 when every slot is busy, and the `completed` webhook with the prediction object.
+// 409 when every slot is busy, and the `completed` webhook with the prediction object. Like Cog,
+// it downloads each input given as a URL before the model runs (a failed download fails the
+// prediction), and records what it got.
 export type CogHealth = "STARTING" | "READY" | "BUSY" | "SETUP_FAILED" | "DEFUNCT";
 
 export interface FakeCogBehaviour {
@@ -50,6 +52,8 @@ export interface FakeCog {
   conflicts: number;
   healthChecks: number;
   predictions: Map<string, Prediction>;
+  /** Each input URL it downloaded: the prediction, the field, the answer's status, type and bytes. */
+  fetched: { id: string; field: string; url: string; status: number; contentType: string; bytes: Buffer }[];
   /**
    * The gaps between one prediction's end and the next one's start (ms) while a slot was free, in
    * order: how long the "GPU" sat idle. Only gaps after which a prediction started are counted;
@@ -185,6 +189,22 @@ export async function startFakeCog(
     );
   };
   const now = () => performance.timeOrigin + performance.now();
+  /** Cog's input preparation: every URL input fetched before predict(); the failure, if any. */
+  const download = async (p: Prediction): Promise<string | undefined> => {
+    for (const [field, value] of Object.entries(p.input ?? {})) {
+      if (typeof value !== "string" || !/^https?:\/\//.test(value)) continue;
+      try {
+        const res = await fetch(value);
+        const bytes = Buffer.from(await res.arrayBuffer());
+        const contentType = res.headers.get("content-type") ?? "";
+        cog.fetched.push({ id: p.id, field, url: value, status: res.status, contentType, bytes });
+        if (!res.ok) return `failed to download input ${field}: HTTP ${res.status}`;
+      } catch (error) {
+        return `failed to download input ${field}: ${(error as Error).message}`;
+      }
+    }
+    return undefined;
+  };
   const finish = (p: Prediction) => {
     if (p.status !== "processing") return;
     if (cog.behaviour.fail) {
@@ -272,7 +292,14 @@ export async function startFakeCog(
       };
       cog.predictions.set(id, p);
       cog.puts.push({ id, started: true, input: p.input, prefer: req.headers.prefer as string | undefined });
-      p.timer = setTimeout(() => finish(p), cog.behaviour.delayMs);
+      void download(p).then((failure) => {
+        if (p.status !== "processing") return;
+        if (!failure) return void (p.timer = setTimeout(() => finish(p), cog.behaviour.delayMs));
+        p.status = "failed";
+        p.error = failure;
+        p.endedAt = now();
+        notify(p);
+      });
       if (cog.behaviour.startReplyDelayMs)
         await new Promise((r) => setTimeout(r, cog.behaviour.startReplyDelayMs));
       return reply(202, { ...view(p), status: "starting" });
@@ -312,6 +339,7 @@ export async function startFakeCog(
     conflicts: 0,
     healthChecks: 0,
     predictions: new Map(),
+    fetched: [],
     idleGaps(among) {
       // With `concurrency` slots, the k-th start after the first `concurrency` follows the k-th end.
       const chosen = [...cog.predictions.values()].filter((p) => !among || among.has(p.id));

@@ -52,6 +52,8 @@ export interface Reply {
   status: number;
   delayMs?: number;
   headers?: Record<string, string>;
+  /** What the answer carries (a file served to the service, say); none by default. */
+  body?: Uint8Array | string;
 }
 
 export type Responder = (request: ReceivedRequest, index: number) => Reply;
@@ -104,7 +106,7 @@ export async function startHttpsReceiver(
       arrivals.notify();
       setTimeout(() => {
         if (res.destroyed) return;
-        res.writeHead(reply.status, reply.headers ?? {}).end();
+        res.writeHead(reply.status, reply.headers ?? {}).end(reply.body);
       }, reply.delayMs ?? 0);
     });
   });

@@ -52,6 +52,7 @@ export async function startService(shared: Record<string, string> = {}): Promise
     PUBLIC_BASE_URL: base,
     RATE_LIMIT_ENABLED: "false",
     WEBHOOK_CA_FILE: caFile,
+    FILE_FETCH_CA_FILE: caFile,
     LOG_LEVEL: "info",
     ...shared,
   };

@@ -12,3 +12,4 @@ export * from "./operator/keys.js";
 export * from "./webhooks/sendDeliveries.js";
 export * from "./runs/admission.js";
 export * from "./runs/outcome.js";
+export * from "./files/files.js";

@@ -8,7 +8,13 @@ export interface E2EService extends Omit<TestService, "account"> {
   account(
     tokens: number,
     base?: string,
-  ): Promise<{ accountId: string; liveKey: string; client: ModelRunClient; testClient: ModelRunClient }>;
+  ): Promise<{
+    accountId: string;
+    liveKey: string;
+    testKey: string;
+    client: ModelRunClient;
+    testClient: ModelRunClient;
+  }>;
 }
 
 /** testkit's service (the built API and worker as processes), with SDK clients for its accounts. */
@@ -21,6 +27,7 @@ export async function startService(shared: Record<string, string> = {}): Promise
       return {
         accountId,
         liveKey,
+        testKey,
         client: new ModelRunClient({ apiKey: liveKey, baseUrl }),
         testClient: new ModelRunClient({ apiKey: testKey, baseUrl }),
       };

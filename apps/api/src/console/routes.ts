@@ -27,7 +27,7 @@ import { authOf, type AuthContext } from "../auth/authenticate.js";
 import type { AppDeps } from "../deps.js";
 import { checkJsonBody } from "../http/boundary.js";
 import { notFound } from "../http/errorHandler.js";
-import { parseJsonBody, requireJsonBody } from "../http/jsonBody.js";
+import { jsonBodies, parseJsonBody, requireJsonBody } from "../http/jsonBody.js";
 import { mountRoutes, perApp, route, type Guards, type RouteGroup } from "../http/route.js";
 import * as R from "../openapi/responses.js";
 import { API_V1 } from "../routes/api.js";
@@ -423,7 +423,8 @@ export function consoleApi(
   mountRoutes(api, [signInRoute], deps, guards, body);
   api.use(requireSession(deps));
   mountRoutes(api, [sessionRoute], deps, guards);
-  api.use(requireCsrfToken, ...body);
+  // The public API's routes below /:mode take JSON bodies too, but for its uploads.
+  api.use(requireCsrfToken, ...jsonBodies(config.BODY_LIMIT_BYTES, API_V1.routes, "/:mode"));
   mountRoutes(
     api,
     [signOutRoute, listKeys, createKey, updateKey, revokeKey, accountAlerts, securityLog],

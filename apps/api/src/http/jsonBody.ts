@@ -1,5 +1,7 @@
-import express, { type RequestHandler } from "express";
+import express, { Router, type RequestHandler } from "express";
 import { ApiError } from "@svc/core";
+import { checkJsonBody } from "./boundary.js";
+import { expressPath, type Route } from "./route.js";
 
 /** Content codings a JSON body may come in; the body limit applies to the decoded size. */
 const BODY_CODINGS = new Set(["identity", "gzip", "deflate"]);
@@ -88,4 +90,24 @@ export function clientError(error: unknown): ApiError | null {
     default:
       return new ApiError("VALIDATION_ERROR", "Malformed request.");
   }
+}
+
+/**
+ * The JSON body middleware (415 for other bodies, parsing, the boundary's checks), except on the
+ * routes declared to take a file (`upload`), whose handlers read the request themselves. `prefix`:
+ * where the routes sit below the mount these run at (the console's /:mode).
+ */
+export function jsonBodies(limitBytes: number, routes: readonly Route[], prefix = ""): RequestHandler[] {
+  const uploads = Router();
+  for (const { declaration: d } of routes)
+    if (d.upload)
+      uploads[d.method](`${prefix}${expressPath(d.path)}`, (_req, res, next) => {
+        res.locals.upload = true;
+        next();
+      });
+  const unlessUpload =
+    (handler: RequestHandler): RequestHandler =>
+    (req, res, next) =>
+      res.locals.upload ? next() : handler(req, res, next);
+  return [uploads, ...[requireJsonBody, parseJsonBody(limitBytes), checkJsonBody].map(unlessUpload)];
 }

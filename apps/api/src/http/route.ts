@@ -55,6 +55,8 @@ interface Declaration<P extends Fields, Q extends Fields, H extends Fields, B ex
   /** Request headers by lower-case name, read with req.get. */
   headers?: H;
   body?: { schema: B; example: object };
+  /** The body is a file the handler reads itself (no JSON parsing; documented as such). */
+  upload?: boolean;
   /** Error statuses beyond those every route of its group may answer. */
   errors?: number[];
   guards?: Guard[];

@@ -94,6 +94,21 @@ export function registerGroup(registry: OpenAPIRegistry, group: RouteGroup): voi
         ...(params && { params }),
         ...(d.query && { query: d.query }),
         ...(d.headers && { headers: d.headers }),
+        ...(d.upload && {
+          body: {
+            required: true,
+            content: {
+              "application/octet-stream": { schema: { type: "string", format: "binary" } },
+              "multipart/form-data": {
+                schema: {
+                  type: "object",
+                  properties: { content: { type: "string", format: "binary" } },
+                  required: ["content"],
+                },
+              },
+            },
+          },
+        }),
         ...(d.body && {
           body: {
             required: true,

@@ -64,6 +64,28 @@ export const RunProgress = z
 
 export const RunCanceled = z.object({ data: CancelResultView });
 
+export const FileView = z
+  .object({
+    id: z.string().meta({ example: "file_5bS2vVd1LnZRvYqNZ3H9aA" }),
+    url: z.string().meta({
+      description: "GET it with the key (or give it, or the id, as a file input)",
+      example: "https://svc.example.com/api/v1/files/file_5bS2vVd1LnZRvYqNZ3H9aA/content",
+    }),
+    content_type: z.string().meta({ description: "Decided by the file's bytes", example: "image/png" }),
+    size: z.number().int(),
+    sha256: z.string(),
+    width: z.number().int().nullable().meta({ description: "An image's width (null for video and audio)" }),
+    height: z.number().int().nullable(),
+    created_at: timestamp,
+    expires_at: timestamp,
+  })
+  .meta({ id: "File" });
+export const FileResponse = z.object({ data: FileView });
+export const FileList = z.object({
+  data: z.object({ files: z.array(FileView), next_cursor: z.string().nullable() }),
+});
+export const FileDeleted = z.object({ data: z.object({ id: z.string(), deleted: z.literal(true) }) });
+
 const events = z.array(z.enum(EVENT_TYPES));
 const secret = z.string().meta({ example: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwJkU3Fx9w8Lg=" });
 export const WebhookCreated = z.object({

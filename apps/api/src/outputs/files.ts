@@ -1,8 +1,19 @@
 import type { ServerResponse } from "node:http";
+import type { AppDeps } from "../deps.js";
 import { pipeline } from "node:stream/promises";
-import express, { Router, type RequestHandler } from "express";
+import express, { Router, type RequestHandler, type Response } from "express";
 import { z } from "zod";
-import { ApiError, OUTPUT_MEDIA_TYPES, OUTPUT_NAME, OUTPUT_TOKEN, servedMediaType } from "@svc/core";
+import {
+  ApiError,
+  inputFileKey,
+  inputFileSignatureValid,
+  OUTPUT_MEDIA_TYPES,
+  OUTPUT_NAME,
+  OUTPUT_TOKEN,
+  parseSecretsKey,
+  servedMediaType,
+} from "@svc/core";
+import { findFilesById } from "@svc/db";
 import type { Logger } from "@svc/logger";
 import { RangeNotSatisfiable, type OutputStore, type S3OutputStore } from "@svc/storage";
 import { perApp, rawRoute, type Route } from "../http/route.js";
@@ -112,7 +123,71 @@ export const FILES_PREFIX = "/files";
 
 const binary = { schema: { type: "string" as const, format: "binary" } };
 
+const inputsKey = perApp(({ config }) => parseSecretsKey(config.SECRETS_KEY));
+const INPUT_NAME = /^(file_[0-9A-Za-z]{22})\.([a-z0-9]{1,5})$/;
+
+/**
+ * An input file as a model server reads it: by a URL the worker signed for a few minutes
+ * (FILE_URL_TTL_SECONDS), never by a lasting one; a wrong, expired or foreign signature and a
+ * deleted file are all the same 404.
+ */
+const inputFile = rawRoute({
+  method: "get",
+  path: "/inputs/{name}",
+  tags: ["Files"],
+  summary: "An input file, for model servers (a signed URL the worker hands them; no key)",
+  params: z.object({ name: z.string().meta({ example: "file_5bS2vVd1LnZRvYqNZ3H9aA.png" }) }),
+  query: z.object({
+    expires: z.coerce.number().int().meta({ description: "Unix time (s) after which the URL answers 404" }),
+    signature: z.string().max(100),
+  }),
+  security: [],
+  errors: [400, 404, 503],
+  responses: { 200: { description: "The file, with its media type", content: { "*/*": binary } } },
+  async handler({ params, query }, { res, deps }) {
+    const match = INPUT_NAME.exec(params.name);
+    const id = match?.[1];
+    const now = Math.floor(Date.now() / 1000);
+    const file =
+      id && inputFileSignatureValid(inputsKey(deps), id, query.expires, query.signature, now)
+        ? await findFilesById(deps.db, [id]).then((found) => found[0])
+        : undefined;
+    if (!file || file.deletedAt || file.expiresAt.getTime() <= Date.now())
+      throw new ApiError("NOT_FOUND", "No such file, or its URL has expired.");
+    await sendInputFile(res, deps, file, "private, no-store");
+  },
+});
+
+/**
+ * An input file's bytes, with its type (decided by its bytes at upload) under a CSP that lets
+ * nothing run; 404 when the store no longer has them.
+ */
+export async function sendInputFile(
+  res: Response,
+  deps: Pick<AppDeps, "outputs" | "logger">,
+  file: { id: string; contentType: string; size: number },
+  cacheControl: string,
+): Promise<void> {
+  const gone = new AbortController();
+  res.on("close", () => gone.abort());
+  const object = await deps.outputs.store
+    .read(inputFileKey(file.id, file.contentType), {}, gone.signal)
+    .catch((error: unknown) => {
+      throw storeAway(deps.logger, res.locals.requestId, error);
+    });
+  if (!object?.body) throw new ApiError("FILE_NOT_FOUND", `No file with id ${JSON.stringify(file.id)}.`);
+  res.status(200).set({
+    "Content-Type": file.contentType,
+    "Content-Length": String(file.size),
+    "X-Content-Type-Options": "nosniff",
+    "Content-Security-Policy": "default-src 'none'; sandbox",
+    "Cache-Control": cacheControl,
+  });
+  await pipeline(object.body, res).catch(() => {});
+}
+
 export const fileRoutes: Route[] = [
+  inputFile,
   rawRoute({
     method: "get",
     path: "/{token}/{name}",

@@ -5,6 +5,7 @@ import { modelRoutes } from "./models.js";
 import { operationRoutes } from "./operations.js";
 import { runRoutes } from "./runs.js";
 import { webhookRoutes } from "./webhooks.js";
+import { inputFileRoutes } from "./files.js";
 
 // The route table: each group is mounted by app.ts and documented by openapi/document.ts.
 
@@ -18,7 +19,7 @@ export const API_V1: RouteGroup = {
   security: [{ bearer: [] }],
   errors: [400, 401, 413, 415, 429, 500, 503],
   rateHeaders: true,
-  routes: [...modelRoutes, ...runRoutes, ...webhookRoutes, ...accountRoutes],
+  routes: [...modelRoutes, ...runRoutes, ...inputFileRoutes, ...webhookRoutes, ...accountRoutes],
 };
 
 /** Health, readiness and metrics: no API key (security: [] says so explicitly). */

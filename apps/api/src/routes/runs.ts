@@ -19,7 +19,7 @@ import {
   type RunRecord,
 } from "@svc/core";
 import { findRunForAccount, listRuns, type Db } from "@svc/db";
-import { admitRun, keyRefusal } from "@svc/use-cases";
+import { admitRun, keyRefusal, resolveFileInputs } from "@svc/use-cases";
 import { runView, streamRunEvents, waitForEnd } from "../runs/realtime.js";
 import { authOf } from "../auth/authenticate.js";
 import { cursorSchema, dateTimeQuery, paginate } from "../http/cursor.js";
@@ -27,7 +27,7 @@ import { pageLimit } from "../http/validate.js";
 import { perApp, rawRoute, route, type Route } from "../http/route.js";
 import * as R from "../openapi/responses.js";
 import { header } from "../openapi/register.js";
-import { validateRunInput } from "../runs/inputValidator.js";
+import { fileFieldsFor, validateRunInput } from "../runs/inputValidator.js";
 import { checkWebhookUrl } from "../webhooks/checkUrl.js";
 import type { AppDeps } from "../deps.js";
 import type { HeldConnections, HeldPlace } from "../runs/heldConnections.js";
@@ -183,7 +183,13 @@ const createRun = route({
     if (refused || !auth.keyId) throw refused;
     if (body.webhook_url)
       await checkWebhookUrl(body.webhook_url, "webhook_url", config.WEBHOOK_ALLOW_PRIVATE_URLS);
-    const input = validateRunInput(model, body.input);
+    // File inputs become files of the caller's (fetched, typed, stored) before the run is made.
+    const input = await resolveFileInputs(
+      deps.files,
+      { accountId: auth.accountId, mode: auth.mode, apiKeyId: auth.keyId },
+      fileFieldsFor(model),
+      validateRunInput(model, body.input),
+    );
     const admission = {
       runs,
       queueFigures: (modelId: string) => realtime.queue.model(modelId, true),

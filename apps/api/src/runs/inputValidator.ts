@@ -1,5 +1,5 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
-import { ApiError, type ErrorDetail } from "@svc/core";
+import { ApiError, fileFieldsOf, type ErrorDetail, type FileField } from "@svc/core";
 
 // One compiled validator per model version. Defaults are applied, unknown fields are refused by
 // the schemas' additionalProperties: false, and every failing field is reported.
@@ -60,4 +60,21 @@ export function validateRunInput(
     "The input does not match the model's input schema.",
     (validate.errors ?? []).map(detail),
   );
+}
+
+const fileFields = new Map<string, readonly FileField[]>();
+
+/** The model's file input fields (core's fileFieldsOf), read once per model version. */
+export function fileFieldsFor(model: {
+  id: string;
+  updatedAt: Date;
+  inputSchema: unknown;
+}): readonly FileField[] {
+  const key = `${model.id}@${model.updatedAt.getTime()}`;
+  let fields = fileFields.get(key);
+  if (!fields) {
+    fields = fileFieldsOf(model.inputSchema);
+    fileFields.set(key, fields);
+  }
+  return fields;
 }

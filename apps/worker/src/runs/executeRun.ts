@@ -5,6 +5,7 @@ import type { DirectRunJob, InstantRun, LeasedRunJob } from "@svc/queue";
 import {
   contentPolicyOutcome,
   decideAttempt,
+  INPUT_FILE_UNAVAILABLE,
   type AttemptEnd,
   type ProgressRecorder,
   type RunLifecycle,
@@ -28,6 +29,8 @@ export interface ExecuteDeps {
   storage: OutputStorage;
   runners: Runners;
   blocklist: readonly string[];
+  /** The input as the model server gets it (file ids as signed URLs); undefined: a file is gone. */
+  fileInputs(modelId: string, input: Record<string, unknown>): Promise<Record<string, unknown> | undefined>;
   /** Stops the work sent to a slot before the start, of a run that needs no execution. */
   abandon(modelId: string, runId: string, slot: string): Promise<void>;
   /** Holds a leased run's slot while it executes and gives it back when the run has ended. */
@@ -311,6 +314,8 @@ async function executeStarted(
 
   const refused = contentPolicyOutcome(run.input, deps.blocklist);
   if (refused) return finish(refused);
+  const input = await throughOutage("file inputs", () => deps.fileInputs(run.modelId, run.input));
+  if (!input) return finish(INPUT_FILE_UNAVAILABLE);
 
   // One controller for cancel and deadline, whose timer is cleared when the run ends: with
   // AbortSignal.timeout every finished run would leave a timer pending until its deadline.
@@ -340,7 +345,7 @@ async function executeStarted(
     const result = await step("model.execute", () =>
       deps.runners.for(settings).run({
         runId,
-        input: run.input,
+        input,
         settings,
         signal,
         outputs: files.outputs,

@@ -1,15 +1,8 @@
-import { isIP } from "node:net";
 import { pipeline, Transform, type Readable } from "node:stream";
-import { Agent, request, type Dispatcher } from "undici";
-import {
-  extensionForMediaType,
-  fileReferences,
-  guardedLookup,
-  isInternalAddress,
-  REFUSED_ADDRESS,
-} from "@svc/core";
+import type { Dispatcher } from "undici";
+import { extensionForMediaType, fileReferences } from "@svc/core";
 import { RunnerError } from "../runner.js";
-import type { RunOutputs } from "@svc/storage";
+import { guardedAgents, guardedGet, RefusedUrl, type RunOutputs } from "@svc/storage";
 
 function decodeDataUrl(url: string): { body: Buffer; ext: string } {
   const match = /^data:([^;,]+)?(;base64)?,(.*)$/s.exec(url);
@@ -51,77 +44,56 @@ export interface OutputFetchPolicy {
   maxBytes: number;
 }
 
-const MAX_REDIRECTS = 3;
 /** Outputs up to this size (declared by the server) are read into memory rather than streamed. */
 const IN_MEMORY_MAX_BYTES = 1_048_576;
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 // Agents hold no sockets until used; the guarded one checks every address it connects to.
-const plainAgent = new Agent();
-const guardedAgent = new Agent({ connect: { lookup: guardedLookup as never } });
+const agents = guardedAgents();
 
 const tooLarge = (maxBytes: number) =>
   new RunnerError("MODEL_ERROR", `a model output is larger than ${maxBytes} bytes`);
 
-const refusedOutput = (why: string) =>
-  new RunnerError("MODEL_ERROR", `a model output URL was refused: ${why}`);
-
 /**
- * One output, fetched with the webhook sender's protections: no internal address (checked on the
- * literal and again at connect time) unless it is the model's own server, redirects followed by
- * hand (at most 3, each hop checked again), time-outs, and the size limit enforced while the body
- * streams in. The file type is the one the server declares.
+ * One output, fetched with the webhook sender's protections (guardedGet: no internal address unless
+ * it is the model's own server, redirects checked hop by hop, time-outs), and the size limit
+ * enforced while the body streams in. The file type is the one the server declares.
  */
 async function download(url: string, signal: AbortSignal, policy: OutputFetchPolicy) {
-  let target = new URL(url);
-  for (let hop = 0; ; hop++) {
-    if (target.protocol !== "http:" && target.protocol !== "https:") throw refusedOutput("not http(s)");
-    const trusted = policy.allowPrivate || policy.trustedOrigins.has(target.origin);
-    const host = target.hostname.replace(/^\[|\]$/g, "");
-    if (!trusted && isIP(host) && isInternalAddress(host)) throw refusedOutput("an internal address");
-    let response: Dispatcher.ResponseData;
-    try {
-      response = await request(target, {
-        dispatcher: trusted ? plainAgent : guardedAgent,
-        signal,
-        headersTimeout: policy.timeoutMs,
-        bodyTimeout: policy.timeoutMs,
-      });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === REFUSED_ADDRESS)
-        throw refusedOutput("an internal address");
-      throw error;
-    }
-    const { statusCode, headers, body } = response;
-    if (REDIRECTS.has(statusCode)) {
-      await body.dump();
-      const location = headers.location;
-      if (typeof location !== "string") throw refusedOutput(`a ${statusCode} without a Location`);
-      if (hop >= MAX_REDIRECTS) throw refusedOutput(`more than ${MAX_REDIRECTS} redirects`);
-      target = new URL(location, target);
-      continue;
-    }
-    if (statusCode < 200 || statusCode > 299) {
-      await body.dump();
-      // A server error may pass (the job is retried); a client error will not.
-      if (statusCode >= 500) throw new Error(`output download answered ${statusCode}`);
-      throw new RunnerError("MODEL_ERROR", `a model output could not be downloaded (HTTP ${statusCode})`);
-    }
-    const declared = Number(headers["content-length"]);
-    if (declared > policy.maxBytes) {
-      body.on("error", () => {}).destroy();
-      throw tooLarge(policy.maxBytes);
-    }
-    const ext = extensionForMediaType(String(headers["content-type"] ?? ""));
-    // A small file of declared size (an image, most often) is read whole: one buffer and one write
-    // instead of two stream pipelines. Others stream, their size checked as they come.
-    if (Number.isInteger(declared) && declared <= IN_MEMORY_MAX_BYTES) {
-      const bytes = Buffer.from(await body.arrayBuffer());
-      if (bytes.length > policy.maxBytes) throw tooLarge(policy.maxBytes);
-      return { body: bytes, ext };
-    }
-    // pipeline, unlike pipe, passes the download's own failures on to the reader.
-    return { body: pipeline(body, sizeLimit(policy.maxBytes), () => {}), ext };
+  let response: Dispatcher.ResponseData;
+  try {
+    response = await guardedGet(url, {
+      allowPrivate: policy.allowPrivate,
+      trustedOrigins: policy.trustedOrigins,
+      timeoutMs: policy.timeoutMs,
+      signal,
+      agents,
+    });
+  } catch (error) {
+    if (error instanceof RefusedUrl)
+      throw new RunnerError("MODEL_ERROR", `a model output URL was refused: ${error.why}`);
+    throw error;
   }
+  const { statusCode, headers, body } = response;
+  if (statusCode < 200 || statusCode > 299) {
+    await body.dump();
+    // A server error may pass (the job is retried); a client error will not.
+    if (statusCode >= 500) throw new Error(`output download answered ${statusCode}`);
+    throw new RunnerError("MODEL_ERROR", `a model output could not be downloaded (HTTP ${statusCode})`);
+  }
+  const declared = Number(headers["content-length"]);
+  if (declared > policy.maxBytes) {
+    body.on("error", () => {}).destroy();
+    throw tooLarge(policy.maxBytes);
+  }
+  const ext = extensionForMediaType(String(headers["content-type"] ?? ""));
+  // A small file of declared size (an image, most often) is read whole: one buffer and one write
+  // instead of two stream pipelines. Others stream, their size checked as they come.
+  if (Number.isInteger(declared) && declared <= IN_MEMORY_MAX_BYTES) {
+    const bytes = Buffer.from(await body.arrayBuffer());
+    if (bytes.length > policy.maxBytes) throw tooLarge(policy.maxBytes);
+    return { body: bytes, ext };
+  }
+  // pipeline, unlike pipe, passes the download's own failures on to the reader.
+  return { body: pipeline(body, sizeLimit(policy.maxBytes), () => {}), ext };
 }
 
 /** Passes bytes through until more than maxBytes have come, then fails the stream. */

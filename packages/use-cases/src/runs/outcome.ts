@@ -18,6 +18,13 @@ export function contentPolicyOutcome(
     : null;
 }
 
+/** A run whose input file was deleted or expired before it executed: FAILED, charged nothing. */
+export const INPUT_FILE_UNAVAILABLE: RunOutcome & { to: "FAILED" } = {
+  to: "FAILED",
+  errorCode: "INPUT_FILE_UNAVAILABLE",
+  errorMessage: "An input file of the run was deleted or expired before the run executed.",
+};
+
 /** How an attempt to execute a run ended, as the worker saw it. */
 export type AttemptEnd =
   | { kind: "produced"; output: Record<string, unknown>; units: number }

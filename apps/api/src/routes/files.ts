@@ -1,0 +1,175 @@
+import type { Request } from "express";
+import { PassThrough, type Readable } from "node:stream";
+import busboy from "busboy";
+import { z } from "zod";
+import { ApiError, ACCEPTED_FILE_TYPES, inputFileKey } from "@svc/core";
+import { deleteFile, findFile, listFiles } from "@svc/db";
+import { FileRefused } from "@svc/storage";
+import { fileRefusal, ingestFile, presentFile } from "@svc/use-cases";
+import { authOf } from "../auth/authenticate.js";
+import { cursorSchema, paginate } from "../http/cursor.js";
+import { rawRoute, route, type Route, type RouteContext } from "../http/route.js";
+import { pageLimit } from "../http/validate.js";
+import * as R from "../openapi/responses.js";
+import { sendInputFile } from "../outputs/files.js";
+
+const tags = ["Files"];
+const fileId = z.string().meta({ example: "file_5bS2vVd1LnZRvYqNZ3H9aA" });
+const byId = z.object({ fileId });
+const notFound = (id: string) =>
+  new ApiError(
+    "FILE_NOT_FOUND",
+    `No file with id ${JSON.stringify(id)} (it may have been deleted or expired).`,
+  );
+const owner = ({ res }: RouteContext) => {
+  const { accountId, mode } = authOf(res);
+  return { accountId, mode };
+};
+const fileOr404 = async (ctx: RouteContext, id: string) =>
+  (await findFile(ctx.deps.db, owner(ctx), id)) ?? Promise.reject(notFound(id));
+
+/**
+ * The file of an upload: the whole body (any Content-Type but multipart), or a multipart form's
+ * first file part (Replicate's clients name it `content`). Content-Length past the limit is
+ * refused before a byte is read; a body without one is cut off at the limit as it streams.
+ */
+function uploadedFile(req: Request, maxBytes: number): Promise<Readable> {
+  if (Number(req.get("content-length") ?? 0) > maxBytes)
+    throw new ApiError("PAYLOAD_TOO_LARGE", `The file is larger than ${maxBytes} bytes.`);
+  const coding = (req.get("content-encoding") ?? "identity").trim().toLowerCase();
+  if (coding !== "identity")
+    throw new ApiError("UNSUPPORTED_MEDIA_TYPE", "Send the file as it is, without a Content-Encoding.");
+  // The file reaches the store through a stream of our own: refusing it (its type, its size) ends
+  // that stream, never the request, whose socket must still carry the answer.
+  if (!req.is("multipart/form-data")) return Promise.resolve(req.pipe(new PassThrough()));
+  return new Promise((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({ headers: req.headers, limits: { files: 1, fields: 20, fieldSize: 64 * 1024 } });
+    } catch {
+      return reject(
+        new ApiError("VALIDATION_ERROR", "The multipart body cannot be read (its boundary is missing)."),
+      );
+    }
+    let found = false;
+    parser.on("file", (_name, stream) => {
+      found = true;
+      // The part is handed on through a stream of our own, so that a failure of the form's parser
+      // (a truncated body) reaches whoever reads it.
+      const part = new PassThrough();
+      parser.on("error", (error: Error) => part.destroy(error));
+      stream.pipe(part);
+      resolve(part);
+    });
+    parser.on("error", () => {
+      if (!found) reject(new ApiError("VALIDATION_ERROR", "The multipart body cannot be read."));
+    });
+    parser.on("close", () => {
+      if (!found)
+        reject(
+          new ApiError("VALIDATION_ERROR", "The form holds no file.", [
+            { path: "content", message: "expected a file part" },
+          ]),
+        );
+    });
+    req.pipe(parser);
+  });
+}
+
+const uploadFile = route({
+  method: "post",
+  path: "/files",
+  tags,
+  summary: "Upload a file (an image, a video or an audio file) to give as a run's input",
+  description: `The body is the file (any Content-Type: the type is decided by the file's bytes), or a multipart/form-data form whose first file part (\`content\`, as Replicate's clients send it) is the file. Taken: ${ACCEPTED_FILE_TYPES.join(", ")}; anything else is 415. Larger than FILE_MAX_BYTES: 413, before the body is read. Images are refused past FILE_MAX_PIXELS (read from the header, never decoded). A file is visible to its account, in the key's mode only, until expires_at (FILE_RETENTION_HOURS).`,
+  upload: true,
+  errors: [413, 415],
+  reply: { status: 201, schema: R.FileResponse, description: "The stored file" },
+  async handler(_input, ctx) {
+    const { req, deps } = ctx;
+    const source = await uploadedFile(req, deps.config.FILE_MAX_BYTES);
+    const { accountId, mode, keyId } = authOf(ctx.res);
+    try {
+      const file = await ingestFile(deps.files, { accountId, mode, apiKeyId: keyId }, source, "upload");
+      return { data: presentFile(file, deps.config.PUBLIC_BASE_URL) };
+    } catch (error) {
+      if (error instanceof FileRefused) throw fileRefusal(error);
+      throw error;
+    } finally {
+      // A body not read to its end (refused on its first bytes): the answer closes the connection,
+      // and what the client still sends is dropped rather than stored.
+      if (!req.complete) {
+        ctx.res.set("Connection", "close");
+        req.unpipe();
+        req.resume();
+      }
+    }
+  },
+});
+
+const listQuery = z.object({ limit: pageLimit, cursor: cursorSchema });
+
+const listFilesRoute = route({
+  method: "get",
+  path: "/files",
+  tags,
+  summary: "List files, newest first",
+  query: listQuery,
+  reply: { status: 200, schema: R.FileList, description: "A page of the caller's files (of the key's mode)" },
+  async handler({ query }, ctx) {
+    const found = await listFiles(ctx.deps.db, owner(ctx), query.limit + 1, query.cursor);
+    const { page, nextCursor } = paginate(found, query.limit);
+    const base = ctx.deps.config.PUBLIC_BASE_URL;
+    return { data: { files: page.map((f) => presentFile(f, base)), next_cursor: nextCursor } };
+  },
+});
+
+const getFile = route({
+  method: "get",
+  path: "/files/{fileId}",
+  tags,
+  summary: "A file's metadata",
+  params: byId,
+  errors: [404],
+  reply: { status: 200, schema: R.FileResponse, description: "The file" },
+  async handler({ params }, ctx) {
+    return { data: presentFile(await fileOr404(ctx, params.fileId), ctx.deps.config.PUBLIC_BASE_URL) };
+  },
+});
+
+const fileContent = rawRoute({
+  method: "get",
+  path: "/files/{fileId}/content",
+  tags,
+  summary: "A file's bytes",
+  params: byId,
+  errors: [404],
+  responses: {
+    200: {
+      description: "The file, with its Content-Type",
+      content: { "*/*": { schema: { type: "string", format: "binary" } } },
+    },
+  },
+  async handler({ params }, ctx) {
+    const file = await fileOr404(ctx, params.fileId);
+    await sendInputFile(ctx.res, ctx.deps, file, "private, max-age=3600");
+  },
+});
+
+const deleteFileRoute = route({
+  method: "delete",
+  path: "/files/{fileId}",
+  tags,
+  summary: "Delete a file (runs already made with it fail with INPUT_FILE_UNAVAILABLE if not yet started)",
+  params: byId,
+  errors: [404],
+  reply: { status: 200, schema: R.FileDeleted, description: "Deleted" },
+  async handler({ params }, ctx) {
+    const file = await fileOr404(ctx, params.fileId);
+    if (!(await deleteFile(ctx.deps.db, owner(ctx), file.id))) throw notFound(params.fileId);
+    await ctx.deps.outputs.store.remove([inputFileKey(file.id, file.contentType)]);
+    return { data: { id: file.id, deleted: true as const } };
+  },
+});
+
+export const inputFileRoutes: Route[] = [uploadFile, listFilesRoute, getFile, fileContent, deleteFileRoute];

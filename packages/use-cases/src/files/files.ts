@@ -1,0 +1,238 @@
+import type { Readable } from "node:stream";
+import {
+  ApiError,
+  parseFileRef,
+  signedInputFileUrl,
+  type ErrorDetail,
+  inputFileKey,
+  type FileField,
+  type Mode,
+} from "@svc/core";
+import { createFile, findFile, findFilesById, newFileId, type Db, type File } from "@svc/db";
+import {
+  FileRefused,
+  guardedGet,
+  RefusedUrl,
+  storeInputFile,
+  type GuardedAgents,
+  type OutputStore,
+} from "@svc/storage";
+
+export interface FileSettings {
+  maxBytes: number;
+  maxPixels: number;
+  dataUrlMaxBytes: number;
+  retentionHours: number;
+  fetchTimeoutMs: number;
+  /** Loopback and private addresses allowed for file URLs (WEBHOOK_ALLOW_PRIVATE_URLS). */
+  allowPrivate: boolean;
+  /** PUBLIC_BASE_URL: where the API serves files (ids in URLs of ours are taken as ids). */
+  publicBaseUrl: string;
+}
+
+export interface FileDeps {
+  db: Db;
+  store: OutputStore;
+  agents: GuardedAgents;
+  files: FileSettings;
+}
+
+/** Whose a file is: the account, the key's mode (a test key's files are test files), the key. */
+export interface FileOwner {
+  accountId: string;
+  mode: Mode;
+  apiKeyId: string | null;
+}
+
+/** The URL under which the API answers for a file: GET it with the key for its metadata. */
+export const filesUrl = (publicBaseUrl: string) => `${publicBaseUrl.replace(/\/$/, "")}/api/v1/files`;
+
+/** How a file is shown: the upload's answer, GET /files/{id} and the list. */
+export function presentFile(file: File, publicBaseUrl: string) {
+  const url = `${filesUrl(publicBaseUrl)}/${file.id}`;
+  return {
+    id: file.id,
+    url: `${url}/content`,
+    content_type: file.contentType,
+    size: file.size,
+    sha256: file.sha256,
+    width: file.width,
+    height: file.height,
+    created_at: file.createdAt.toISOString(),
+    expires_at: file.expiresAt.toISOString(),
+  };
+}
+
+/** The answer to a refused file, as the API gives it (`path` names the input field, if any). */
+export function fileRefusal(error: FileRefused, path?: string): ApiError {
+  if (!path) {
+    if (error.reason === "too_large") return new ApiError("PAYLOAD_TOO_LARGE", error.message);
+    if (error.reason === "unsupported") return new ApiError("UNSUPPORTED_MEDIA_TYPE", error.message);
+    return new ApiError("VALIDATION_ERROR", error.message, [{ path: "file", message: error.message }]);
+  }
+  return new ApiError("VALIDATION_ERROR", "An input file was refused.", [{ path, message: error.message }]);
+}
+
+/**
+ * Takes in one file (an upload, a fetched URL, a data URL): typed by its bytes, stored, recorded.
+ * Throws FileRefused (nothing stored, nothing recorded) for a file the service does not take.
+ */
+export async function ingestFile(
+  deps: FileDeps,
+  owner: FileOwner,
+  source: Readable | Uint8Array,
+  origin: "upload" | "url" | "data_url",
+  signal?: AbortSignal,
+): Promise<File> {
+  const id = newFileId();
+  const { maxBytes, maxPixels, retentionHours } = deps.files;
+  const stored = await storeInputFile(deps.store, id, source, { maxBytes, maxPixels }, signal);
+  // Created and expiring by one clock (the database's default would be another).
+  const createdAt = new Date();
+  try {
+    return await createFile(deps.db, { accountId: owner.accountId, mode: owner.mode }, id, {
+      apiKeyId: owner.apiKeyId,
+      contentType: stored.contentType,
+      size: stored.size,
+      sha256: stored.sha256,
+      width: stored.width,
+      height: stored.height,
+      origin,
+      createdAt,
+      expiresAt: new Date(createdAt.getTime() + retentionHours * 3_600_000),
+    });
+  } catch (error) {
+    // No row, no file: its bytes go (nothing could name them).
+    await deps.store.remove([stored.key]).catch(() => {});
+    throw error;
+  }
+}
+
+/** Why a URL given as a file input could not be had. */
+class Unavailable extends Error {}
+
+/**
+ * Fetches a file input's URL (guardedGet's address rules, https only, FILE_FETCH_TIMEOUT_MS for
+ * all of it, FILE_MAX_BYTES) and takes it in as a file of the owner's.
+ */
+async function fetchFile(deps: FileDeps, owner: FileOwner, url: string): Promise<File> {
+  const signal = AbortSignal.timeout(deps.files.fetchTimeoutMs);
+  let response;
+  try {
+    response = await guardedGet(url, {
+      allowPrivate: deps.files.allowPrivate,
+      httpsOnly: true,
+      timeoutMs: deps.files.fetchTimeoutMs,
+      signal,
+      agents: deps.agents,
+    });
+  } catch (error) {
+    if (error instanceof RefusedUrl)
+      throw new Unavailable(
+        error.why === "an internal address"
+          ? "the URL's host must resolve to public addresses only (not loopback, private, link-local or internal)"
+          : `the URL was refused: ${error.why}`,
+      );
+    throw new Unavailable(signal.aborted ? "the URL did not answer in time" : "the URL could not be reached");
+  }
+  const { statusCode, headers, body } = response;
+  if (statusCode < 200 || statusCode > 299) {
+    await body.dump().catch(() => {});
+    throw new Unavailable(`the URL answered HTTP ${statusCode}`);
+  }
+  if (Number(headers["content-length"]) > deps.files.maxBytes) {
+    body.on("error", () => {}).destroy();
+    throw new FileRefused("too_large", `The file is larger than ${deps.files.maxBytes} bytes.`);
+  }
+  try {
+    return await ingestFile(deps, owner, body, "url", signal);
+  } catch (error) {
+    if (error instanceof FileRefused) throw error;
+    if (signal.aborted) throw new Unavailable("the URL did not send its file in time");
+    throw error;
+  }
+}
+
+/**
+ * A run's file inputs, each made a file id of the owner's before the run is created: an id is
+ * checked (the owner's, there, of a kind the field takes, within its pixel limit), a data URL or an
+ * https URL is taken in as a new file. Every field's problem is reported at once (400).
+ */
+export async function resolveFileInputs(
+  deps: FileDeps,
+  owner: FileOwner,
+  fields: readonly FileField[],
+  input: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const present = fields.filter((f) => input[f.name] !== undefined && input[f.name] !== null);
+  if (!present.length) return input;
+  const problems: ErrorDetail[] = [];
+  const resolved = { ...input };
+  const base = filesUrl(deps.files.publicBaseUrl);
+  await Promise.all(
+    present.map(async (field) => {
+      const path = `input.${field.name}`;
+      const ref = parseFileRef(input[field.name], base, deps.files.dataUrlMaxBytes);
+      try {
+        let file: File | null;
+        if (ref.kind === "invalid") return void problems.push({ path, message: ref.message });
+        if (ref.kind === "id") {
+          file = await findFile(deps.db, { accountId: owner.accountId, mode: owner.mode }, ref.id);
+          if (!file)
+            return void problems.push({
+              path,
+              message: `no file ${ref.id} of this account and mode (deleted, expired, or never uploaded with a ${owner.mode} key)`,
+            });
+        } else if (ref.kind === "data") file = await ingestFile(deps, owner, ref.bytes, "data_url");
+        else file = await fetchFile(deps, owner, ref.url);
+        const kind = file.contentType.split("/")[0] as "image" | "video" | "audio";
+        if (!field.kinds.includes(kind))
+          return void problems.push({
+            path,
+            message: `expected ${field.kinds.join(" or ")}, got ${file.contentType}`,
+          });
+        if (field.maxPixels && file.width && file.height && file.width * file.height > field.maxPixels)
+          return void problems.push({
+            path,
+            message: `the image is ${file.width}x${file.height}; this model takes at most ${field.maxPixels} pixels`,
+          });
+        resolved[field.name] = file.id;
+      } catch (error) {
+        if (error instanceof FileRefused || error instanceof Unavailable)
+          return void problems.push({ path, message: error.message });
+        throw error;
+      }
+    }),
+  );
+  if (problems.length) throw new ApiError("VALIDATION_ERROR", "An input file was refused.", problems);
+  return resolved;
+}
+
+/**
+ * What a model server is given for a run's file inputs: each file id replaced by a short-lived
+ * signed URL of our store (the bucket's own when it is S3, else the API's). undefined when a file
+ * is gone (deleted or expired since the run was made): the run then fails, charged nothing.
+ */
+export async function fileInputUrls(
+  deps: { db: Db; store: OutputStore; secretsKey: Buffer; publicBaseUrl: string; ttlSeconds: number },
+  fields: readonly FileField[],
+  input: Record<string, unknown>,
+  now = new Date(),
+): Promise<Record<string, unknown> | undefined> {
+  const ids = fields.map((f) => input[f.name]).filter((v): v is string => typeof v === "string");
+  if (!ids.length) return input;
+  const files = new Map((await findFilesById(deps.db, ids)).map((f) => [f.id, f]));
+  const withUrls = { ...input };
+  const expires = Math.floor(now.getTime() / 1000) + deps.ttlSeconds;
+  for (const field of fields) {
+    const id = input[field.name];
+    if (typeof id !== "string") continue;
+    const file = files.get(id);
+    if (!file || file.deletedAt || file.expiresAt <= now) return undefined;
+    withUrls[field.name] =
+      deps.store.kind === "s3"
+        ? await deps.store.signedUrl(inputFileKey(file.id, file.contentType), deps.ttlSeconds)
+        : signedInputFileUrl(deps.publicBaseUrl, deps.secretsKey, file, expires);
+  }
+  return withUrls;
+}
