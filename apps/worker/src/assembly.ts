@@ -1,5 +1,5 @@
 import { availableParallelism } from "node:os";
-import { fileFieldsOf, parseSecretsKey, ttlCache } from "@svc/core";
+import { fileFieldsOf, parseSecretsKey, traitsOf, ttlCache } from "@svc/core";
 import { findModel, runOutputBasis, sqlPool } from "@svc/db";
 import {
   createDeadlinesQueue,
@@ -9,7 +9,13 @@ import {
 } from "@svc/queue";
 import { createRunners } from "@svc/runners";
 import { configuredOutputUrls, createOutputStore, runOutputs } from "@svc/storage";
-import { contentPolicyOutcome, createProgressRecorder, fileInputUrls, wireRuns } from "@svc/use-cases";
+import {
+  contentPolicyOutcome,
+  createProgressRecorder,
+  readInputFile,
+  runFileInputs,
+  wireRuns,
+} from "@svc/use-cases";
 import { cogWebhookUrl } from "./cog/callbackServer.js";
 import { cogProgressOutputs } from "./cog/progressOutputs.js";
 import { redisCogResults } from "./cog/results.js";
@@ -54,21 +60,19 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
     return model && { runner: model.runner, fileFields: fileFieldsOf(model.inputSchema) };
   }, config.CATALOGUE_CACHE_TTL_MS);
   const runnerOf = async (id: string) => (await modelOf(id))?.runner ?? null;
-  // A run's file inputs as its model server gets them: short-lived signed URLs of our store.
+  // A run's file inputs as its runner gets them: signed URLs of our store for a model server,
+  // ids (read from the store by inputFile) for a runner on this process's threads.
+  const files = () => ({
+    db,
+    store,
+    secretsKey,
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+    ttlSeconds: config.FILE_URL_TTL_SECONDS,
+  });
   const fileInputs = async (modelId: string, input: Record<string, unknown>) => {
-    const fields = (await modelOf(modelId))?.fileFields ?? [];
-    if (!fields.length) return input;
-    return fileInputUrls(
-      {
-        db,
-        store,
-        secretsKey,
-        publicBaseUrl: config.PUBLIC_BASE_URL,
-        ttlSeconds: config.FILE_URL_TTL_SECONDS,
-      },
-      fields,
-      input,
-    );
+    const model = await modelOf(modelId);
+    if (!model?.fileFields.length) return input;
+    return runFileInputs(files(), model.fileFields, input, traitsOf(model.runner).files);
   };
   const blocklist = loadBlocklist(config);
   const metrics = createWorkerMetrics(
@@ -140,6 +144,7 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
     runners,
     blocklist,
     fileInputs,
+    inputFile: (id: string) => readInputFile({ db, store }, id),
     slots: dispatcher,
     abandon: async (pool, runId, slot) => {
       const settings = await runnerOf(pool);

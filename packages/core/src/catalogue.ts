@@ -12,7 +12,8 @@ export const runnerSchema = z.discriminatedUnion("kind", [
   z.strictObject({
     kind: z.literal("builtin"),
     // echo: no file, the input comes back as the output (a hello-world model, the benchmarks' no-op).
-    generator: z.enum([...MODEL_CATEGORIES, "echo"]),
+    // upscale: an image file in, the image at twice the size out (a trained network).
+    generator: z.enum([...MODEL_CATEGORIES, "echo", "upscale"]),
     // Simulated execution time per unit, so that EXECUTING and cancel can be observed.
     delay_ms: z.int().min(0).default(0),
   }),

@@ -71,15 +71,21 @@ describe("fileFieldsOf", () => {
     const schema = {
       properties: {
         prompt: { type: "string" },
-        image: { type: "string", format: "uri", "x-media": "image", "x-max-pixels": 65536 },
+        image: {
+          type: "string",
+          format: "uri",
+          "x-media": "image",
+          "x-max-pixels": 65536,
+          "x-content-types": ["image/png", "image/jpeg"],
+        },
         clip: { type: "string", format: "uri", "x-media": ["video", "audio", "nonsense"] },
         anything: { type: "string", format: "uri" },
       },
     };
     expect(fileFieldsOf(schema)).toEqual([
-      { name: "image", kinds: ["image"], maxPixels: 65536 },
-      { name: "clip", kinds: ["video", "audio"], maxPixels: null },
-      { name: "anything", kinds: ["image", "video", "audio"], maxPixels: null },
+      { name: "image", kinds: ["image"], maxPixels: 65536, types: ["image/png", "image/jpeg"] },
+      { name: "clip", kinds: ["video", "audio"], maxPixels: null, types: null },
+      { name: "anything", kinds: ["image", "video", "audio"], maxPixels: null, types: null },
     ]);
     expect(fileFieldsOf(null)).toEqual([]);
     expect(fileFieldsOf({ properties: "no" })).toEqual([]);

@@ -71,18 +71,26 @@ export interface FileField {
   kinds: readonly MediaKind[];
   /** The largest image, in pixels, the model takes in this field (`x-max-pixels`), if any. */
   maxPixels: number | null;
+  /** The only file types it takes (`x-content-types`), if it names any. */
+  types: readonly string[] | null;
 }
 
 /**
  * The file fields of an input schema: top-level properties of `format: "uri"` (what Cog's schemas
- * say of a Path input), narrowed by our `x-media` ("image", or a list of kinds).
+ * say of a Path input), narrowed by our `x-media` ("image", or a list of kinds) and
+ * `x-content-types` (["image/png", "image/jpeg"]), and limited by `x-max-pixels`.
  */
 export function fileFieldsOf(schema: unknown): FileField[] {
   const properties = (schema as { properties?: Record<string, unknown> } | null)?.properties;
   if (!properties || typeof properties !== "object") return [];
   const fields: FileField[] = [];
   for (const [name, raw] of Object.entries(properties)) {
-    const p = raw as { format?: unknown; "x-media"?: unknown; "x-max-pixels"?: unknown } | null;
+    const p = raw as {
+      format?: unknown;
+      "x-media"?: unknown;
+      "x-max-pixels"?: unknown;
+      "x-content-types"?: unknown;
+    } | null;
     if (p?.format !== "uri") continue;
     const media = p["x-media"];
     const named = (Array.isArray(media) ? media : [media]).filter((m): m is MediaKind =>
@@ -93,6 +101,9 @@ export function fileFieldsOf(schema: unknown): FileField[] {
       name,
       kinds: named.length ? named : MEDIA_KINDS,
       maxPixels: typeof maxPixels === "number" && maxPixels > 0 ? maxPixels : null,
+      types: Array.isArray(p["x-content-types"])
+        ? p["x-content-types"].filter((t): t is string => typeof t === "string")
+        : null,
     });
   }
   return fields;

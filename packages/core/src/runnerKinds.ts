@@ -24,6 +24,11 @@ export interface RunnerTraits {
   instant: boolean;
   /** What its outputs are counted in (pricing.ts unitsDelivered). */
   output: OutputKind;
+  /**
+   * How its runner gets file inputs: by URL (a model server fetches a signed URL of our store) or
+   * by id (the worker reads the file from the store itself, for runners on its own threads).
+   */
+  files: "urls" | "ids";
 }
 
 type TraitsOf = {
@@ -40,7 +45,8 @@ const TRAITS: TraitsOf = {
       pool: free ? null : { kind: "workers" },
       costsCompute: !free,
       instant: free && s.delay_ms === 0,
-      output: s.generator,
+      output: s.generator === "upscale" ? "image" : s.generator,
+      files: "ids",
     };
   },
   // Model servers, each with `concurrency` slots, a slot bound to its server.
@@ -54,6 +60,7 @@ const TRAITS: TraitsOf = {
     costsCompute: true,
     instant: false,
     output: s.output,
+    files: "urls",
   }),
 };
 

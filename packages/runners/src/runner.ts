@@ -19,6 +19,11 @@ export interface RunContext {
   fresh?: boolean;
   /** The work was sent before the start committed (Runner.begin): true when it was accepted. */
   begun?: Promise<boolean>;
+  /**
+   * A file input's bytes, by the id the input holds (runners whose kind reads files itself, the
+   * built-in ones; model servers get URLs instead); undefined when it is gone.
+   */
+  inputFile?(id: string): Promise<{ bytes: Uint8Array; contentType: string } | undefined>;
 }
 
 export interface RunResult {

@@ -309,6 +309,30 @@ describe("input files", () => {
     });
   });
 
+  it("when acme/upscale is given an image, then a trained network returns it at twice the size, for its price; a larger image is refused at creation", async () => {
+    const account = await service.account(100);
+    const file = await uploaded(testPng(40, 30, "a lighthouse at dusk"), account.liveKey);
+    const run = await account.client.run("acme/upscale", { input: { image: file.id } });
+    const [url] = (run.output as { images: string[] }).images;
+    const png = Buffer.from(await (await fetch(url!)).arrayBuffer());
+    // PNG's IHDR: width and height after the signature and the chunk's length and type.
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([80, 60]);
+    expect(run.tokens_charged).toBe(3);
+    const big = await uploaded(testPng(300, 300), account.liveKey);
+    const refused = await createRun({ image: big.id }, account.liveKey, "acme/upscale");
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(await refused.json())).toMatch(/at most 65536 pixels/);
+    const gif = await createRun(
+      {
+        image: `data:image/gif;base64,${Buffer.from("GIF89a\x01\x00\x01\x00\x00\x00\x00;", "latin1").toString("base64")}`,
+      },
+      account.liveKey,
+      "acme/upscale",
+    );
+    expect(gif.status).toBe(400);
+    expect(JSON.stringify(await gif.json())).toMatch(/expected image\/png or image\/jpeg, got image\/gif/);
+  });
+
   it("when the file is deleted before the run executes, then the run fails with INPUT_FILE_UNAVAILABLE and is charged nothing", async () => {
     const account = await service.account(100);
     const key = account.liveKey;

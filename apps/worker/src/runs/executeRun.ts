@@ -13,7 +13,7 @@ import {
 import type { SettledRun } from "@svc/db";
 import type { WorkerMetrics } from "../metrics.js";
 import type { WorkerDispatcher } from "../scheduling/dispatcher.js";
-import { RunnerCanceled, RunnerError, type Runners } from "@svc/runners";
+import { RunnerCanceled, RunnerError, type RunContext, type Runners } from "@svc/runners";
 import type { OutputStorage } from "@svc/storage";
 import { inSpan, SpanKind, type Tracing } from "@svc/telemetry";
 
@@ -31,6 +31,8 @@ export interface ExecuteDeps {
   blocklist: readonly string[];
   /** The input as the model server gets it (file ids as signed URLs); undefined: a file is gone. */
   fileInputs(modelId: string, input: Record<string, unknown>): Promise<Record<string, unknown> | undefined>;
+  /** An input file's bytes, for runners that read files themselves (the built-in ones). */
+  inputFile: NonNullable<RunContext["inputFile"]>;
   /** Stops the work sent to a slot before the start, of a run that needs no execution. */
   abandon(modelId: string, runId: string, slot: string): Promise<void>;
   /** Holds a leased run's slot while it executes and gives it back when the run has ended. */
@@ -354,6 +356,7 @@ async function executeStarted(
         fresh: run.attempts === 1,
         ...(leased?.begun && run.attempts === 1 && { begun: Promise.resolve(true) }),
         progress: files.progress,
+        inputFile: deps.inputFile,
       }),
     );
     end = { kind: "produced", output: result.output, units: result.units };

@@ -1,5 +1,5 @@
-// The built-in generators: image, audio and video rendered on this process's worker threads, and
-// echo (the input back as the output, nothing rendered).
+// The built-in generators: image, audio and video rendered on this process's worker threads,
+// upscale (a trained network, on the same threads), and echo (the input back, nothing rendered).
 import type { RunnerKind } from "../registry.js";
 import type { Runner } from "../runner.js";
 import { audioRunner } from "./audio.js";
@@ -7,6 +7,7 @@ import { echoRunner } from "./echo.js";
 import { bundledFfmpeg } from "./ffmpeg.js";
 import { imageRunner } from "./image.js";
 import { createRenderPool } from "./renderPool.js";
+import { upscaleRunner } from "./upscale.js";
 import { videoRunner } from "./video.js";
 
 export const builtinKind: RunnerKind<"builtin"> = {
@@ -21,6 +22,7 @@ export const builtinKind: RunnerKind<"builtin"> = {
       audio: audioRunner(pool, ffmpegPath),
       video: videoRunner(pool, ffmpegPath),
       echo: echoRunner,
+      upscale: upscaleRunner(pool),
     };
     return { for: (settings) => generators[settings.generator]!, close: () => pool.close() };
   },

@@ -191,6 +191,11 @@ export async function resolveFileInputs(
             path,
             message: `expected ${field.kinds.join(" or ")}, got ${file.contentType}`,
           });
+        if (field.types && !field.types.includes(file.contentType))
+          return void problems.push({
+            path,
+            message: `expected ${field.types.join(" or ")}, got ${file.contentType}`,
+          });
         if (field.maxPixels && file.width && file.height && file.width * file.height > field.maxPixels)
           return void problems.push({
             path,
@@ -209,30 +214,48 @@ export async function resolveFileInputs(
 }
 
 /**
- * What a model server is given for a run's file inputs: each file id replaced by a short-lived
- * signed URL of our store (the bucket's own when it is S3, else the API's). undefined when a file
- * is gone (deleted or expired since the run was made): the run then fails, charged nothing.
+ * A run's file inputs as its runner gets them (its kind's `files` trait): for a model server, each
+ * file id replaced by a short-lived signed URL of our store (the bucket's own when it is S3, else
+ * the API's); for a runner on the worker's threads, the ids as they are (it reads the files with
+ * readInputFile). undefined when a file is gone (deleted or expired since the run was made): the
+ * run then fails, charged nothing.
  */
-export async function fileInputUrls(
+export async function runFileInputs(
   deps: { db: Db; store: OutputStore; secretsKey: Buffer; publicBaseUrl: string; ttlSeconds: number },
   fields: readonly FileField[],
   input: Record<string, unknown>,
+  as: "urls" | "ids",
   now = new Date(),
 ): Promise<Record<string, unknown> | undefined> {
   const ids = fields.map((f) => input[f.name]).filter((v): v is string => typeof v === "string");
   if (!ids.length) return input;
   const files = new Map((await findFilesById(deps.db, ids)).map((f) => [f.id, f]));
-  const withUrls = { ...input };
+  const given = { ...input };
   const expires = Math.floor(now.getTime() / 1000) + deps.ttlSeconds;
   for (const field of fields) {
     const id = input[field.name];
     if (typeof id !== "string") continue;
     const file = files.get(id);
     if (!file || file.deletedAt || file.expiresAt <= now) return undefined;
-    withUrls[field.name] =
+    if (as === "ids") continue;
+    given[field.name] =
       deps.store.kind === "s3"
         ? await deps.store.signedUrl(inputFileKey(file.id, file.contentType), deps.ttlSeconds)
         : signedInputFileUrl(deps.publicBaseUrl, deps.secretsKey, file, expires);
   }
-  return withUrls;
+  return given;
+}
+
+/** An input file's bytes and type, read from the store; undefined when it is gone. */
+export async function readInputFile(
+  deps: { db: Db; store: OutputStore },
+  id: string,
+): Promise<{ bytes: Uint8Array; contentType: string } | undefined> {
+  const [file] = await findFilesById(deps.db, [id]);
+  if (!file || file.deletedAt) return undefined;
+  const object = await deps.store.read(inputFileKey(file.id, file.contentType), {});
+  if (!object?.body) return undefined;
+  const chunks: Buffer[] = [];
+  for await (const chunk of object.body) chunks.push(chunk as Buffer);
+  return { bytes: Buffer.concat(chunks), contentType: file.contentType };
 }
