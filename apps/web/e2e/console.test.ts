@@ -2,7 +2,7 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { grantTokens, repoPaths } from "@svc/db";
-import { freePort, startService, type TestService } from "@svc/testkit";
+import { freePort, startService, testPng, type TestService } from "@svc/testkit";
 import { addUser } from "@svc/use-cases";
 
 // The console as a person uses it: the built API (serving the built console) and worker as real
@@ -237,6 +237,53 @@ describe("web console in Chromium", () => {
     });
     expect(played).toEqual({ width: 320, height: 180, duration: 3, error: null });
     await shot("07b-video-playing");
+  });
+
+  it("when a file is chosen in the playground, then it is uploaded, upscaled by acme/upscale, and shown as the run's input", async () => {
+    await page.getByRole("link", { name: "Models & playground" }).click();
+    await page.getByRole("link", { name: "Upscale x2" }).click();
+    await page.getByLabel("Choose a file for image").setInputFiles({
+      name: "harbour.png",
+      mimeType: "image/png",
+      buffer: testPng(40, 24, "a harbour at night"),
+    });
+    // Uploaded: the field now holds the file's id, and the chosen image is shown.
+    await page.waitForFunction(() =>
+      /^file_/.test((document.getElementById("field-image") as HTMLInputElement | null)?.value ?? ""),
+    );
+    await page.getByRole("img", { name: "Chosen image" }).waitFor();
+    await page.getByRole("button", { name: "Run", exact: true }).click();
+    const output = page.getByRole("img", { name: "Output image 1" });
+    await output.waitFor();
+    await page.waitForFunction(
+      () =>
+        ((document.querySelector('img[alt="Output image 1"]') as HTMLImageElement | null)?.naturalWidth ??
+          0) > 0,
+    );
+    expect(await output.evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight])).toEqual([
+      80, 48,
+    ]);
+    await shot("07c-upscale-playground");
+    await page.getByRole("link", { name: /^run_/ }).click();
+    const input = page.getByRole("img", { name: "Input image" });
+    await input.waitFor();
+    await page.waitForFunction(
+      () =>
+        ((document.querySelector('img[alt="Input image"]') as HTMLImageElement | null)?.naturalWidth ?? 0) >
+        0,
+    );
+    expect(await input.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(40);
+    await shot("07d-run-page-input-file");
+
+    // A file of the wrong kind is refused with the API's reason, where the person chose it.
+    await page.getByRole("link", { name: "Models & playground" }).click();
+    await page.getByRole("link", { name: "Upscale x2" }).click();
+    await page.getByLabel("Choose a file for image").setInputFiles({
+      name: "notes.txt",
+      mimeType: "text/plain",
+      buffer: Buffer.from("not an image"),
+    });
+    await page.getByRole("alert").filter({ hasText: "not of a type the service takes" }).waitFor();
   });
 
   it("when a webhook endpoint's delivery fails, then its attempts are shown and it can be redelivered", async () => {

@@ -27,12 +27,14 @@ export function setCsrfToken(token: string) {
 interface Options {
   method?: "GET" | "POST" | "PATCH" | "DELETE";
   body?: unknown;
+  /** A file sent as the body, as it is (an upload). */
+  file?: Blob;
   headers?: Record<string, string>;
 }
 
 export async function call<T>(
   path: string,
-  { method = "GET", body, headers = {} }: Options = {},
+  { method = "GET", body, file, headers = {} }: Options = {},
 ): Promise<T> {
   let response: Response;
   try {
@@ -42,10 +44,11 @@ export async function call<T>(
       headers: {
         Accept: "application/json",
         ...(body !== undefined && { "Content-Type": "application/json" }),
+        ...(file !== undefined && { "Content-Type": file.type || "application/octet-stream" }),
         ...(method !== "GET" && { "X-CSRF-Token": csrfToken }),
         ...headers,
       },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: file ?? (body === undefined ? undefined : JSON.stringify(body)),
     });
   } catch {
     throw new ApiFailure(
@@ -88,6 +91,7 @@ export function query(params: Record<string, string | number | undefined | null>
 export type {
   Account,
   Delivery,
+  FileObject,
   LedgerEntry,
   Model,
   RunStatus,
@@ -95,7 +99,7 @@ export type {
   Usage,
   WebhookEndpoint as Endpoint,
 } from "@svc/sdk";
-import type { ApiComponents, DataOf, ModelDetail as SdkModelDetail } from "@svc/sdk";
+import type { ApiComponents, DataOf, FileObject, ModelDetail as SdkModelDetail } from "@svc/sdk";
 
 export type Session = DataOf<"/console/api/session", "get">;
 export type ApiKey = ApiComponents["schemas"]["ApiKey"];
@@ -120,7 +124,15 @@ export interface JsonSchema {
   maximum?: number;
   minLength?: number;
   maxLength?: number;
+  /** "uri" on a file input (an upload, a URL or a data URL). */
+  format?: string;
+  "x-media"?: string | string[];
+  "x-content-types"?: string[];
 }
 
 /** A model with its input schema read as the form's subset. */
 export type ModelDetail = Omit<SdkModelDetail, "input_schema"> & { input_schema: JsonSchema };
+
+/** Uploads a file for the mode's runs: its id, to give as a file input. */
+export const uploadFile = (mode: Mode, file: Blob) =>
+  call<FileObject>(scoped(mode, "/files"), { method: "POST", file });

@@ -1,8 +1,10 @@
+import { useState, type DragEvent } from "react";
 import type { JsonSchema } from "./api";
 
 // A form from a model's input JSON Schema, for the shapes the catalogue uses: strings (text, or a
-// select when they have an enum), integers and numbers with bounds, booleans. The API validates
-// the input again with the full schema; this form only helps a person type it.
+// select when they have an enum), integers and numbers with bounds, booleans, files (format: uri:
+// chosen or dropped, uploaded at once, the field then holds the file's id). The API validates the
+// input again with the full schema; this form only helps a person type it.
 
 type Values = Record<string, string | boolean>;
 
@@ -31,14 +33,95 @@ export function toInput(schema: JsonSchema, values: Values): Record<string, unkn
 const label = (name: string, prop: JsonSchema) =>
   prop.title ?? name.replaceAll("_", " ").replace(/^./, (c) => c.toUpperCase());
 
+/** What an `accept` attribute says of a file field: its types, else its kinds of media. */
+function acceptOf(prop: JsonSchema): string {
+  if (prop["x-content-types"]?.length) return prop["x-content-types"].join(",");
+  const media = prop["x-media"];
+  const kinds = Array.isArray(media) ? media : media ? [media] : ["image", "video", "audio"];
+  return kinds.map((k) => `${k}/*`).join(",");
+}
+
+/**
+ * A file input: a file chosen or dropped is uploaded at once and the field holds its id; an id, an
+ * https URL or a data URL may be typed instead.
+ */
+function FileField({
+  id,
+  name,
+  prop,
+  value,
+  required,
+  upload,
+  onChange,
+}: {
+  id: string;
+  name: string;
+  prop: JsonSchema;
+  value: string;
+  required: boolean;
+  upload(file: File): Promise<string>;
+  onChange(value: string): void;
+}) {
+  const [state, setState] = useState<{ busy: boolean; error?: string; preview?: string; name?: string }>({
+    busy: false,
+  });
+  const take = async (file: File | undefined) => {
+    if (!file) return;
+    setState({ busy: true, name: file.name });
+    try {
+      const fileId = await upload(file);
+      const preview = file.type.startsWith("image/") ? URL.createObjectURL(file) : undefined;
+      setState({ busy: false, name: file.name, preview });
+      onChange(fileId);
+    } catch (error) {
+      setState({ busy: false, error: (error as Error).message });
+    }
+  };
+  const drop = (event: DragEvent) => {
+    event.preventDefault();
+    void take(event.dataTransfer.files[0]);
+  };
+  return (
+    <div className="file-field" onDragOver={(e) => e.preventDefault()} onDrop={drop}>
+      <input
+        id={`${id}-file`}
+        type="file"
+        accept={acceptOf(prop)}
+        aria-label={`Choose a file for ${name}`}
+        onChange={(e) => void take(e.target.files?.[0])}
+      />
+      <span className="hint">or drop a file here, or give a file id or an https URL:</span>
+      <input
+        id={id}
+        name={name}
+        type="text"
+        required={required}
+        value={value}
+        placeholder="file_… or https://…"
+        onChange={(e) => onChange(e.target.value)}
+      />
+      {state.busy ? <span role="status">Uploading {state.name}…</span> : null}
+      {state.error ? (
+        <span className="error" role="alert">
+          {state.error}
+        </span>
+      ) : null}
+      {state.preview ? <img src={state.preview} alt={`Chosen ${name}`} className="file-preview" /> : null}
+    </div>
+  );
+}
+
 export function SchemaForm({
   schema,
   values,
   onChange,
+  upload,
 }: {
   schema: JsonSchema;
   values: Values;
   onChange(values: Values): void;
+  /** Uploads a chosen file; the file's id. */
+  upload(file: File): Promise<string>;
 }) {
   const required = new Set(schema.required ?? []);
   const set = (name: string, value: string | boolean) => onChange({ ...values, [name]: value });
@@ -85,6 +168,18 @@ export function SchemaForm({
                 </option>
               ))}
             </select>
+          );
+        } else if (prop.format === "uri") {
+          control = (
+            <FileField
+              id={id}
+              name={name}
+              prop={prop}
+              value={String(values[name] ?? "")}
+              required={required.has(name)}
+              upload={upload}
+              onChange={(value) => set(name, value)}
+            />
           );
         } else if (prop.type === "integer" || prop.type === "number") {
           control = (

@@ -1,7 +1,7 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useEffect, useMemo, useState, type FormEvent } from "react";
 import { Link, useParams } from "react-router";
-import { call, scoped, type ApiKey, type ModelDetail, type RunDetail } from "../api";
+import { call, scoped, uploadFile, type ApiKey, type ModelDetail, type RunDetail } from "../api";
 import { SchemaForm, initialValues, toInput } from "../schemaForm";
 import { useConsole } from "../session";
 import { CopyButton, ErrorMessage, isActive, LoadFailed, Loading, PageHeader, StatusBadge } from "../ui";
@@ -95,7 +95,12 @@ console.log(run.output);`;
       <div className="playground">
         <form onSubmit={submit} className="card" aria-labelledby="form-title">
           <h2 id="form-title">Input</h2>
-          <SchemaForm schema={model.input_schema} values={values} onChange={setValues} />
+          <SchemaForm
+            schema={model.input_schema}
+            values={values}
+            onChange={setValues}
+            upload={async (file) => (await uploadFile(mode, file)).id}
+          />
           <label>
             Run with key ({mode})
             <select value={keyId} onChange={(e) => setKeyId(e.target.value)} required>

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link, useParams } from "react-router";
-import { call, scoped, type RunDetail } from "../api";
+import { call, scoped, type FileObject, type RunDetail } from "../api";
 import { useConsole } from "../session";
 import { ErrorMessage, isActive, LoadFailed, Loading, PageHeader, StatusBadge, Time } from "../ui";
 import { Outputs } from "./Outputs";
@@ -96,6 +96,7 @@ export function RunPage() {
 
       <section aria-labelledby="input-title">
         <h2 id="input-title">Input</h2>
+        <InputFiles input={r.input} />
         <pre className="code">{JSON.stringify(r.input, null, 2)}</pre>
       </section>
     </>
@@ -109,4 +110,36 @@ function Step({ label, at }: { label: string; at: string | null }) {
       {at ? <Time value={at} /> : <span className="muted">not yet</span>}
     </li>
   );
+}
+
+const FILE_ID = /^file_[0-9A-Za-z]{22}$/;
+
+/** The run's input files as media (an image, a video or audio player), each by its field. */
+function InputFiles({ input }: { input: Record<string, unknown> }) {
+  const files = Object.entries(input).filter((e): e is [string, string] => FILE_ID.test(String(e[1])));
+  if (!files.length) return null;
+  return (
+    <div className="outputs">
+      {files.map(([field, id]) => (
+        <InputFile key={field} field={field} id={id} />
+      ))}
+    </div>
+  );
+}
+
+function InputFile({ field, id }: { field: string; id: string }) {
+  const { mode } = useConsole();
+  const file = useQuery({
+    queryKey: ["scoped", mode, "file", id],
+    queryFn: () => call<FileObject>(scoped(mode, `/files/${id}`)),
+    retry: false,
+  });
+  if (file.isPending) return null;
+  if (file.isError) return <p className="muted">{field}: the file was deleted or has expired.</p>;
+  const src = `/console/api${scoped(mode, `/files/${id}/content`)}`;
+  const type = file.data.content_type;
+  const label = `Input ${field}`;
+  if (type.startsWith("image/")) return <img src={src} alt={label} className="media" />;
+  if (type.startsWith("video/")) return <video src={src} controls className="media" aria-label={label} />;
+  return <audio src={src} controls className="media" aria-label={label} />;
 }
