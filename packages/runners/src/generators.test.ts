@@ -155,6 +155,21 @@ describe("video and audio encoded with ffmpeg", () => {
     expect(pieces.equals(Buffer.from(whole))).toBe(true);
   });
 
+  it("when a first frame is given, then the clip starts as that image and gives way to the motion by its middle", () => {
+    const red = new PNG({ width: 8, height: 4 });
+    for (let i = 0; i < red.data.length; i += 4) red.data.set([255, 0, 0, 255], i);
+    const clip = { prompt: "waves", width: 24, height: 16, seconds: 2, fps: 5, seed: 3 };
+    const withImage = { ...clip, firstFrame: PNG.sync.write(red) };
+    const first = drawFrames(withImage, 0, 1);
+    for (let i = 0; i < first.length; i += 4) expect([...first.subarray(i, i + 4)]).toEqual([255, 0, 0, 255]);
+    // From the middle on, the frames are the text-to-video ones.
+    expect(Buffer.from(drawFrames(withImage, 5, 10)).equals(Buffer.from(drawFrames(clip, 5, 10)))).toBe(true);
+    // In between, a blend: neither the image nor the motion alone.
+    const blended = drawFrames(withImage, 2, 3);
+    expect(Buffer.from(blended).equals(Buffer.from(drawFrames(clip, 2, 3)))).toBe(false);
+    expect(blended[0]).toBeGreaterThan(drawFrames(clip, 2, 3)[0]!);
+  });
+
   it("when GIF is asked for, then the clip is an animated GIF", async () => {
     const { name, file } = await run({ prompt: "a ball", duration_seconds: 1, format: "gif" });
     expect(name).toMatch(/-video\.gif$/);

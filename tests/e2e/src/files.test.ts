@@ -333,6 +333,22 @@ describe("input files", () => {
     expect(JSON.stringify(await gif.json())).toMatch(/expected image\/png or image\/jpeg, got image\/gif/);
   });
 
+  it("when acme/motion/clip is given a first frame, then the clip starts from it (image to video)", async () => {
+    const account = await service.account(100);
+    const frame = await uploaded(testPng(64, 36, "a first frame"), account.liveKey);
+    const input = { prompt: "a kite", duration_seconds: 1, format: "gif", seed: 7 };
+    const fromImage = await account.client.run("acme/motion/clip", {
+      input: { ...input, first_frame: frame.id },
+    });
+    const fromText = await account.client.run("acme/motion/clip", { input });
+    const gif = async (run: { output?: unknown }) =>
+      Buffer.from(await (await fetch((run.output as { video: string[] }).video[0]!)).arrayBuffer());
+    const [a, b] = [await gif(fromImage), await gif(fromText)];
+    expect(a.subarray(0, 6).toString("latin1")).toBe("GIF89a");
+    expect(a.equals(b)).toBe(false);
+    expect(fromImage.tokens_charged).toBe(fromText.tokens_charged);
+  });
+
   it("when the file is deleted before the run executes, then the run fails with INPUT_FILE_UNAVAILABLE and is charged nothing", async () => {
     const account = await service.account(100);
     const key = account.liveKey;

@@ -6,9 +6,9 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import jpeg from "jpeg-js";
 import { PNG } from "pngjs";
 import { abortableDelay, RunnerError, type Runner } from "../runner.js";
+import { decodeImage } from "./pixels.js";
 import type { RenderPool } from "./renderPool.js";
 
 const require = createRequire(import.meta.url);
@@ -55,20 +55,12 @@ function network() {
 
 /** An image's RGB pixels (alpha dropped), from PNG or JPEG bytes. */
 function decode(bytes: Uint8Array): { width: number; height: number; rgb: Float32Array } {
-  const isPng = bytes[0] === 0x89 && bytes[1] === 0x50;
-  const { width, height, data } = isPng
-    ? PNG.sync.read(Buffer.from(bytes))
-    : jpeg.decode(bytes, {
-        useTArray: true,
-        formatAsRGBA: true,
-        maxResolutionInMP: 4,
-        maxMemoryUsageInMB: 256,
-      });
+  const { width, height, rgba } = decodeImage(bytes);
   const rgb = new Float32Array(width * height * 3);
   for (let i = 0, j = 0; i < width * height * 4; i += 4, j += 3) {
-    rgb[j] = data[i]!;
-    rgb[j + 1] = data[i + 1]!;
-    rgb[j + 2] = data[i + 2]!;
+    rgb[j] = rgba[i]!;
+    rgb[j + 1] = rgba[i + 1]!;
+    rgb[j + 2] = rgba[i + 2]!;
   }
   return { width, height, rgb };
 }

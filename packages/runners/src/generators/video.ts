@@ -3,9 +3,10 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import gifenc from "gifenc";
-import { abortableDelay, type Runner } from "../runner.js";
+import { abortableDelay, RunnerError, type Runner } from "../runner.js";
 import { inputSeed, prng, wordColours } from "../random.js";
 import { runFfmpeg } from "./ffmpeg.js";
+import { coverImage, decodeImage } from "./pixels.js";
 import type { RenderPool } from "./renderPool.js";
 
 export const VIDEO_SIZES: Record<string, [number, number]> = {
@@ -21,6 +22,8 @@ export interface ClipSpec {
   seconds: number;
   fps: number;
   seed: number;
+  /** An image (PNG or JPEG bytes) the clip starts from: its first frame, fading into the motion. */
+  firstFrame?: Uint8Array;
 }
 
 const frameCount = (clip: ClipSpec) => Math.max(1, Math.round(clip.seconds * clip.fps));
@@ -43,8 +46,11 @@ export function drawFrames(clip: ClipSpec, from: number, to: number): Uint8Array
   const frames = frameCount(clip);
   const size = width * height * 4;
   const out = new Uint8Array(size * (to - from));
+  // The first frame is the image itself; it gives way to the motion over the clip's first half.
+  const still = clip.firstFrame && coverImage(decodeImage(clip.firstFrame), width, height);
   for (let f = from; f < to; f++) {
     const t = f / frames;
+    const kept = still ? Math.max(0, 1 - 2 * t) : 0;
     const base = (f - from) * size;
     const centres = discs.map((d) => ((((d.x0 + t * d.speed) % 1) + 1) % 1) * width);
     for (let y = 0; y < height; y++) {
@@ -54,9 +60,10 @@ export function drawFrames(clip: ClipSpec, from: number, to: number): Uint8Array
         discs.forEach((d, k) => {
           if ((x - centres[k]!) ** 2 + (y - d.y) ** 2 < d.r * d.r) [r, g, b] = d.colour;
         });
-        out[i] = r;
-        out[i + 1] = g;
-        out[i + 2] = b;
+        const o = (y * width + x) * 4;
+        out[i] = still ? still[o]! * kept + r * (1 - kept) : r;
+        out[i + 1] = still ? still[o + 1]! * kept + g * (1 - kept) : g;
+        out[i + 2] = still ? still[o + 2]! * kept + b * (1 - kept) : b;
         out[i + 3] = 255;
       }
     }
@@ -126,7 +133,15 @@ export async function encodeMp4(
 export const VIDEO_FORMATS = ["mp4", "gif"] as const;
 
 export const videoRunner = (pool: RenderPool, ffmpeg: () => string): Runner => ({
-  async run({ input, settings, signal, outputs, progress }) {
+  async run({ input, settings, signal, outputs, progress, inputFile }) {
+    // Image to video: the clip starts from the image given (a file input), if any.
+    let firstFrame: Uint8Array | undefined;
+    if (input.first_frame !== undefined) {
+      const file = await inputFile?.(String(input.first_frame));
+      if (!file)
+        throw new RunnerError("INPUT_FILE_UNAVAILABLE", "The run's first frame is no longer stored.");
+      firstFrame = file.bytes;
+    }
     const [width, height] = VIDEO_SIZES[String(input.video_size)] ?? VIDEO_SIZES.landscape_16_9!;
     const seconds = Number(input.duration_seconds ?? 3);
     await abortableDelay(settings.kind === "builtin" ? settings.delay_ms : 0, signal);
@@ -137,6 +152,7 @@ export const videoRunner = (pool: RenderPool, ffmpeg: () => string): Runner => (
       seconds,
       fps: Number(input.fps ?? 8),
       seed: inputSeed(input),
+      ...(firstFrame && { firstFrame }),
     };
     let url: string;
     if (input.format === "gif") {
