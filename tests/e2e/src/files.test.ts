@@ -1,4 +1,6 @@
 import { createHash } from "node:crypto";
+import { stat } from "node:fs/promises";
+import { join } from "node:path";
 import { Readable } from "node:stream";
 import type { AnyRun, FileObject as FileView, ModelRunClient } from "@svc/sdk";
 import {
@@ -7,11 +9,13 @@ import {
   seedCogModel,
   startFakeCog,
   startHttpsReceiver,
+  startS3Server,
   testPng,
   testWav,
   waitFor,
   type FakeCog,
   type HttpsReceiver,
+  type TestS3Server,
 } from "@svc/testkit";
 import { startService, type E2EService } from "./service.js";
 
@@ -46,6 +50,8 @@ describe("input files", () => {
       COG_CALLBACK_URL: `http://127.0.0.1:${callbackPort}`,
       COG_CALLBACK_PORT: String(callbackPort),
       COG_CALLBACK_HOST: "127.0.0.1",
+      // Expired files are swept with the runs: often, so that a test sees it.
+      SWEEP_INTERVAL_MS: "250",
     });
     cog = await startFakeCog({ behaviour: { delayMs: 50 } });
     origin = await startHttpsReceiver();
@@ -141,6 +147,31 @@ describe("input files", () => {
     const gone = await api(`/files/${file.id}/content`);
     expect(gone.status).toBe(404);
     expect(((await gone.json()) as { error: { code: string } }).error.code).toBe("FILE_NOT_FOUND");
+  });
+
+  it("when a file's retention is over, then it is no longer served or usable, and the worker deletes its bytes", async () => {
+    const file = await uploaded(testPng(8, 8, "short-lived"));
+    const stored = join(service.env.OUTPUT_DIR!, ".inputs", `${file.id}.png`);
+    await stat(stored);
+    await service.database.db.file.update({
+      where: { id: file.id },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
+    expect((await api(`/files/${file.id}`)).status).toBe(404);
+    expect((await createRun({ prompt: "x", image: file.id })).status).toBe(400);
+    await waitFor(
+      async () =>
+        (await service.database.db.file.findUniqueOrThrow({ where: { id: file.id } })).deletedAt !== null,
+      { what: "the sweep to expire the file" },
+    );
+    await waitFor(
+      async () =>
+        stat(stored).then(
+          () => false,
+          () => true,
+        ),
+      { what: "its bytes to go" },
+    );
   });
 
   it("when a multipart form carries the file (as Replicate's clients send it), then it is stored the same", async () => {
@@ -376,5 +407,71 @@ describe("input files", () => {
     expect(acct).toMatchObject({ balance: 100, reserved: 0 });
     expect(starting.puts).toHaveLength(0);
     await starting.close();
+  });
+});
+
+// The same file path with the S3 store: uploads go to the bucket, and model servers are handed
+// presigned URLs of the bucket itself (the API is not in their way).
+describe("input files in an S3-compatible bucket", () => {
+  let service: E2EService;
+  let s3: TestS3Server;
+  let cog: FakeCog;
+  let key: string;
+
+  beforeAll(async () => {
+    s3 = await startS3Server("runs/outputs/");
+    const callbackPort = await freePort();
+    service = await startService(s3.env);
+    await service.startApi();
+    await service.startWorker({
+      COG_CALLBACK_URL: `http://127.0.0.1:${callbackPort}`,
+      COG_CALLBACK_PORT: String(callbackPort),
+      COG_CALLBACK_HOST: "127.0.0.1",
+    });
+    cog = await startFakeCog({ behaviour: { delayMs: 20 } });
+    await seedCogModel(service.database.db, "files/in-bucket", [cog.url], {
+      input_schema: {
+        type: "object",
+        properties: {
+          prompt: { type: "string" },
+          image: { type: "string", format: "uri", "x-media": "image" },
+        },
+        required: ["prompt", "image"],
+      },
+    });
+    key = (await service.account(100)).liveKey;
+  });
+  afterAll(async () => {
+    await cog?.close();
+    await service?.stop();
+    await s3?.close();
+  });
+
+  it("when a file is uploaded and used, then it lives in the bucket and the model server downloads a presigned bucket URL", async () => {
+    const auth = { authorization: `Bearer ${key}` };
+    const png = testPng(20, 20, "in a bucket");
+    const res = await fetch(`${service.base}/api/v1/files`, { method: "POST", body: png, headers: auth });
+    expect(res.status).toBe(201);
+    const { data: file } = (await res.json()) as { data: FileView };
+    const content = await fetch(file.url, { headers: auth });
+    expect(Buffer.from(await content.arrayBuffer()).equals(png)).toBe(true);
+
+    const created = await fetch(`${service.base}/api/v1/models/files/in-bucket/run`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify({ input: { prompt: "p", image: file.id } }),
+    });
+    expect(created.status).toBe(201);
+    const { data } = (await created.json()) as { data: { run_id: string } };
+    const fetched = await waitFor(async () => cog.fetched.find((f) => f.id === data.run_id), {
+      what: "the server to download its input",
+    });
+    expect(fetched.url.startsWith(`${s3.endpoint}/`)).toBe(true);
+    expect(fetched.url).toContain(`.inputs/${file.id}.png`);
+    expect(fetched.url).toContain("X-Amz-Signature=");
+    expect(fetched.bytes.equals(png)).toBe(true);
+
+    await fetch(`${service.base}/api/v1/files/${file.id}`, { method: "DELETE", headers: auth });
+    expect((await fetch(fetched.url)).status).toBe(404);
   });
 });
