@@ -1,0 +1,89 @@
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileFieldsOf, idPattern } from "@svc/core";
+import { guardedAgents, localStore } from "@svc/storage";
+import { createAccountWithKeys, createTestDatabase, testPng, type TestDatabase } from "@svc/testkit";
+import { resolveFileInputs, runFileInputs, type FileDeps } from "./files.js";
+
+// A run's file inputs as the service resolves them, with private addresses refused (what a
+// production API does; the end-to-end tests run with WEBHOOK_ALLOW_PRIVATE_URLS for their HTTPS
+// server on 127.0.0.1).
+describe("file inputs of a run", () => {
+  let database: TestDatabase;
+  let dir: string;
+  let deps: FileDeps;
+  let owner: { accountId: string; mode: "live"; apiKeyId: string | null };
+  const fields = fileFieldsOf({
+    properties: { image: { type: "string", format: "uri", "x-media": "image" } },
+  });
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    dir = await mkdtemp(join(tmpdir(), "svc-files-"));
+    const { account } = await createAccountWithKeys(database.db, 10);
+    owner = { accountId: account.id, mode: "live", apiKeyId: null };
+    deps = {
+      db: database.db,
+      store: localStore(dir),
+      agents: guardedAgents(),
+      files: {
+        maxBytes: 1024 * 1024,
+        maxPixels: 1_000_000,
+        dataUrlMaxBytes: 64 * 1024,
+        retentionHours: 1,
+        fetchTimeoutMs: 2_000,
+        allowPrivate: false,
+        publicBaseUrl: "https://svc.test",
+      },
+    };
+  });
+  afterAll(async () => {
+    await database?.drop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it.each([
+    "https://127.0.0.1/cat.png",
+    "https://[::1]/cat.png",
+    "https://[::ffff:127.0.0.1]/cat.png",
+    "https://2130706433/cat.png",
+    "https://0x7f.1/cat.png",
+    "https://10.0.0.8/cat.png",
+    "https://169.254.169.254/latest/meta-data",
+    "https://localhost/cat.png",
+  ])(
+    "when the URL %s names an internal address, then it is refused (a literal at once, a name when it resolves), naming the field",
+    async (url) => {
+      await expect(resolveFileInputs(deps, owner, fields, { image: url })).rejects.toMatchObject({
+        code: "VALIDATION_ERROR",
+        details: [{ path: "input.image", message: expect.stringMatching(/public addresses|refused/) }],
+      });
+      expect(await readdir(dir)).toEqual([]);
+    },
+  );
+
+  it("when a data URL holds an image, then it becomes a file of the owner's, and the worker later gets a signed URL for it", async () => {
+    const png = testPng(10, 10);
+    const input = await resolveFileInputs(deps, owner, fields, {
+      image: `data:image/png;base64,${png.toString("base64")}`,
+      other: 1,
+    });
+    expect(input.other).toBe(1);
+    expect(input.image).toMatch(idPattern("file"));
+    const signing = {
+      db: database.db,
+      store: deps.store,
+      secretsKey: Buffer.alloc(32, 1),
+      publicBaseUrl: "https://svc.test",
+      ttlSeconds: 60,
+    };
+    const forServer = await runFileInputs(signing, fields, input, "urls");
+    expect(forServer?.image).toMatch(
+      new RegExp(`^https://svc\\.test/files/inputs/${String(input.image)}\\.png\\?expires=\\d+&signature=`),
+    );
+    expect(await runFileInputs(signing, fields, input, "ids")).toEqual(input);
+    await database.db.file.update({ where: { id: String(input.image) }, data: { deletedAt: new Date() } });
+    expect(await runFileInputs(signing, fields, input, "urls")).toBeUndefined();
+  });
+});
