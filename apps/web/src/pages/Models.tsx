@@ -1,5 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
-import { Link, useSearchParams } from "react-router";
+import { useState } from "react";
+import { Link, useNavigate, useSearchParams } from "react-router";
 import { call, query, scoped, type Model } from "../api";
 import { useConsole } from "../session";
 import { Empty, ErrorMessage, Loading, PageHeader } from "../ui";
@@ -51,6 +52,7 @@ export function Models() {
           Highlighted only
         </label>
       </form>
+      <OpenById />
       <ErrorMessage error={models.error} />
       {models.isPending ? <Loading /> : null}
       {models.data?.models.length === 0 ? <Empty>No models match.</Empty> : null}
@@ -70,5 +72,30 @@ export function Models() {
         ))}
       </ul>
     </>
+  );
+}
+
+/**
+ * A model runnable by id but never listed (acme/echo, acme/upscale: models that do not take their
+ * category's usual input) is opened by typing its id.
+ */
+function OpenById() {
+  const navigate = useNavigate();
+  const [id, setId] = useState("");
+  return (
+    <form
+      className="filters"
+      aria-label="Open a model by id"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (id.trim()) void navigate(`/models/${id.trim()}`);
+      }}
+    >
+      <label>
+        Model id
+        <input value={id} onChange={(e) => setId(e.target.value)} placeholder="acme/upscale" />
+      </label>
+      <button type="submit">Open</button>
+    </form>
   );
 }
