@@ -4,6 +4,9 @@ import { ApiError, fileFieldsOf, type ErrorDetail, type FileField } from "@svc/c
 // One compiled validator per model version. Defaults are applied, unknown fields are refused by
 // the schemas' additionalProperties: false, and every failing field is reported.
 const ajv = new Ajv({ allErrors: true, useDefaults: true, coerceTypes: false, strict: false });
+// `format: "uri"` marks a file input (Cog's convention), whose value is a file id, a URL or a data
+// URL: resolveFileInputs checks it, so ajv takes any string (and says nothing of an unknown format).
+ajv.addFormat("uri", true);
 const compiled = new Map<string, ValidateFunction>();
 
 function validatorFor(modelId: string, version: Date, schema: object): ValidateFunction {
