@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { stat } from "node:fs/promises";
+import { connect } from "node:net";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import type { AnyRun, FileObject as FileView, ModelRunClient } from "@svc/sdk";
@@ -222,6 +223,53 @@ describe("input files", () => {
     expect((await upload(Buffer.alloc(0))).status).toBe(400);
 
     expect(await service.database.db.file.count()).toBe(before);
+  });
+
+  it("when an upload's body is cut short, malformed or abandoned, then it is a 4xx (or nothing, for a client gone) and the API keeps serving", async () => {
+    const port = Number(new URL(service.base).port);
+    const raw = (bytes: Buffer | string, hangUpAfterMs?: number) =>
+      new Promise<string>((resolve) => {
+        const socket = connect(port, "127.0.0.1");
+        let answer = "";
+        socket.on("data", (chunk) => {
+          answer += chunk.toString("latin1");
+          // A whole JSON answer (its body is the last thing on the wire) is all that is awaited.
+          if (/\r\n\r\n\{[\s\S]*\}$/.test(answer)) socket.destroy();
+        });
+        socket.on("error", () => resolve(answer));
+        socket.on("close", () => resolve(answer));
+        socket.write(bytes);
+        if (hangUpAfterMs !== undefined) setTimeout(() => socket.destroy(), hangUpAfterMs);
+      });
+    const head = (headers: string) =>
+      `POST /api/v1/files HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${live.key}\r\n${headers}\r\n`;
+    const png = testPng(8, 8);
+    const part = Buffer.concat([
+      Buffer.from('--XYZ\r\nContent-Disposition: form-data; name="content"; filename="a.png"\r\n\r\n'),
+      png,
+    ]);
+    // A form whose last chunk comes before its closing boundary.
+    const cut = await raw(
+      Buffer.concat([
+        Buffer.from(
+          head("Content-Type: multipart/form-data; boundary=XYZ\r\nTransfer-Encoding: chunked\r\n"),
+        ),
+        Buffer.from(`${part.length.toString(16)}\r\n`),
+        part,
+        Buffer.from("\r\n0\r\n\r\n"),
+      ]),
+    );
+    expect(cut).toMatch(/^HTTP\/1\.1 400 [\s\S]*not received whole/);
+    expect(await raw(head("Content-Type: multipart/form-data\r\nContent-Length: 5\r\n") + "hello")).toMatch(
+      /^HTTP\/1\.1 400 [\s\S]*boundary/,
+    );
+    expect(await raw(head("Content-Encoding: gzip\r\nContent-Length: 5\r\n") + "hello")).toMatch(
+      /^HTTP\/1\.1 415 /,
+    );
+    // A client that goes away halfway through its file.
+    await raw(Buffer.concat([Buffer.from(head("Content-Length: 100000\r\n")), png]), 200);
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await upload(png)).status).toBe(201);
   });
 
   it("when a run names an uploaded file, then its Cog server downloads a signed URL of our store and gets the same bytes", async () => {

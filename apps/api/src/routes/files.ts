@@ -28,10 +28,17 @@ const owner = ({ res }: RouteContext) => {
 const fileOr404 = async (ctx: RouteContext, id: string) =>
   (await findFile(ctx.deps.db, owner(ctx), id)) ?? Promise.reject(notFound(id));
 
+/** The upload's body failed as it came (cut short, a malformed form): the client's fault, a 400. */
+class BodyCut extends Error {}
+
 /**
  * The file of an upload: the whole body (any Content-Type but multipart), or a multipart form's
  * first file part (Replicate's clients name it `content`). Content-Length past the limit is
  * refused before a byte is read; a body without one is cut off at the limit as it streams.
+ * The file reaches the store through a stream of our own (`part`): refusing it (its type, its
+ * size) ends that stream, never the request, whose socket must still carry the answer; and a body
+ * that fails as it comes (a client gone, a form cut short) fails `part` with BodyCut rather than
+ * leaving its reader waiting or an error event unheard.
  */
 function uploadedFile(req: Request, maxBytes: number): Promise<Readable> {
   if (Number(req.get("content-length") ?? 0) > maxBytes)
@@ -39,9 +46,15 @@ function uploadedFile(req: Request, maxBytes: number): Promise<Readable> {
   const coding = (req.get("content-encoding") ?? "identity").trim().toLowerCase();
   if (coding !== "identity")
     throw new ApiError("UNSUPPORTED_MEDIA_TYPE", "Send the file as it is, without a Content-Encoding.");
-  // The file reaches the store through a stream of our own: refusing it (its type, its size) ends
-  // that stream, never the request, whose socket must still carry the answer.
-  if (!req.is("multipart/form-data")) return Promise.resolve(req.pipe(new PassThrough()));
+  // Its reader (if the upload gets that far) hears its failure; an upload refused before that
+  // (a form without a boundary) must not leave the failure an unheard error event.
+  const part = new PassThrough().on("error", () => {});
+  const cut = (why: string) => () => part.destroy(new BodyCut(why));
+  req.on("error", cut("the upload's connection failed"));
+  req.on("close", () => {
+    if (!req.complete) cut("the upload ended before its body did")();
+  });
+  if (!req.is("multipart/form-data")) return Promise.resolve(req.pipe(part));
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
@@ -54,15 +67,13 @@ function uploadedFile(req: Request, maxBytes: number): Promise<Readable> {
     let found = false;
     parser.on("file", (_name, stream) => {
       found = true;
-      // The part is handed on through a stream of our own, so that a failure of the form's parser
-      // (a truncated body) reaches whoever reads it.
-      const part = new PassThrough();
-      parser.on("error", (error: Error) => part.destroy(error));
+      stream.on("error", cut("the multipart body is malformed or cut short"));
       stream.pipe(part);
       resolve(part);
     });
     parser.on("error", () => {
-      if (!found) reject(new ApiError("VALIDATION_ERROR", "The multipart body cannot be read."));
+      if (found) cut("the multipart body is malformed or cut short")();
+      else reject(new ApiError("VALIDATION_ERROR", "The multipart body cannot be read."));
     });
     parser.on("close", () => {
       if (!found)
@@ -94,6 +105,8 @@ const uploadFile = route({
       return { data: presentFile(file, deps.config.PUBLIC_BASE_URL) };
     } catch (error) {
       if (error instanceof FileRefused) throw fileRefusal(error);
+      if (error instanceof BodyCut)
+        throw new ApiError("VALIDATION_ERROR", `The upload was not received whole: ${error.message}.`);
       throw error;
     } finally {
       // A body not read to its end (refused on its first bytes): the answer closes the connection,
