@@ -335,10 +335,18 @@ describe("input files", () => {
     const wav = await uploaded(testWav());
     const foreign = await uploaded(testPng(8, 8), otherKey);
     const testFile = await uploaded(testPng(8, 8), testKey);
+    const png = testPng(8, 8);
     origin.respond = (request) =>
       request.path === "/text"
         ? { status: 200, body: "just text", headers: { "content-type": "image/png" } }
-        : { status: 404 };
+        : request.path === "/cut"
+          ? // A server that closes before the length it announced.
+            {
+              status: 200,
+              body: png,
+              headers: { "content-length": String(png.length + 5000), connection: "close" },
+            }
+          : { status: 404 };
     const runsBefore = await service.database.db.run.count({ where: { accountId: live.accountId } });
     const cases: [unknown, RegExp][] = [
       [wav.id, /expected image, got audio\/wav/],
@@ -347,6 +355,7 @@ describe("input files", () => {
       ["file_0000000000000000000000", /no file/],
       [origin.url("/missing"), /HTTP 404/],
       [origin.url("/text"), /not of a type/],
+      [origin.url("/cut"), /ended before its file did/],
       [origin.url("/text").replace("https:", "http:"), /must be https/],
       ["data:image/png,notbase64", /base64/],
       [`data:image/png;base64,${Buffer.alloc(300 * 1024).toString("base64")}`, /at most/],

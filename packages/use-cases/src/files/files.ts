@@ -144,11 +144,15 @@ async function fetchFile(deps: FileDeps, owner: FileOwner, url: string): Promise
     body.on("error", () => {}).destroy();
     throw new FileRefused("too_large", `The file is larger than ${deps.files.maxBytes} bytes.`);
   }
+  // The body's own failure (a server that closes halfway) is the URL's, not ours: a 400.
+  let broken = false;
+  body.on("error", () => (broken = true));
   try {
     return await ingestFile(deps, owner, body, "url", signal);
   } catch (error) {
     if (error instanceof FileRefused) throw error;
     if (signal.aborted) throw new Unavailable("the URL did not send its file in time");
+    if (broken) throw new Unavailable("the URL's answer ended before its file did");
     throw error;
   }
 }
