@@ -8,8 +8,8 @@ import { sweepDeliveries } from "./webhooks/sweepDeliveries.js";
 
 /**
  * Housekeeping on timers: the sweepers (lost jobs, overdue runs, lost deadlines), the pool monitor
- * (capacity and health), output expiry, input file expiry (with the sweep). A failed pass is logged and the next one tries again.
- * Returns the function that stops them.
+ * (capacity and health), output expiry, input file expiry (with the sweep). A failed pass is logged
+ * and the next one tries again. Returns the function that stops them.
  */
 export function startHousekeeping({ config, db, redis, logger }: WorkerDeps, parts: AssembledWorker) {
   const periodic = (what: string, task: () => Promise<unknown>) => async () => {

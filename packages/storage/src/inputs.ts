@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { pipeline, Readable, Transform } from "node:stream";
-import { inputFileKey, sniffFile, type SniffedFile } from "@svc/core";
+import { ACCEPTED_FILE_TYPES, inputFileKey, sniffFile, type SniffedFile } from "@svc/core";
 import type { OutputStore } from "./store.js";
 
 /** Why an input file was not taken. */
@@ -68,7 +68,7 @@ export async function storeInputFile(
       throw sniffed.reason === "unsupported"
         ? new FileRefused(
             "unsupported",
-            `The file is not of a type the service takes (detected: ${sniffed.detected ?? "unknown"}); send PNG, JPEG, WebP or GIF images, MP4 or WebM video, WAV, MP3, OGG or FLAC audio.`,
+            `The file is not of a type the service takes (detected: ${sniffed.detected ?? "unknown"}); it takes ${ACCEPTED_FILE_TYPES.join(", ")}.`,
           )
         : new FileRefused("unreadable_image", "The image's header cannot be read.");
     const { file } = sniffed;

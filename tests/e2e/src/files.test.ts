@@ -16,6 +16,7 @@ import {
   waitFor,
   type FakeCog,
   type HttpsReceiver,
+  type Reply,
   type TestS3Server,
 } from "@svc/testkit";
 import { startService, type E2EService } from "./service.js";
@@ -336,7 +337,7 @@ describe("input files", () => {
     const foreign = await uploaded(testPng(8, 8), otherKey);
     const testFile = await uploaded(testPng(8, 8), testKey);
     const png = testPng(8, 8);
-    origin.respond = (request) =>
+    origin.respond = (request): Reply =>
       request.path === "/text"
         ? { status: 200, body: "just text", headers: { "content-type": "image/png" } }
         : request.path === "/cut"

@@ -98,9 +98,9 @@ const uploadFile = route({
   reply: { status: 201, schema: R.FileResponse, description: "The stored file" },
   async handler(_input, ctx) {
     const { req, deps } = ctx;
-    const source = await uploadedFile(req, deps.config.FILE_MAX_BYTES);
     const { accountId, mode, keyId } = authOf(ctx.res);
     try {
+      const source = await uploadedFile(req, deps.config.FILE_MAX_BYTES);
       const file = await ingestFile(deps.files, { accountId, mode, apiKeyId: keyId }, source, "upload");
       return { data: presentFile(file, deps.config.PUBLIC_BASE_URL) };
     } catch (error) {
@@ -109,8 +109,8 @@ const uploadFile = route({
         throw new ApiError("VALIDATION_ERROR", `The upload was not received whole: ${error.message}.`);
       throw error;
     } finally {
-      // A body not read to its end (refused on its first bytes): the answer closes the connection,
-      // and what the client still sends is dropped rather than stored.
+      // A body not read to its end (refused on its length or its first bytes): the answer closes
+      // the connection, and what the client still sends is dropped rather than stored.
       if (!req.complete) {
         ctx.res.set("Connection", "close");
         req.unpipe();

@@ -44,15 +44,14 @@ export interface FileOwner {
   apiKeyId: string | null;
 }
 
-/** The URL under which the API answers for a file: GET it with the key for its metadata. */
+/** Where the API answers for files: `<it>/<id>` (metadata) and `<it>/<id>/content` (bytes), with a key. */
 export const filesUrl = (publicBaseUrl: string) => `${publicBaseUrl.replace(/\/$/, "")}/api/v1/files`;
 
 /** How a file is shown: the upload's answer, GET /files/{id} and the list. */
 export function presentFile(file: File, publicBaseUrl: string) {
-  const url = `${filesUrl(publicBaseUrl)}/${file.id}`;
   return {
     id: file.id,
-    url: `${url}/content`,
+    url: `${filesUrl(publicBaseUrl)}/${file.id}/content`,
     content_type: file.contentType,
     size: file.size,
     sha256: file.sha256,
@@ -63,14 +62,11 @@ export function presentFile(file: File, publicBaseUrl: string) {
   };
 }
 
-/** The answer to a refused file, as the API gives it (`path` names the input field, if any). */
-export function fileRefusal(error: FileRefused, path?: string): ApiError {
-  if (!path) {
-    if (error.reason === "too_large") return new ApiError("PAYLOAD_TOO_LARGE", error.message);
-    if (error.reason === "unsupported") return new ApiError("UNSUPPORTED_MEDIA_TYPE", error.message);
-    return new ApiError("VALIDATION_ERROR", error.message, [{ path: "file", message: error.message }]);
-  }
-  return new ApiError("VALIDATION_ERROR", "An input file was refused.", [{ path, message: error.message }]);
+/** The answer to a refused upload (a refused file input is a 400 naming its field instead). */
+export function fileRefusal(error: FileRefused): ApiError {
+  if (error.reason === "too_large") return new ApiError("PAYLOAD_TOO_LARGE", error.message);
+  if (error.reason === "unsupported") return new ApiError("UNSUPPORTED_MEDIA_TYPE", error.message);
+  return new ApiError("VALIDATION_ERROR", error.message, [{ path: "file", message: error.message }]);
 }
 
 /**
