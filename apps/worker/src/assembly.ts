@@ -1,5 +1,5 @@
 import { availableParallelism } from "node:os";
-import { fileFieldsOf, parseSecretsKey, traitsOf, ttlCache } from "@svc/core";
+import { fileFieldsOf, namesFiles, parseSecretsKey, traitsOf, ttlCache } from "@svc/core";
 import { findModel, runOutputBasis, sqlPool } from "@svc/db";
 import {
   createDeadlinesQueue,
@@ -70,6 +70,7 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
     ttlSeconds: config.FILE_URL_TTL_SECONDS,
   });
   const fileInputs = async (modelId: string, input: Record<string, unknown>) => {
+    if (!namesFiles(input)) return input;
     const model = await modelOf(modelId);
     if (!model?.fileFields.length) return input;
     return runFileInputs(files(), model.fileFields, input, traitsOf(model.runner).files);

@@ -1,5 +1,6 @@
 import {
   fileFieldsOf,
+  namesFiles,
   inputFileKey,
   inputFileSignatureValid,
   parseFileRef,
@@ -134,5 +135,12 @@ describe("signed input file URLs", () => {
 
   it("when a file is stored, then its key is under the dot-directory no public route serves", () => {
     expect(inputFileKey(file.id, file.contentType)).toBe(`.inputs/${file.id}.jpg`);
+  });
+});
+
+describe("namesFiles", () => {
+  it("when an input holds a value shaped like a file id, then it names files; else not", () => {
+    expect(namesFiles({ prompt: "p", image: "file_0123456789abcdefghijkl" })).toBe(true);
+    expect(namesFiles({ prompt: "file_ is a prefix", n: 2, image: null })).toBe(false);
   });
 });

@@ -111,6 +111,14 @@ export function fileFieldsOf(schema: unknown): FileField[] {
 
 const FILE_ID = idPattern("file");
 
+/**
+ * Whether a run's input names any file (a value shaped like a file id). Creation turned every file
+ * field into one, so an input naming none needs no look-up of its model's file fields: the worker
+ * then sends it as it is, without touching the database between a run's start and its model.
+ */
+export const namesFiles = (input: Record<string, unknown>): boolean =>
+  Object.values(input).some((value) => typeof value === "string" && FILE_ID.test(value));
+
 export type FileRef =
   | { kind: "id"; id: string }
   | { kind: "data"; bytes: Uint8Array }
