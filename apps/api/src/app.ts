@@ -12,7 +12,7 @@ import { requestId } from "./http/requestId.js";
 import { observeRequests } from "./http/observeRequests.js";
 import { traceRequests } from "./http/traceRequests.js";
 import { mountRoutes, type Guards, type RouteGroup } from "./http/route.js";
-import { API_V1, FILES, OPERATIONS } from "./routes/api.js";
+import { API_V1, FILES, OPERATIONS, REPLICATE, adapterOf } from "./routes/api.js";
 import { CONSOLE_API, consoleApi } from "./console/routes.js";
 import { nobody } from "./console/operator/index.js";
 import { DEFAULT_CONSOLE_DIR, consolePages } from "./console/static.js";
@@ -61,14 +61,6 @@ export function createApp(deps: AppDeps): express.Express {
   app.use("/docs", swaggerUi.serve);
   app.use(open(DOCUMENTATION));
 
-  // Authenticate before reading a body, so that anonymous callers cannot make us parse one.
-  const v1 = Router();
-  // Errors are answered outside the router, where req.baseUrl is gone: keep the mount for the
-  // metrics, as written here (req.baseUrl has the caller's case: /API/V1 would be a new label).
-  v1.use((_req, res, next) => {
-    res.locals.mount = API_V1.prefix;
-    next();
-  });
   const limits = config.RATE_LIMIT_ENABLED
     ? rateLimits({
         redis: deps.redis,
@@ -81,24 +73,40 @@ export function createApp(deps: AppDeps): express.Express {
   const authFailures = config.RATE_LIMIT_ENABLED
     ? authFailureLimit(deps.redis, config.QUEUE_PREFIX, config.AUTH_FAILURES_PER_MINUTE, 60)
     : undefined;
-  v1.use(authenticate(deps, authFailures));
-  if (limits) v1.use(limits.all);
-  v1.use(...jsonBodies(config.BODY_LIMIT_BYTES, API_V1.routes));
-  // API keys act for the whole account: the console's owners-only guard has no meaning here.
-  v1.use(
-    mountRoutes(Router(), API_V1.routes, deps, {
-      runCreation: limits?.runCreation ?? null,
-      owners: null,
-      operators: nobody,
-    }),
-  );
-  app.use(API_V1.prefix, v1);
+  const keyAuth = authenticate(deps, authFailures);
+  /**
+   * A group of routes for API keys: authenticated before a body is read (anonymous callers cannot
+   * make us parse one), rate limited, JSON bodies but for uploads.
+   */
+  const forKeys = (group: RouteGroup) => {
+    const router = Router();
+    // Errors are answered outside the router, where req.baseUrl is gone: keep the mount for the
+    // metrics, as written here (req.baseUrl has the caller's case: /API/V1 would be a new label).
+    router.use((_req, res, next) => {
+      res.locals.mount = group.prefix;
+      next();
+    });
+    router.use(keyAuth);
+    if (limits) router.use(limits.all);
+    router.use(...jsonBodies(config.BODY_LIMIT_BYTES, group.routes));
+    // API keys act for the whole account: the console's owners-only guard has no meaning here.
+    router.use(
+      mountRoutes(Router(), group.routes, deps, {
+        runCreation: limits?.runCreation ?? null,
+        owners: null,
+        operators: nobody,
+      }),
+    );
+    return router;
+  };
+  for (const group of [API_V1, REPLICATE]) app.use(group.prefix, forKeys(group));
 
   // The web console: its API (session cookie instead of a key), then its pages.
   app.use(CONSOLE_API, consoleApi(deps, limits));
   app.use("/console", consolePages(config.CONSOLE_DIR ?? DEFAULT_CONSOLE_DIR, deps.outputs.mediaOrigin));
 
   app.use(notFound);
-  app.use(errorHandler(logger, config.BODY_LIMIT_BYTES));
+  // Another API style's paths answer every error in its own shape (adapterOf).
+  app.use(errorHandler(logger, config.BODY_LIMIT_BYTES, (req) => adapterOf(req.originalUrl)?.errorStyle));
   return app;
 }

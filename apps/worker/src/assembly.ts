@@ -1,5 +1,5 @@
 import { availableParallelism } from "node:os";
-import { fileFieldsOf, namesFiles, parseSecretsKey, traitsOf, ttlCache } from "@svc/core";
+import { REPLICATE_PREFIX, fileFieldsOf, namesFiles, parseSecretsKey, traitsOf, ttlCache } from "@svc/core";
 import { findModel, runOutputBasis, sqlPool } from "@svc/db";
 import {
   createDeadlinesQueue,
@@ -160,6 +160,7 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
     secretsKey,
     metrics,
     urls: configuredOutputUrls(store, config),
+    replicateBase: `${config.PUBLIC_BASE_URL.replace(/\/$/, "")}${REPLICATE_PREFIX}`,
     send: webhookSender({
       timeoutMs: config.WEBHOOK_TIMEOUT_MS,
       allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS,

@@ -345,6 +345,10 @@ export const apiEnvSchema = serviceEnvSchema.extend({
     int(1, 1_000_000).default(1_000),
     "Event streams and waiting requests one API process holds at most, so that it keeps answering everything else (health checks included).",
   ),
+  SYNC_WAIT_MAX_SECONDS: doc(
+    int(1, 3_600).default(300),
+    "How long a synchronous call of the Replicate- or OpenAI-style APIs (an image generation, a speech, a video's content) waits for its run; past it, or when the client leaves first, the run is canceled (charged what it delivered) and the call answers 504 (WAIT_TIMEOUT).",
+  ),
   AUTH_FAILURES_PER_MINUTE: doc(
     int(1, 1_000_000).default(30),
     "Failed authentications per client address per minute; past it the address gets 429 before its keys are looked up.",

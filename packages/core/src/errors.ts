@@ -37,6 +37,9 @@ export const ERROR_STATUS = {
   MODEL_QUEUE_FULL: 429,
   INTERNAL_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
+  // Ours: a synchronous call of another API style (OpenAI's images, speech) waited
+  // SYNC_WAIT_MAX_SECONDS for its run, which was then canceled.
+  WAIT_TIMEOUT: 504,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

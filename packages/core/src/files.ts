@@ -126,17 +126,24 @@ export type FileRef =
   | { kind: "invalid"; message: string };
 
 /**
- * What a file field's value names: a file of ours (its id, or its URL under `filesUrl`, as the
- * upload answered), a data URL (base64, at most `maxDataBytes` decoded), or an https URL to fetch.
+ * What a file field's value names: a file of ours (its id, or its URL under one of `filesUrls`, as
+ * an upload answered: ours, or Replicate's `urls.get`), a data URL (base64, at most `maxDataBytes`
+ * decoded), or an https URL to fetch.
  */
-export function parseFileRef(value: unknown, filesUrl: string, maxDataBytes: number): FileRef {
+export function parseFileRef(
+  value: unknown,
+  filesUrls: string | readonly string[],
+  maxDataBytes: number,
+): FileRef {
   if (typeof value !== "string")
     return { kind: "invalid", message: "expected a file id, an https URL or a data URL" };
   if (FILE_ID.test(value)) return { kind: "id", id: value };
-  const own = value.startsWith(`${filesUrl}/`)
-    ? value.slice(filesUrl.length + 1).replace(/\/content$/, "")
-    : "";
-  if (FILE_ID.test(own)) return { kind: "id", id: own };
+  for (const filesUrl of typeof filesUrls === "string" ? [filesUrls] : filesUrls) {
+    const own = value.startsWith(`${filesUrl}/`)
+      ? value.slice(filesUrl.length + 1).replace(/\/(content|download)$/, "")
+      : "";
+    if (FILE_ID.test(own)) return { kind: "id", id: own };
+  }
   if (value.startsWith("data:")) {
     const comma = value.indexOf(",");
     if (comma < 0 || !/;base64$/i.test(value.slice(0, comma)))

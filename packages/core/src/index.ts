@@ -30,3 +30,4 @@ export * from "./runnerKinds.js";
 export * from "./views.js";
 export * from "./literals.js";
 export * from "./ttlCache.js";
+export * from "./adapters/replicate.js";

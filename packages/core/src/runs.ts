@@ -16,6 +16,10 @@ export const RUN_ERROR_CODES = [
 ] as const;
 export type RunErrorCode = (typeof RUN_ERROR_CODES)[number];
 
+/** The API styles a run can be made through: ours, Replicate's and OpenAI's (their adapters). */
+export const RUN_APIS = ["native", "replicate", "openai"] as const;
+export type RunApi = (typeof RUN_APIS)[number];
+
 export const ACTIVE_STATUSES: readonly RunStatus[] = ["QUEUED", "EXECUTING"];
 
 /** Why a run was canceled by the service rather than by its client. */

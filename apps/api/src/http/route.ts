@@ -3,6 +3,7 @@ import type { ResponseConfig, RouteConfig } from "@asteasolutions/zod-to-openapi
 import { z } from "zod";
 import type { AppDeps } from "../deps.js";
 import { validate } from "./validate.js";
+import type { ErrorStyle } from "./errorHandler.js";
 
 // A route is declared once (method, path, request and response schemas, handler) and from that
 // one declaration mounted on Express (mountRoutes) and documented in OpenAPI (openapi/register.ts).
@@ -110,6 +111,8 @@ export interface RouteGroup {
   rateHeaders: boolean;
   tags?: string[];
   routes: Route[];
+  /** Another API style's errors (Replicate's, OpenAI's): how they are answered and documented. */
+  errorStyle?: ErrorStyle & { schema: z.ZodType; text: Record<number, string> };
 }
 
 /** /models/{modelId+}/run -> /models/*modelId/run; /runs/{runId} -> /runs/:runId */

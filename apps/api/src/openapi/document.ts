@@ -3,7 +3,7 @@ import swaggerUi from "swagger-ui-express";
 import { z } from "zod";
 import { CONSOLE, CONSOLE_MODE } from "../console/routes.js";
 import { perApp, rawRoute, type RouteGroup } from "../http/route.js";
-import { API_V1, FILES, OPERATIONS } from "../routes/api.js";
+import { ADAPTERS, API_V1, FILES, OPERATIONS } from "../routes/api.js";
 import { registerGroup } from "./register.js";
 import * as R from "./responses.js";
 
@@ -62,8 +62,12 @@ function webhookPayloads(registry: OpenAPIRegistry) {
   }
 }
 
-/** The OpenAPI 3.1 document of the service: its header, and every route group's declarations. */
-export function buildOpenApiDocument(serverUrl: string): OpenApiDocument {
+/**
+ * The OpenAPI 3.1 document of the service: its header, and every route group's declarations;
+ * without the other API styles' groups (Replicate's, OpenAI's) when `adapters` is false (our SDK's
+ * types: the SDK speaks our API only).
+ */
+export function buildOpenApiDocument(serverUrl: string, { adapters = true } = {}): OpenApiDocument {
   const registry = new OpenAPIRegistry();
   registry.registerComponent("securitySchemes", "bearer", {
     type: "http",
@@ -81,7 +85,15 @@ export function buildOpenApiDocument(serverUrl: string): OpenApiDocument {
     scheme: "bearer",
     description: "METRICS_TOKEN, when the operator configured one",
   });
-  for (const group of [API_V1, CONSOLE, CONSOLE_MODE, OPERATIONS, DOCUMENTATION, FILES])
+  for (const group of [
+    API_V1,
+    ...(adapters ? ADAPTERS : []),
+    CONSOLE,
+    CONSOLE_MODE,
+    OPERATIONS,
+    DOCUMENTATION,
+    FILES,
+  ])
     registerGroup(registry, group);
   webhookPayloads(registry);
   // Not a JSON response: the data of the event stream's progress events.
@@ -109,6 +121,11 @@ export function buildOpenApiDocument(serverUrl: string): OpenApiDocument {
         name: "Console",
         description:
           "The web console's own calls (session cookie). It reaches every /api/v1 operation at /console/api/{live|test}/… with the same session; run creation there names the API key it is attributed to in X-Api-Key-Id.",
+      },
+      {
+        name: "Replicate",
+        description:
+          "Replicate's HTTP API over the same runs, for Replicate's clients (`new Replicate({ auth: key, baseUrl: '<service>/replicate/v1' })`): predictions are runs, with Replicate's statuses, bodies, errors and webhooks",
       },
       { name: "Operations", description: "Health, readiness and metrics" },
       { name: "Documentation", description: "This document and its rendering" },

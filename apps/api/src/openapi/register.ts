@@ -36,20 +36,23 @@ const ERROR_TEXT: Record<number, string> = {
   503: "Postgres or Redis unavailable (SERVICE_UNAVAILABLE); safe to retry after Retry-After",
 };
 
-/** The contract's error body, for each status, with Retry-After where waiting helps. */
-export const errorResponses = (statuses: number[]): Responses =>
+/**
+ * The error body, for each status, with Retry-After where waiting helps: the contract's, or the
+ * group's own API style's.
+ */
+export const errorResponses = (statuses: number[], style?: RouteGroup["errorStyle"]): Responses =>
   Object.fromEntries(
-    statuses.map((s) => [
+    [...new Set(statuses)].map((s) => [
       s,
       {
-        description: ERROR_TEXT[s]!,
+        description: (style?.text ?? ERROR_TEXT)[s] ?? ERROR_TEXT[s]!,
         headers: {
           ...REQUEST_ID,
           ...(s === 429 || s === 503
             ? { "Retry-After": header("Seconds to wait before retrying", "5") }
             : {}),
         },
-        content: { "application/json": { schema: ErrorBody } },
+        content: { "application/json": { schema: style?.schema ?? ErrorBody } },
       },
     ]),
   );
@@ -73,7 +76,7 @@ export function registerGroup(registry: OpenAPIRegistry, group: RouteGroup): voi
             headers: { ...answerHeaders, ...(d.reply.headers satisfies HeaderDocs | undefined) },
             content: { "application/json": { schema: d.reply.schema } },
           },
-          ...errorResponses(errors),
+          ...errorResponses(errors, group.errorStyle),
         }
       : {
           ...Object.fromEntries(
@@ -82,7 +85,7 @@ export function registerGroup(registry: OpenAPIRegistry, group: RouteGroup): voi
               /^2/.test(status) ? { ...response, headers: answerHeaders } : response,
             ]),
           ),
-          ...errorResponses(errors),
+          ...errorResponses(errors, group.errorStyle),
         };
     registry.registerPath({
       method: d.method,

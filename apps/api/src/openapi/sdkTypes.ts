@@ -9,7 +9,7 @@ export const SDK_TYPES_FILE = "packages/sdk/src/generated/openapi.ts";
  * description of the HTTP contract, so that the SDK cannot drift from the routes.
  */
 export async function sdkTypes(): Promise<string> {
-  const document = buildOpenApiDocument("http://localhost:3000");
+  const document = buildOpenApiDocument("http://localhost:3000", { adapters: false });
   const ast = await openapiTS(document as never, { exportType: true, alphabetize: false });
   return [
     "// Generated from the API's OpenAPI document by `pnpm sdk:types`: do not edit.",

@@ -3,7 +3,7 @@ import { ApiError, concurrencyLimit, presentBudget } from "@svc/core";
 import { chargedPerDay, findAccount, findKeyLimits, listLedger } from "@svc/db";
 import { authOf } from "../auth/authenticate.js";
 import { route, type Route } from "../http/route.js";
-import { testRuns } from "./runs.js";
+import { testRuns } from "../runs/startRun.js";
 import * as R from "../openapi/responses.js";
 import { cursorSchema, paginate } from "../http/cursor.js";
 import { pageLimit, queryInt } from "../http/validate.js";

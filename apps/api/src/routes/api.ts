@@ -6,6 +6,9 @@ import { operationRoutes } from "./operations.js";
 import { runRoutes } from "./runs.js";
 import { webhookRoutes } from "./webhooks.js";
 import { inputFileRoutes } from "./files.js";
+import { REPLICATE_PREFIX } from "@svc/core";
+import { replicateRoutes } from "../adapters/replicate/routes.js";
+import { REPLICATE_ERRORS } from "../adapters/replicate/errors.js";
 
 // The route table: each group is mounted by app.ts and documented by openapi/document.ts.
 
@@ -21,6 +24,35 @@ export const API_V1: RouteGroup = {
   rateHeaders: true,
   routes: [...modelRoutes, ...runRoutes, ...inputFileRoutes, ...webhookRoutes, ...accountRoutes],
 };
+
+/**
+ * Replicate's API over the same runs (apps/api/src/adapters/replicate): API keys, Replicate's
+ * paths, bodies and errors.
+ */
+export const REPLICATE: RouteGroup = {
+  prefix: REPLICATE_PREFIX,
+  security: [{ bearer: [] }],
+  errors: [400, 401, 413, 415, 422, 429, 500, 503],
+  rateHeaders: true,
+  tags: ["Replicate"],
+  routes: replicateRoutes,
+  errorStyle: REPLICATE_ERRORS,
+};
+
+/** The groups of other API styles, each with its own error shape. */
+export const ADAPTERS: readonly RouteGroup[] = [REPLICATE];
+
+/**
+ * The API style a request's URL is under, if not ours: its errors (those of the request's
+ * boundary checks and of unknown paths too) are answered in that style's shape. Express matches
+ * paths without regard to case, and so does this.
+ */
+export function adapterOf(url: string): RouteGroup | undefined {
+  const path = url.toLowerCase();
+  return ADAPTERS.find(
+    (g) => path === g.prefix || path.startsWith(`${g.prefix}/`) || path.startsWith(`${g.prefix}?`),
+  );
+}
 
 /** Health, readiness and metrics: no API key (security: [] says so explicitly). */
 export const OPERATIONS: RouteGroup = {

@@ -21,12 +21,12 @@ const notFound = (id: string) =>
     "FILE_NOT_FOUND",
     `No file with id ${JSON.stringify(id)} (it may have been deleted or expired).`,
   );
-const owner = ({ res }: RouteContext) => {
+export const fileOwner = ({ res }: RouteContext) => {
   const { accountId, mode } = authOf(res);
   return { accountId, mode };
 };
-const fileOr404 = async (ctx: RouteContext, id: string) =>
-  (await findFile(ctx.deps.db, owner(ctx), id)) ?? Promise.reject(notFound(id));
+export const fileOr404 = async (ctx: RouteContext, id: string) =>
+  (await findFile(ctx.deps.db, fileOwner(ctx), id)) ?? Promise.reject(notFound(id));
 
 /** The upload's body failed as it came (cut short, a malformed form): the client's fault, a 400. */
 class BodyCut extends Error {}
@@ -87,6 +87,29 @@ function uploadedFile(req: Request, maxBytes: number): Promise<Readable> {
   });
 }
 
+/** The file an upload request carries, typed and stored (shared by every API style's upload). */
+export async function receiveUpload(ctx: RouteContext) {
+  const { req, deps } = ctx;
+  const { accountId, mode, keyId } = authOf(ctx.res);
+  try {
+    const source = await uploadedFile(req, deps.config.FILE_MAX_BYTES);
+    return await ingestFile(deps.files, { accountId, mode, apiKeyId: keyId }, source, "upload");
+  } catch (error) {
+    if (error instanceof FileRefused) throw fileRefusal(error);
+    if (error instanceof BodyCut)
+      throw new ApiError("VALIDATION_ERROR", `The upload was not received whole: ${error.message}.`);
+    throw error;
+  } finally {
+    // A body not read to its end (refused on its length or its first bytes): the answer closes
+    // the connection, and what the client still sends is dropped rather than stored.
+    if (!req.complete) {
+      ctx.res.set("Connection", "close");
+      req.unpipe();
+      req.resume();
+    }
+  }
+}
+
 const uploadFile = route({
   method: "post",
   path: "/files",
@@ -97,30 +120,11 @@ const uploadFile = route({
   errors: [413, 415],
   reply: { status: 201, schema: R.FileResponse, description: "The stored file" },
   async handler(_input, ctx) {
-    const { req, deps } = ctx;
-    const { accountId, mode, keyId } = authOf(ctx.res);
-    try {
-      const source = await uploadedFile(req, deps.config.FILE_MAX_BYTES);
-      const file = await ingestFile(deps.files, { accountId, mode, apiKeyId: keyId }, source, "upload");
-      return { data: presentFile(file, deps.config.PUBLIC_BASE_URL) };
-    } catch (error) {
-      if (error instanceof FileRefused) throw fileRefusal(error);
-      if (error instanceof BodyCut)
-        throw new ApiError("VALIDATION_ERROR", `The upload was not received whole: ${error.message}.`);
-      throw error;
-    } finally {
-      // A body not read to its end (refused on its length or its first bytes): the answer closes
-      // the connection, and what the client still sends is dropped rather than stored.
-      if (!req.complete) {
-        ctx.res.set("Connection", "close");
-        req.unpipe();
-        req.resume();
-      }
-    }
+    return { data: presentFile(await receiveUpload(ctx), ctx.deps.config.PUBLIC_BASE_URL) };
   },
 });
 
-const listQuery = z.object({ limit: pageLimit, cursor: cursorSchema });
+export const listQuery = z.object({ limit: pageLimit, cursor: cursorSchema });
 
 const listFilesRoute = route({
   method: "get",
@@ -130,7 +134,7 @@ const listFilesRoute = route({
   query: listQuery,
   reply: { status: 200, schema: R.FileList, description: "A page of the caller's files (of the key's mode)" },
   async handler({ query }, ctx) {
-    const found = await listFiles(ctx.deps.db, owner(ctx), query.limit + 1, query.cursor);
+    const found = await listFiles(ctx.deps.db, fileOwner(ctx), query.limit + 1, query.cursor);
     const { page, nextCursor } = paginate(found, query.limit);
     const base = ctx.deps.config.PUBLIC_BASE_URL;
     return { data: { files: page.map((f) => presentFile(f, base)), next_cursor: nextCursor } };
@@ -179,7 +183,7 @@ const deleteFileRoute = route({
   reply: { status: 200, schema: R.FileDeleted, description: "Deleted" },
   async handler({ params }, ctx) {
     const file = await fileOr404(ctx, params.fileId);
-    if (!(await deleteFile(ctx.deps.db, owner(ctx), file.id))) throw notFound(params.fileId);
+    if (!(await deleteFile(ctx.deps.db, fileOwner(ctx), file.id))) throw notFound(params.fileId);
     await ctx.deps.outputs.store.remove([inputFileKey(file.id, file.contentType)]);
     return { data: { id: file.id, deleted: true as const } };
   },

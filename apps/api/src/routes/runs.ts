@@ -1,4 +1,3 @@
-import type { Response } from "express";
 import { z } from "zod";
 import {
   ApiError,
@@ -15,24 +14,16 @@ import {
   presentRun,
   presentWaitedRun,
   runIdView,
-  budgetRefusal,
-  type RunRecord,
 } from "@svc/core";
-import { findRunForAccount, listRuns, type Db } from "@svc/db";
-import { admitRun, keyRefusal, resolveFileInputs } from "@svc/use-cases";
-import { runView, streamRunEvents, waitForEnd } from "../runs/realtime.js";
+import { listRuns } from "@svc/db";
+import { runView, streamRunEvents } from "../runs/realtime.js";
+import { hold, readRun, startRun, waitForRun } from "../runs/startRun.js";
 import { authOf } from "../auth/authenticate.js";
 import { cursorSchema, dateTimeQuery, paginate } from "../http/cursor.js";
 import { pageLimit } from "../http/validate.js";
-import { perApp, rawRoute, route, type Route } from "../http/route.js";
+import { rawRoute, route, type Route } from "../http/route.js";
 import * as R from "../openapi/responses.js";
 import { header } from "../openapi/register.js";
-import { fileFieldsFor, validateRunInput } from "../runs/inputValidator.js";
-import { checkWebhookUrl } from "../webhooks/checkUrl.js";
-import type { AppDeps } from "../deps.js";
-import type { HeldConnections, HeldPlace } from "../runs/heldConnections.js";
-import { clientGone, whenClientGone } from "../http/clientGone.js";
-import { testRunQuota } from "../runs/testRunQuota.js";
 import { modelId } from "./models.js";
 
 const createRunBody = z
@@ -70,7 +61,7 @@ const preferHeader = z
     return z.NEVER;
   });
 
-const runHeaders = z.object({
+export const runHeaders = z.object({
   "idempotency-key": z.string().min(1).max(255).optional(),
   prefer: preferHeader,
   "cancel-after": z
@@ -102,36 +93,6 @@ const listRunsQuery = z.object({
   created_before: dateTimeQuery.optional(),
 });
 
-/** A place for a stream or a wait (429 past the caps), given back when the response closes. */
-async function hold(held: HeldConnections, res: Response) {
-  const auth = authOf(res);
-  const place = await held.hold({
-    accountId: auth.accountId,
-    keyId: auth.sessionId ? null : auth.keyId,
-    sessionId: auth.sessionId ?? null,
-  });
-  // The client may have left while the place was being taken: then it is given back at once.
-  whenClientGone(res, place.release);
-  return place;
-}
-
-/**
- * Waits for the run's end while its credential lasts: `ended` says the key was revoked or the
- * session ended meanwhile, and the wait stopped there.
- */
-async function waitHolding<R extends RunRecord>(
-  deps: AppDeps,
-  res: Response,
-  place: HeldPlace,
-  runId: string,
-  read: () => Promise<R | null>,
-  seconds: number,
-): Promise<{ run: R | null; ended: boolean }> {
-  const stop = AbortSignal.any([clientGone(res), place.signal]);
-  const run = await waitForEnd(deps.realtime, runId, read, seconds, stop);
-  return { run, ended: place.signal.aborted };
-}
-
 const credentialEnded = () =>
   new ApiError("UNAUTHORIZED", "The API key was revoked, or the session ended, while waiting.");
 
@@ -141,12 +102,6 @@ const byRunId = z.object({ runId: runIdView });
 const PREFERENCE_APPLIED = {
   "Preference-Applied": header("Sent when Prefer: wait was honoured: the seconds waited at most", "wait=60"),
 };
-export const testRuns = perApp(({ redis, config }) =>
-  testRunQuota(redis, config.QUEUE_PREFIX, config.TEST_RUNS_PER_DAY),
-);
-
-const readRun = (db: Db, auth: { accountId: string; mode: "live" | "test" }, id: string) =>
-  findRunForAccount(db, id, auth.accountId, auth.mode);
 
 const createRun = route({
   method: "post",
@@ -174,88 +129,25 @@ const createRun = route({
     headers: PREFERENCE_APPLIED,
   },
   async handler({ params, headers, body }, { req, res, deps }) {
-    const { db, runs, config, metrics, realtime } = deps;
-    const auth = authOf(res);
-    const id = params.modelId;
-    const model = await deps.models(id);
-    if (!model) throw new ApiError("MODEL_NOT_FOUND", `No model with id ${JSON.stringify(id)}.`);
-    const refused = keyRefusal(model.id, auth);
-    if (refused || !auth.keyId) throw refused;
-    if (body.webhook_url)
-      await checkWebhookUrl(body.webhook_url, "webhook_url", config.WEBHOOK_ALLOW_PRIVATE_URLS);
-    // File inputs become files of the caller's (fetched, typed, stored) before the run is made.
-    const input = await resolveFileInputs(
-      deps.files,
-      { accountId: auth.accountId, mode: auth.mode, apiKeyId: auth.keyId },
-      fileFieldsFor(model),
-      validateRunInput(model, body.input),
-    );
-    const admission = {
-      runs,
-      queueFigures: (modelId: string) => realtime.queue.model(modelId, true),
-      testRuns: testRuns(deps),
-    };
-    const result = await admitRun(admission, {
-      accountId: auth.accountId,
-      apiKeyId: auth.keyId,
-      keyMaxConcurrentRuns: auth.keyMaxConcurrentRuns ?? null,
-      mode: auth.mode,
-      model,
-      account: await deps.accountScheduling(auth.accountId),
-      priority: body.priority,
-      input,
+    const { run, model } = await startRun(deps, res, {
+      api: "native",
+      modelId: params.modelId,
+      input: body.input,
       body: req.body,
       webhookUrl: body.webhook_url ?? null,
       webhookEventsFilter: body.webhook_events_filter ?? null,
+      priority: body.priority,
       cancelAfterMs: headers["cancel-after"],
       idempotencyKey: headers["idempotency-key"] ?? null,
-      ...(deps.tracing.enabled && { traceParent: deps.tracing.traceparentOf(res.locals.span) }),
     });
-    switch (result.kind) {
-      case "insufficient":
-        throw new ApiError(
-          "INSUFFICIENT_TOKENS",
-          `This run needs ${result.needed} tokens, more than the account has available.`,
-        );
-      case "over_budget":
-        throw new ApiError("KEY_BUDGET_EXCEEDED", budgetRefusal(result.budget, result.needed));
-      case "key_reused":
-        throw new ApiError(
-          "IDEMPOTENCY_KEY_REUSED",
-          "This Idempotency-Key was used with a different request in the last 24 hours.",
-        );
-      case "model_not_active":
-        throw new ApiError("MODEL_NOT_ACTIVE", `Model ${id} is ${result.status} and cannot run.`);
-      case "replayed":
-        res.set("Idempotent-Replayed", "true");
-        break;
-      case "created":
-        metrics.runsCreated.inc({ model: id, mode: auth.mode });
-        if (auth.mode === "live") metrics.tokensReserved.inc({ model: id }, result.run.estimatedTokens);
-        break;
-    }
-    const created = presentCreatedRun(result.run, model.name);
+    const created = presentCreatedRun(run, model.name);
     const wait = headers.prefer;
     if (wait === null) return { data: created };
-    // The run exists now: past the caps on held requests, the preference is not honoured (RFC 7240
-    // lets a server ignore it) rather than the creation answered 429 and retried into a twin.
-    const place = await hold(deps.held, res).catch((error: unknown) => {
-      if (error instanceof ApiError && error.code === "RATE_LIMITED") return null;
-      throw error;
-    });
-    if (!place) return { data: created };
-    const { run, ended } = await waitHolding(
-      deps,
-      res,
-      place,
-      result.run.id,
-      () => readRun(db, auth, result.run.id),
-      wait,
-    );
-    // A credential that ended meanwhile stops the wait; the run exists, so it is answered as made.
-    if (ended) return { data: created };
+    // The run exists now: whatever stops the wait, it is answered as made.
+    const waited = await waitForRun(deps, res, run.id, wait, true);
+    if (waited.kind !== "read") return { data: created };
     res.set("Preference-Applied", `wait=${wait}`);
-    return { data: await realtime.urls.resolve(presentWaitedRun(created, run)) };
+    return { data: await deps.realtime.urls.resolve(presentWaitedRun(created, waited.run)) };
   },
 });
 
@@ -301,25 +193,16 @@ const readRunRoute = route({
     headers: PREFERENCE_APPLIED,
   },
   async handler({ params: { runId: id }, headers: { prefer: wait } }, { res, deps }) {
-    const { db, realtime } = deps;
-    const auth = authOf(res);
     let run: Awaited<ReturnType<typeof readRun>>;
-    if (wait === null) run = await readRun(db, auth, id);
+    if (wait === null) run = await readRun(deps, res, id);
     else {
-      const waited = await waitHolding(
-        deps,
-        res,
-        await hold(deps.held, res),
-        id,
-        () => readRun(db, auth, id),
-        wait,
-      );
-      if (waited.ended) throw credentialEnded();
+      const waited = await waitForRun(deps, res, id, wait);
+      if (waited.kind !== "read") throw credentialEnded();
       run = waited.run;
     }
     if (!run) throw runNotFound(id);
     if (wait !== null) res.set("Preference-Applied", `wait=${wait}`);
-    return { data: await runView(realtime, run) };
+    return { data: await runView(deps.realtime, run) };
   },
 });
 
@@ -353,12 +236,11 @@ const runEvents = rawRoute({
       },
     },
   },
-  async handler({ params: { runId: id } }, { req, res, deps: { db, realtime, held } }) {
-    const auth = authOf(res);
-    const run = await readRun(db, auth, id);
+  async handler({ params: { runId: id } }, { req, res, deps }) {
+    const run = await readRun(deps, res, id);
     if (!run) throw runNotFound(id);
-    const place = await hold(held, res);
-    streamRunEvents(realtime, req, res, run, () => readRun(db, auth, id), place.signal);
+    const place = await hold(deps.held, res);
+    streamRunEvents(deps.realtime, req, res, run, () => readRun(deps, res, id), place.signal);
   },
 });
 

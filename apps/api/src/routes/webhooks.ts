@@ -146,13 +146,18 @@ const defaultSecret = route({
   guards: owners,
   reply: { status: 200, schema: R.DefaultSecret, description: "The account's default secret for this mode" },
   async handler(_input, ctx) {
-    const key = secretsKey(ctx.deps);
-    const sealed = await defaultSecretEnc(ctx.deps.db, owner(ctx), () =>
-      sealSecret(key, generateSigningSecret()),
-    );
-    return { data: { signing_secret: openSecret(key, sealed) } };
+    return { data: { signing_secret: await defaultSigningSecret(ctx) } };
   },
 });
+
+/** The secret per-run webhooks of the caller's account and mode are signed with (made on first use). */
+export async function defaultSigningSecret(ctx: RouteContext): Promise<string> {
+  const key = secretsKey(ctx.deps);
+  const sealed = await defaultSecretEnc(ctx.deps.db, owner(ctx), () =>
+    sealSecret(key, generateSigningSecret()),
+  );
+  return openSecret(key, sealed);
+}
 
 const readWebhook = route({
   method: "get",

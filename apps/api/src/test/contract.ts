@@ -3,6 +3,7 @@ import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { CONSOLE_SCOPED } from "../console/routes.js";
 import { matchedRoute } from "../http/observeRequests.js";
 import { buildOpenApiDocument } from "../openapi/document.js";
+import { adapterOf } from "../routes/api.js";
 
 type Doc = ReturnType<typeof buildOpenApiDocument>;
 
@@ -30,6 +31,14 @@ export function recordContractViolations(
     }
   }
   const errorSchema = { $ref: "https://openapi.local/doc#/components/schemas/Error" };
+  // Another API style's paths answer errors in its shape, routed or not.
+  const errorSchemaOf = (url: string) => {
+    const style = adapterOf(url)?.errorStyle;
+    const id = style && (style.schema.meta()?.id as string | undefined);
+    return id
+      ? { key: `error ${id}`, schema: { $ref: `https://openapi.local/doc#/components/schemas/${id}` } }
+      : { key: "error", schema: errorSchema };
+  };
 
   const validatorFor = (key: string, schema: object | undefined) => {
     if (!compiled.has(key)) {
@@ -64,7 +73,8 @@ export function recordContractViolations(
     if (/^\/console(\/(?!api\/)|$)/.test(req.originalUrl)) route = null;
     if (!route) {
       if (res.statusCode < 400) return violations.push(`${where}: answered outside any documented route`);
-      const validate = validatorFor("error", errorSchema)!;
+      const { key, schema } = errorSchemaOf(req.originalUrl);
+      const validate = validatorFor(key, schema)!;
       if (!validate(body)) violations.push(`${where}: ${ajv.errorsText(validate.errors)}`);
       return;
     }

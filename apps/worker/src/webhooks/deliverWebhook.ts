@@ -1,5 +1,5 @@
 import type { Job } from "bullmq";
-import { generateSigningSecret, openSecret, sealSecret, signDelivery } from "@svc/core";
+import { generateSigningSecret, openSecret, presentPrediction, sealSecret, signDelivery } from "@svc/core";
 import {
   defaultSecretEnc,
   dropDelivery,
@@ -24,6 +24,8 @@ export interface DeliverDeps {
   send: WebhookSender;
   /** Signed output URLs are signed afresh for each attempt, so that a late retry still works. */
   urls: OutputUrls;
+  /** The Replicate adapter's URL (PUBLIC_BASE_URL + /replicate/v1), for predictions' urls. */
+  replicateBase: string;
   metrics?: Pick<WorkerMetrics, "deliveryAttempts" | "deliveryLatency">;
 }
 
@@ -68,9 +70,13 @@ export async function deliverWebhook(
   }
 
   const number = delivery.attemptCount + 1;
-  const body = deps.urls.signed
-    ? JSON.stringify(await deps.urls.resolve(JSON.parse(delivery.body)))
-    : delivery.body;
+  // A run made through Replicate's API gets Replicate's webhook body: the prediction as it is now.
+  const payload = delivery.replicateRun ? presentPrediction(delivery.replicateRun, deps.replicateBase) : null;
+  const body = payload
+    ? JSON.stringify(await deps.urls.resolve(payload))
+    : deps.urls.signed
+      ? JSON.stringify(await deps.urls.resolve(JSON.parse(delivery.body)))
+      : delivery.body;
   const startedAt = new Date();
   const headers = signDelivery({
     secrets,

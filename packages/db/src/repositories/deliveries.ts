@@ -4,6 +4,7 @@ import {
   newId,
   testPayload,
   type AttemptErrorClass,
+  type RunRecord,
 } from "@svc/core";
 import { NEWEST_FIRST, pastPosition, type Position } from "./keyset.js";
 import { findMany, sqlPool, type Db } from "../client.js";
@@ -70,6 +71,12 @@ export interface DeliveryToSend {
   defaultSecretEnc: string | null;
   /** Its run's trace (tracing on), which its attempts join. */
   traceParent: string | null;
+  /**
+   * A run made through Replicate's API, for a delivery to its own webhook: the run as it is now,
+   * sent as a Replicate prediction instead of the stored body (Replicate's webhooks carry the
+   * prediction, whatever the event).
+   */
+  replicateRun: (RunRecord & { input: unknown }) | null;
 }
 
 const FIND_DELIVERY = `
@@ -77,7 +84,12 @@ SELECT d.id, d.account_id, d.mode, d.run_id, d.endpoint_id, d.url, d.event, d.bo
        e.status AS endpoint_status, e.secret_enc, e.previous_secret_enc, e.previous_secret_until,
        CASE WHEN d.endpoint_id IS NOT NULL THEN NULL
             WHEN d.mode = 'live' THEN a.webhook_secret_live_enc ELSE a.webhook_secret_test_enc END AS default_secret_enc,
-       r.trace_parent
+       r.trace_parent,
+       CASE WHEN d.endpoint_id IS NULL AND r.api = 'replicate' THEN jsonb_build_object(
+         'id', r.id, 'status', r.status, 'model_id', r.model_id, 'mode', r.mode, 'input', r.input,
+         'estimated_tokens', r.estimated_tokens, 'tokens_charged', r.tokens_charged, 'output', r.output,
+         'error_code', r.error_code, 'error_message', r.error_message, 'created_at', r.created_at,
+         'started_at', r.started_at, 'completed_at', r.completed_at, 'canceled_at', r.canceled_at) END AS replicate_run
 FROM deliveries d
 LEFT JOIN webhook_endpoints e ON e.id = d.endpoint_id
 LEFT JOIN runs r ON r.id = d.run_id
@@ -114,6 +126,46 @@ export async function findDeliveryToSend(db: Db, id: string): Promise<DeliveryTo
       : null,
     defaultSecretEnc: r.default_secret_enc,
     traceParent: r.trace_parent,
+    replicateRun: r.replicate_run && runOfJson(r.replicate_run),
+  };
+}
+
+const dateOrNull = (v: string | null) => (v === null ? null : new Date(v));
+
+/** A run as jsonb_build_object gives it (snake case, timestamps as text). */
+interface RunJson {
+  id: string;
+  status: RunRecord["status"];
+  model_id: string;
+  mode: RunRecord["mode"];
+  input: unknown;
+  estimated_tokens: number;
+  tokens_charged: number | null;
+  output: unknown;
+  error_code: string | null;
+  error_message: string | null;
+  created_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+  canceled_at: string | null;
+}
+
+function runOfJson(j: RunJson): RunRecord & { input: unknown } {
+  return {
+    id: j.id,
+    status: j.status,
+    modelId: j.model_id,
+    mode: j.mode,
+    input: j.input,
+    estimatedTokens: j.estimated_tokens,
+    tokensCharged: j.tokens_charged,
+    output: j.output,
+    errorCode: j.error_code,
+    errorMessage: j.error_message,
+    createdAt: new Date(j.created_at),
+    startedAt: dateOrNull(j.started_at),
+    completedAt: dateOrNull(j.completed_at),
+    canceledAt: dateOrNull(j.canceled_at),
   };
 }
 

@@ -2,6 +2,7 @@ import type { Readable } from "node:stream";
 import {
   ApiError,
   parseFileRef,
+  REPLICATE_PREFIX,
   signedInputFileUrl,
   type ErrorDetail,
   inputFileKey,
@@ -46,6 +47,11 @@ export interface FileOwner {
 
 /** Where the API answers for files: `<it>/<id>` (metadata) and `<it>/<id>/content` (bytes), with a key. */
 export const filesUrl = (publicBaseUrl: string) => `${publicBaseUrl.replace(/\/$/, "")}/api/v1/files`;
+/** Every URL of a file of ours an input may give: ours, and the Replicate adapter's (urls.get). */
+const ownFileUrls = (publicBaseUrl: string) => [
+  filesUrl(publicBaseUrl),
+  `${publicBaseUrl.replace(/\/$/, "")}${REPLICATE_PREFIX}/files`,
+];
 
 /** How a file is shown: the upload's answer, GET /files/{id} and the list. */
 export function presentFile(file: File, publicBaseUrl: string) {
@@ -168,7 +174,7 @@ export async function resolveFileInputs(
   if (!present.length) return input;
   const problems: ErrorDetail[] = [];
   const resolved = { ...input };
-  const base = filesUrl(deps.files.publicBaseUrl);
+  const base = ownFileUrls(deps.files.publicBaseUrl);
   await Promise.all(
     present.map(async (field) => {
       const path = `input.${field.name}`;

@@ -26,6 +26,7 @@ import {
   type RecordedEvent,
   type RunErrorCode,
   type RunnerSettings,
+  type RunApi,
   type RunPriority,
   type RunStatus,
   type SettlementDecision,
@@ -116,6 +117,8 @@ export interface CreateRunCommand {
   cancelAfterMs: number | null;
   /** W3C traceparent of the request (tracing on), kept with the run for the worker's spans. */
   traceParent?: string | undefined;
+  /** The API style it came through (default ours). */
+  api?: RunApi;
 }
 
 /** How an execution ended, as the worker saw it; the lifecycle decides what the run becomes. */
@@ -377,6 +380,7 @@ export function createRunLifecycle({
           : PER_RUN_EVENTS,
         cancelAt: command.cancelAfterMs === null ? null : new Date(Date.now() + command.cancelAfterMs),
         ...(command.traceParent && { traceParent: command.traceParent }),
+        ...(command.api && command.api !== "native" && { api: command.api }),
       };
       // A key that conflicted but holds no replayable run was freed meanwhile (past its 24 h
       // window): the run is submitted once more, now without a twin.

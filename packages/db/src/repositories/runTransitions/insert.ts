@@ -2,7 +2,7 @@
 // cold paths). Accounts are locked before keys here and in settle.ts (a key row is only reached
 // through its locked account), so creations and settlements cannot deadlock on them.
 import type pg from "pg";
-import type { BudgetPeriod, Mode, RunPriority } from "@svc/core";
+import type { BudgetPeriod, Mode, RunApi, RunPriority } from "@svc/core";
 import { balanceLowParameters, insertBalanceLowDeliveries } from "../accounts.js";
 
 export interface RunRow {
@@ -28,6 +28,8 @@ export interface RunRow {
   priority: RunPriority;
   /** W3C traceparent of the request that made it, when tracing is on. */
   traceParent?: string;
+  /** The API style it came through, when not ours. */
+  api?: RunApi;
 }
 
 /**
@@ -63,7 +65,8 @@ WITH b AS (
   SELECT * FROM jsonb_to_recordset($1::jsonb) AS t(
     id text, account_id text, api_key_id text, mode "Mode", model_id text, input jsonb, webhook_url text,
     units_requested int, estimated_tokens int, reserve int, ledger_id text, idempotency_key text, request_hash text,
-    webhook_events text[], cancel_at timestamptz, priority "RunPriority", trace_parent text)
+    webhook_events text[], cancel_at timestamptz, priority "RunPriority", trace_parent text,
+    api "RunApi")
 ), fresh AS (
   -- OFFSET 0 keeps the lookup a probe of the unique index per run: a plain EXISTS may be planned
   -- as a hash of every run of the table (one sequential scan per batch), which the planner takes
@@ -104,9 +107,10 @@ WITH b AS (
 ), created AS (
   INSERT INTO runs (id, account_id, api_key_id, mode, model_id, input, webhook_url, units_requested,
                     estimated_tokens, reserved_tokens, idempotency_key, request_hash, webhook_events, cancel_at, priority,
-                    trace_parent)
+                    trace_parent, api)
   SELECT id, account_id, api_key_id, mode, model_id, input, webhook_url, units_requested,
-         estimated_tokens, reserve, idempotency_key, request_hash, webhook_events, cancel_at, priority, trace_parent
+         estimated_tokens, reserve, idempotency_key, request_hash, webhook_events, cancel_at, priority, trace_parent,
+         COALESCE(api, 'native')
   FROM fresh WHERE reserve = 0 OR account_id IN (SELECT id FROM reserved)
   RETURNING id, created_at
 ), ledger AS (
@@ -164,6 +168,7 @@ export async function insertRuns(
     cancel_at: r.cancelAt?.toISOString() ?? null,
     priority: r.priority,
     ...(r.traceParent && { trace_parent: r.traceParent }),
+    ...(r.api && { api: r.api }),
   }));
   let result;
   try {

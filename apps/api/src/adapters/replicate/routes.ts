@@ -1,0 +1,409 @@
+// Replicate's HTTP API (replicate.com/docs/reference/http) over our runs, at /replicate/v1: so
+// that `new Replicate({ auth: "svc_live_…", baseUrl: "<service>/replicate/v1" })` works. Each
+// route translates its request into ours (startRun, the run reads, cancel, files) and our answer
+// into Replicate's shape (packages/core adapters/replicate.ts); nothing here decides anything.
+import type { Response } from "express";
+import { z } from "zod";
+import {
+  ApiError,
+  REPLICATE_PREFIX,
+  REPLICATE_WEBHOOK_EVENTS,
+  isTerminal,
+  modelOfVersion,
+  presentPrediction,
+  presentReplicateFile,
+  presentReplicateModel,
+  webhookFilterOf,
+  type PredictionRun,
+} from "@svc/core";
+import { deleteFile, findModel, listFiles, listModels, listRuns } from "@svc/db";
+import { inputFileKey } from "@svc/core";
+import { authOf } from "../../auth/authenticate.js";
+import { cursorSchema, paginate } from "../../http/cursor.js";
+import { rawRoute, route, type Route, type RouteContext } from "../../http/route.js";
+import { pageLimit, queryInt } from "../../http/validate.js";
+import { header } from "../../openapi/register.js";
+import { sendInputFile } from "../../outputs/files.js";
+import { fileOr404, fileOwner, listQuery, receiveUpload } from "../../routes/files.js";
+import { modelId } from "../../routes/models.js";
+import { runHeaders } from "../../routes/runs.js";
+import { defaultSigningSecret } from "../../routes/webhooks.js";
+import { waitForEnd } from "../../runs/realtime.js";
+import { readRun, startRun, waitForRun, type StartedRun } from "../../runs/startRun.js";
+import type { AppDeps } from "../../deps.js";
+import * as S from "./schemas.js";
+
+const tags = ["Replicate"];
+const base = (deps: AppDeps) => `${deps.config.PUBLIC_BASE_URL.replace(/\/$/, "")}${REPLICATE_PREFIX}`;
+const byId = z.object({ id: z.string().meta({ example: "run_4ReEbWIXuDXbjwlguHgMmo" }) });
+const notFound = (id: string) =>
+  new ApiError("RUN_NOT_FOUND", `No prediction with id ${JSON.stringify(id)}.`);
+
+/** The tokens a prediction was charged (once ended), in a header as in every API style. */
+const TOKENS_HEADER = "X-Tokens-Charged";
+const tokensHeader = {
+  [TOKENS_HEADER]: header("Tokens the run was charged, once it has ended (0 for test keys)", "5"),
+};
+
+async function predictionView(deps: AppDeps, run: PredictionRun) {
+  const shown = presentPrediction(run, base(deps));
+  return { ...shown, output: await deps.realtime.urls.resolve(shown.output) };
+}
+
+/** The answer of one prediction, with its charge in a header too. */
+function prediction(deps: AppDeps, res: Response, run: PredictionRun) {
+  if (run.tokensCharged !== null) res.set(TOKENS_HEADER, String(run.tokensCharged));
+  return predictionView(deps, run);
+}
+
+const predictionBody = {
+  input: z.record(z.string(), z.unknown(), "expected an object"),
+  webhook: z
+    .url({ protocol: /^https$/, error: "expected an https:// URL" })
+    .max(2048)
+    .optional(),
+  webhook_events_filter: z
+    .array(z.enum(REPLICATE_WEBHOOK_EVENTS, `expected ${REPLICATE_WEBHOOK_EVENTS.join(", ")}`))
+    .min(1)
+    .max(REPLICATE_WEBHOOK_EVENTS.length)
+    .optional(),
+  stream: z.boolean().optional().meta({ description: "Taken; every prediction has urls.stream" }),
+};
+const modelPredictionBody = z.object(predictionBody);
+const versionPredictionBody = z.object({
+  ...predictionBody,
+  version: z.string().min(1).max(300).meta({
+    description: "A model id (owner/name, or three segments such as acme/pixel/fast), or owner/name:version",
+  }),
+});
+
+/**
+ * Creates the run and answers it as a prediction; with Prefer: wait, once it has ended or the time
+ * is up. A run still going when the wait ends shows `starting`: Replicate's clients poll only from
+ * that status (replicate.run takes any other as the end). A client gone during the wait cancels
+ * the run (charged what it delivered), as nobody is left to receive it.
+ */
+async function createPrediction(
+  ctx: RouteContext,
+  modelIdOf: string,
+  body: z.output<typeof modelPredictionBody>,
+  headers: z.output<typeof runHeaders>,
+) {
+  const { deps, res, req } = ctx;
+  const started: StartedRun = await startRun(deps, res, {
+    api: "replicate",
+    modelId: modelIdOf,
+    input: body.input,
+    body: req.body,
+    webhookUrl: body.webhook ?? null,
+    webhookEventsFilter: body.webhook ? webhookFilterOf(body.webhook_events_filter) : null,
+    cancelAfterMs: headers["cancel-after"],
+    idempotencyKey: headers["idempotency-key"] ?? null,
+  });
+  const { run } = started;
+  const queued: PredictionRun = {
+    ...run,
+    status: "QUEUED",
+    tokensCharged: null,
+    output: null,
+    errorCode: null,
+    errorMessage: null,
+    startedAt: null,
+    completedAt: null,
+    canceledAt: null,
+    input: started.input,
+  };
+  const wait = headers.prefer;
+  if (wait === null && !started.replayed) return prediction(deps, res, queued);
+  if (wait === null) return prediction(deps, res, (await readRun(deps, res, run.id)) ?? queued);
+  const waited = await waitForRun(deps, res, run.id, wait, true);
+  const read = waited.kind === "read" ? waited.run : null;
+  if (read && isTerminal(read.status)) {
+    res.set("Preference-Applied", `wait=${wait}`);
+    return prediction(deps, res, read);
+  }
+  if (res.closed) await deps.runs.cancel(authOf(res), run.id).catch(() => {});
+  return prediction(deps, res, { ...(read ?? queued), status: "QUEUED" });
+}
+
+const created = {
+  status: 201,
+  schema: S.Prediction,
+  description: "The prediction (ended, with Prefer: wait, if it ended within the wait)",
+  headers: tokensHeader,
+};
+
+const createModelPrediction = route({
+  method: "post",
+  path: "/models/{modelId+}/predictions",
+  tags,
+  summary: "Create a prediction of a model (Replicate's models.predictions.create; replicate.run)",
+  description:
+    "Starts a run of the model, as POST /api/v1/models/{modelId}/run does (same admission, billing, budgets, test keys, fair share). `Prefer: wait` (or wait=N, 1 to 60 s) answers once it has ended or the time is up (a run still going then shows status starting); a client gone during the wait cancels the run. `Idempotency-Key` and `Cancel-After` as on our own route.",
+  params: z.object({ modelId }),
+  headers: runHeaders,
+  body: { schema: modelPredictionBody, example: { input: { prompt: "a lighthouse at dawn" } } },
+  guards: ["runCreation"],
+  errors: [402, 403, 404, 409, 422],
+  reply: created,
+  handler: ({ params, body, headers }, ctx) => createPrediction(ctx, params.modelId, body, headers),
+});
+
+const createVersionPrediction = route({
+  method: "post",
+  path: "/predictions",
+  tags,
+  summary: "Create a prediction of a version (Replicate's predictions.create with `version`)",
+  description:
+    "`version` names the model: its id (acme/pixel-hq, or acme/pixel/fast: ids of three segments are reached this way), or owner/name:version (our models have one version each; the part after the colon is not checked).",
+  headers: runHeaders,
+  body: {
+    schema: versionPredictionBody,
+    example: { version: "acme/pixel/fast", input: { prompt: "a lighthouse at dawn" } },
+  },
+  guards: ["runCreation"],
+  errors: [402, 403, 404, 409, 422],
+  reply: created,
+  handler: ({ body, headers }, ctx) => createPrediction(ctx, modelOfVersion(body.version), body, headers),
+});
+
+const getPrediction = route({
+  method: "get",
+  path: "/predictions/{id}",
+  tags,
+  summary: "Read a prediction",
+  params: byId,
+  errors: [404],
+  reply: { status: 200, schema: S.Prediction, description: "The prediction", headers: tokensHeader },
+  async handler({ params }, { deps, res }) {
+    const run = await readRun(deps, res, params.id);
+    if (!run) throw notFound(params.id);
+    return prediction(deps, res, run);
+  },
+});
+
+const listPredictions = route({
+  method: "get",
+  path: "/predictions",
+  tags,
+  summary: "List predictions, newest first (every run of the key's mode, whichever API made it)",
+  query: z.object({ cursor: cursorSchema, limit: pageLimit }),
+  reply: { status: 200, schema: S.PredictionPage, description: "A page; `next` is the next page's URL" },
+  async handler({ query }, { deps, res }) {
+    const auth = authOf(res);
+    const found = await listRuns(deps.db, {
+      accountId: auth.accountId,
+      mode: auth.mode,
+      after: query.cursor,
+      limit: query.limit + 1,
+    });
+    const { page, nextCursor } = paginate(found, query.limit);
+    const results = await Promise.all(page.map((run) => predictionView(deps, run)));
+    return {
+      previous: null,
+      next: nextCursor && `${base(deps)}/predictions?cursor=${nextCursor}&limit=${query.limit}`,
+      results,
+    };
+  },
+});
+
+const cancelPrediction = route({
+  method: "post",
+  path: "/predictions/{id}/cancel",
+  tags,
+  summary: "Cancel a prediction",
+  description:
+    "Cancels a run still queued or executing (charged by our partial-cancel rules: what it delivered). A prediction that has already ended is answered as it is, as Replicate does.",
+  params: byId,
+  errors: [404],
+  reply: { status: 200, schema: S.Prediction, description: "The prediction after the cancel" },
+  async handler({ params }, { deps, res }) {
+    const result = await deps.runs.cancel(authOf(res), params.id);
+    if (result.kind === "not_found") throw notFound(params.id);
+    const run = await readRun(deps, res, params.id);
+    if (!run) throw notFound(params.id);
+    return prediction(deps, res, run);
+  },
+});
+
+const streamPrediction = rawRoute({
+  method: "get",
+  path: "/predictions/{id}/stream",
+  tags,
+  summary: "A prediction's output as Server-Sent Events (Replicate's stream: output, then done)",
+  description:
+    "Ends with the run: `output` (its output as JSON) and `done` for a run that succeeded, `error` (`{detail}`) for one that failed, `done` with `{reason: canceled}` for one canceled. A comment line every 15 s keeps proxies from closing the stream. Our own event stream (GET /api/v1/runs/{id}/events) also carries progress.",
+  params: byId,
+  errors: [404],
+  responses: {
+    200: {
+      description: "The event stream",
+      content: { "text/event-stream": { schema: { type: "string" } } },
+    },
+  },
+  async handler({ params }, { deps, res }) {
+    const first = await readRun(deps, res, params.id);
+    if (!first) throw notFound(params.id);
+    res.status(200).set({ "Content-Type": "text/event-stream", "Cache-Control": "no-store" }).flushHeaders();
+    const beat = setInterval(() => res.write(": ping\n\n"), 15_000);
+    const gone = new AbortController();
+    res.once("close", () => gone.abort());
+    try {
+      let run = first;
+      while (!isTerminal(run.status) && !gone.signal.aborted) {
+        run =
+          (await waitForEnd(deps.realtime, run.id, () => readRun(deps, res, run.id), 3_600, gone.signal)) ??
+          run;
+        if (deps.realtime.closing.aborted) break;
+      }
+      const send = (event: string, data: unknown) =>
+        res.write(`event: ${event}\ndata: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`);
+      if (run.status === "COMPLETED") {
+        send("output", (await predictionView(deps, run)).output);
+        send("done", {});
+      } else if (run.status === "FAILED") send("error", { detail: run.errorMessage ?? "" });
+      else if (run.status === "CANCELED") send("done", { reason: "canceled" });
+    } finally {
+      clearInterval(beat);
+      res.end();
+    }
+  },
+});
+
+const MODELS_PAGE = 100;
+
+const listModelsRoute = route({
+  method: "get",
+  path: "/models",
+  tags,
+  summary: "List models (the catalogue's listed, active models)",
+  query: z.object({ cursor: queryInt(0, Number.MAX_SAFE_INTEGER, 0).meta({ description: "Offset" }) }),
+  reply: { status: 200, schema: S.ModelPage, description: "A page of models" },
+  async handler({ query }, { deps }) {
+    const { models, total } = await listModels(deps.db, { limit: MODELS_PAGE, offset: query.cursor });
+    const next =
+      query.cursor + MODELS_PAGE < total ? `${base(deps)}/models?cursor=${query.cursor + MODELS_PAGE}` : null;
+    return { previous: null, next, results: models.map((m) => presentReplicateModel(m, base(deps))) };
+  },
+});
+
+const getModel = route({
+  method: "get",
+  path: "/models/{modelId+}",
+  tags,
+  summary: "A model, with its input schema as its version's openapi_schema",
+  params: z.object({ modelId }),
+  errors: [404],
+  reply: { status: 200, schema: S.ReplicateModel, description: "The model" },
+  async handler({ params }, { deps }) {
+    const model = await findModel(deps.db, params.modelId);
+    if (!model) throw new ApiError("MODEL_NOT_FOUND", `No model with id ${JSON.stringify(params.modelId)}.`);
+    return presentReplicateModel(model, base(deps));
+  },
+});
+
+const uploadFile = route({
+  method: "post",
+  path: "/files",
+  tags,
+  summary: "Upload a file (Replicate's files.create: multipart `content`); its urls.get is a file input",
+  description:
+    "The same files as POST /api/v1/files (types decided by the bytes, FILE_MAX_BYTES, kept FILE_RETENTION_HOURS). Replicate's clients upload Blob and Buffer inputs here by themselves and put the answer's urls.get in the input.",
+  upload: true,
+  errors: [413, 415],
+  reply: { status: 201, schema: S.ReplicateFile, description: "The stored file" },
+  handler: async (_input, ctx) => presentReplicateFile(await receiveUpload(ctx), base(ctx.deps)),
+});
+
+const listFilesRoute = route({
+  method: "get",
+  path: "/files",
+  tags,
+  summary: "List files, newest first",
+  query: listQuery,
+  reply: { status: 200, schema: S.FilePage, description: "A page of the caller's files" },
+  async handler({ query }, ctx) {
+    const found = await listFiles(ctx.deps.db, fileOwner(ctx), query.limit + 1, query.cursor);
+    const { page, nextCursor } = paginate(found, query.limit);
+    return {
+      previous: null,
+      next: nextCursor && `${base(ctx.deps)}/files?cursor=${nextCursor}&limit=${query.limit}`,
+      results: page.map((f) => presentReplicateFile(f, base(ctx.deps))),
+    };
+  },
+});
+
+const fileById = z.object({ id: z.string().meta({ example: "file_5bS2vVd1LnZRvYqNZ3H9aA" }) });
+
+const getFileRoute = route({
+  method: "get",
+  path: "/files/{id}",
+  tags,
+  summary: "A file's metadata",
+  params: fileById,
+  errors: [404],
+  reply: { status: 200, schema: S.ReplicateFile, description: "The file" },
+  handler: async ({ params }, ctx) => presentReplicateFile(await fileOr404(ctx, params.id), base(ctx.deps)),
+});
+
+const downloadFile = rawRoute({
+  method: "get",
+  path: "/files/{id}/download",
+  tags,
+  summary: "A file's bytes",
+  params: fileById,
+  errors: [404],
+  responses: {
+    200: { description: "The file", content: { "*/*": { schema: { type: "string", format: "binary" } } } },
+  },
+  async handler({ params }, ctx) {
+    await sendInputFile(ctx.res, ctx.deps, await fileOr404(ctx, params.id), "private, max-age=3600");
+  },
+});
+
+const deleteFileRoute = rawRoute({
+  method: "delete",
+  path: "/files/{id}",
+  tags,
+  summary: "Delete a file (204)",
+  params: fileById,
+  errors: [404],
+  responses: { 204: { description: "Deleted" } },
+  async handler({ params }, ctx) {
+    const file = await fileOr404(ctx, params.id);
+    await deleteFile(ctx.deps.db, fileOwner(ctx), file.id);
+    await ctx.deps.outputs.store.remove([inputFileKey(file.id, file.contentType)]);
+    ctx.res.status(204).end();
+  },
+});
+
+const webhookSecret = route({
+  method: "get",
+  path: "/webhooks/default/secret",
+  tags,
+  summary: "The secret predictions' webhooks are signed with (for validateWebhook)",
+  guards: ["owners"],
+  reply: {
+    status: 200,
+    schema: S.WebhookSecret,
+    description: "The account's default secret for the key's mode",
+  },
+  handler: async (_input, ctx) => ({ key: await defaultSigningSecret(ctx) }),
+});
+
+export const replicateRoutes: Route[] = [
+  createModelPrediction,
+  getModel,
+  listModelsRoute,
+  createVersionPrediction,
+  listPredictions,
+  getPrediction,
+  cancelPrediction,
+  streamPrediction,
+  uploadFile,
+  listFilesRoute,
+  getFileRoute,
+  downloadFile,
+  deleteFileRoute,
+  webhookSecret,
+];

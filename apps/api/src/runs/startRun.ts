@@ -1,0 +1,202 @@
+// Starting a run and waiting for it, shared by every API style that makes runs (ours at
+// /api/v1, Replicate's at /replicate/v1, OpenAI's at /openai/v1): each only translates its request
+// into a StartRun and the run it gets back into its own answer, so admission, billing, budgets,
+// allow-lists, test keys, idempotency and fair share are the same whichever way a run comes in.
+import type { Response } from "express";
+import {
+  ApiError,
+  budgetRefusal,
+  type ModelRecord,
+  type RunApi,
+  type RunPriority,
+  type WebhookFilterValue,
+} from "@svc/core";
+import { findRunForAccount } from "@svc/db";
+import { admitRun, keyRefusal, resolveFileInputs, type CreatedRun } from "@svc/use-cases";
+import { authOf } from "../auth/authenticate.js";
+import { clientGone, whenClientGone } from "../http/clientGone.js";
+import { perApp } from "../http/route.js";
+import type { AppDeps } from "../deps.js";
+import type { HeldConnections, HeldPlace } from "./heldConnections.js";
+import { fileFieldsFor, validateRunInput } from "./inputValidator.js";
+import { waitForEnd } from "./realtime.js";
+import { testRunQuota } from "./testRunQuota.js";
+import { checkWebhookUrl } from "../webhooks/checkUrl.js";
+
+export const testRuns = perApp(({ redis, config }) =>
+  testRunQuota(redis, config.QUEUE_PREFIX, config.TEST_RUNS_PER_DAY),
+);
+
+export interface StartRun {
+  /** The API style the request came through. */
+  api: RunApi;
+  modelId: string;
+  input: Record<string, unknown>;
+  /** What the idempotency check compares: the request as its API style received it. */
+  body: unknown;
+  webhookUrl?: string | null;
+  webhookEventsFilter?: readonly WebhookFilterValue[] | null;
+  priority?: RunPriority;
+  cancelAfterMs?: number | null;
+  idempotencyKey?: string | null;
+}
+
+export interface StartedRun {
+  run: CreatedRun;
+  model: ModelRecord;
+  /** An Idempotency-Key's earlier run, answered again. */
+  replayed: boolean;
+  /** The input the run was made with: defaults applied, file inputs as our files. */
+  input: Record<string, unknown>;
+}
+
+/** The model a caller may run: 404 when there is none, 403 when its key may not run it. */
+export async function runnableModel(deps: AppDeps, res: Response, id: string) {
+  const auth = authOf(res);
+  const model = await deps.models(id);
+  if (!model) throw new ApiError("MODEL_NOT_FOUND", `No model with id ${JSON.stringify(id)}.`);
+  const refused = keyRefusal(model.id, auth);
+  if (refused) throw refused;
+  return model;
+}
+
+/**
+ * Validates the input against the model's schema, takes its file inputs in, admits and creates
+ * the run (reserving its tokens), or throws the refusal as an ApiError.
+ */
+export async function startRun(deps: AppDeps, res: Response, request: StartRun): Promise<StartedRun> {
+  const { runs, config, metrics, realtime } = deps;
+  const auth = authOf(res);
+  const model = await runnableModel(deps, res, request.modelId);
+  if (!auth.keyId) throw new ApiError("FORBIDDEN", "Runs are started with an API key.");
+  if (request.webhookUrl)
+    await checkWebhookUrl(request.webhookUrl, "webhook_url", config.WEBHOOK_ALLOW_PRIVATE_URLS);
+  // File inputs become files of the caller's (fetched, typed, stored) before the run is made.
+  const input = await resolveFileInputs(
+    deps.files,
+    { accountId: auth.accountId, mode: auth.mode, apiKeyId: auth.keyId },
+    fileFieldsFor(model),
+    validateRunInput(model, request.input),
+  );
+  const result = await admitRun(
+    {
+      runs,
+      queueFigures: (modelId: string) => realtime.queue.model(modelId, true),
+      testRuns: testRuns(deps),
+    },
+    {
+      accountId: auth.accountId,
+      apiKeyId: auth.keyId,
+      keyMaxConcurrentRuns: auth.keyMaxConcurrentRuns ?? null,
+      mode: auth.mode,
+      model,
+      account: await deps.accountScheduling(auth.accountId),
+      priority: request.priority ?? "normal",
+      input,
+      body: request.body,
+      webhookUrl: request.webhookUrl ?? null,
+      webhookEventsFilter: request.webhookEventsFilter ?? null,
+      cancelAfterMs: request.cancelAfterMs ?? null,
+      idempotencyKey: request.idempotencyKey ?? null,
+      ...(deps.tracing.enabled && { traceParent: deps.tracing.traceparentOf(res.locals.span) }),
+      api: request.api,
+    },
+  );
+  switch (result.kind) {
+    case "insufficient":
+      throw new ApiError(
+        "INSUFFICIENT_TOKENS",
+        `This run needs ${result.needed} tokens, more than the account has available.`,
+      );
+    case "over_budget":
+      throw new ApiError("KEY_BUDGET_EXCEEDED", budgetRefusal(result.budget, result.needed));
+    case "key_reused":
+      throw new ApiError(
+        "IDEMPOTENCY_KEY_REUSED",
+        "This Idempotency-Key was used with a different request in the last 24 hours.",
+      );
+    case "model_not_active":
+      throw new ApiError("MODEL_NOT_ACTIVE", `Model ${model.id} is ${result.status} and cannot run.`);
+    case "replayed":
+      res.set("Idempotent-Replayed", "true");
+      return { run: result.run, model, replayed: true, input };
+    case "created":
+      metrics.runsCreated.inc({ model: model.id, mode: auth.mode });
+      if (auth.mode === "live") metrics.tokensReserved.inc({ model: model.id }, result.run.estimatedTokens);
+      return { run: result.run, model, replayed: false, input };
+  }
+}
+
+/** The caller's run by id (its account, its key's mode), or null. */
+export const readRun = (deps: AppDeps, res: Response, id: string) => {
+  const auth = authOf(res);
+  return findRunForAccount(deps.db, id, auth.accountId, auth.mode);
+};
+
+/** A place for a stream or a wait (429 past the caps), given back when the response closes. */
+export async function hold(held: HeldConnections, res: Response): Promise<HeldPlace> {
+  const auth = authOf(res);
+  const place = await held.hold({
+    accountId: auth.accountId,
+    keyId: auth.sessionId ? null : auth.keyId,
+    sessionId: auth.sessionId ?? null,
+  });
+  // The client may have left while the place was being taken: then it is given back at once.
+  whenClientGone(res, place.release);
+  return place;
+}
+
+export type Waited<R> =
+  /** The run's state when the wait ended (ended, or not within the time). */
+  | { kind: "read"; run: R | null }
+  /** The key was revoked or the session ended meanwhile: the wait stopped there. */
+  | { kind: "credential_ended" }
+  /** Past the caps on held requests: nobody waited. */
+  | { kind: "not_held" };
+
+/**
+ * Waits up to `seconds` for the run's end while the client is there and its credential lasts.
+ * `spare`: past the caps on held requests, answer not_held rather than 429 (a created run must
+ * not be answered 429 and retried into a twin; RFC 7240 lets a server ignore Prefer).
+ */
+export async function waitForRun(
+  deps: AppDeps,
+  res: Response,
+  runId: string,
+  seconds: number,
+  spare = false,
+): Promise<Waited<Awaited<ReturnType<typeof readRun>>>> {
+  const place = await hold(deps.held, res).catch((error: unknown) => {
+    if (spare && error instanceof ApiError && error.code === "RATE_LIMITED") return null;
+    throw error;
+  });
+  if (!place) return { kind: "not_held" };
+  const stop = AbortSignal.any([clientGone(res), place.signal]);
+  const run = await waitForEnd(deps.realtime, runId, () => readRun(deps, res, runId), seconds, stop);
+  if (place.signal.aborted) return { kind: "credential_ended" };
+  return { kind: "read", run };
+}
+
+/**
+ * The synchronous calls of other API styles (OpenAI's images and speech, a Replicate wait that
+ * must end in an answer): the run's end, waited for up to SYNC_WAIT_MAX_SECONDS. A client that
+ * leaves first, or a wait that runs out, cancels the run (charged by the partial-cancel rules:
+ * what was delivered) so that nobody pays for work nobody will receive.
+ */
+export async function runToEnd(deps: AppDeps, res: Response, runId: string) {
+  const waited = await waitForRun(deps, res, runId, deps.config.SYNC_WAIT_MAX_SECONDS);
+  const run = waited.kind === "read" ? waited.run : null;
+  if (run && run.status !== "QUEUED" && run.status !== "EXECUTING") return run;
+  await deps.runs.cancel(authOf(res), runId).catch((error: unknown) => {
+    deps.logger.warn("cancel after an abandoned wait failed", {
+      run_id: runId,
+      error: (error as Error).message,
+    });
+  });
+  if (waited.kind === "credential_ended")
+    throw new ApiError("UNAUTHORIZED", "The API key was revoked, or the session ended, while waiting.");
+  throw new ApiError(
+    "WAIT_TIMEOUT",
+    `The run did not end within ${deps.config.SYNC_WAIT_MAX_SECONDS} s (SYNC_WAIT_MAX_SECONDS) and was canceled.`,
+  );
+}
