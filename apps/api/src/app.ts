@@ -12,7 +12,7 @@ import { requestId } from "./http/requestId.js";
 import { observeRequests } from "./http/observeRequests.js";
 import { traceRequests } from "./http/traceRequests.js";
 import { mountRoutes, type Guards, type RouteGroup } from "./http/route.js";
-import { API_V1, FILES, OPERATIONS, REPLICATE, adapterOf } from "./routes/api.js";
+import { ADAPTERS, API_V1, FILES, OPERATIONS, adapterOf } from "./routes/api.js";
 import { CONSOLE_API, consoleApi } from "./console/routes.js";
 import { nobody } from "./console/operator/index.js";
 import { DEFAULT_CONSOLE_DIR, consolePages } from "./console/static.js";
@@ -99,7 +99,7 @@ export function createApp(deps: AppDeps): express.Express {
     );
     return router;
   };
-  for (const group of [API_V1, REPLICATE]) app.use(group.prefix, forKeys(group));
+  for (const group of [API_V1, ...ADAPTERS]) app.use(group.prefix, forKeys(group));
 
   // The web console: its API (session cookie instead of a key), then its pages.
   app.use(CONSOLE_API, consoleApi(deps, limits));

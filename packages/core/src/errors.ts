@@ -40,6 +40,8 @@ export const ERROR_STATUS = {
   // Ours: a synchronous call of another API style (OpenAI's images, speech) waited
   // SYNC_WAIT_MAX_SECONDS for its run, which was then canceled.
   WAIT_TIMEOUT: 504,
+  // Ours: a synchronous call of another API style whose run failed (the message is the run's).
+  RUN_FAILED: 502,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

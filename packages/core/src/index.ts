@@ -31,3 +31,4 @@ export * from "./views.js";
 export * from "./literals.js";
 export * from "./ttlCache.js";
 export * from "./adapters/replicate.js";
+export * from "./adapters/openai.js";

@@ -82,3 +82,19 @@ export function replaceStrings<T>(value: T, replacements: ReadonlyMap<string, st
   };
   return visit(value) as T;
 }
+
+/** The interface spec's image_size presets: name -> [width, height] in pixels. */
+export const IMAGE_SIZES: Record<string, [number, number]> = {
+  square_hd: [1024, 1024],
+  landscape_16_9: [1024, 576],
+  portrait_16_9: [576, 1024],
+  landscape_4_3: [1024, 768],
+  portrait_4_3: [768, 1024],
+};
+
+/** The built-in clips' video_size presets: name -> [width, height] in pixels. */
+export const VIDEO_SIZES: Record<string, [number, number]> = {
+  landscape_16_9: [320, 180],
+  square: [240, 240],
+  portrait_16_9: [180, 320],
+};

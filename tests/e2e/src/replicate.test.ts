@@ -16,7 +16,9 @@ describe("Replicate's client", () => {
   const client = (auth: string) => new Replicate({ auth, baseUrl: `${service.base}/replicate/v1` });
   const cli = async (argv: string[]) => {
     const lines: string[] = [];
-    await runCommand(service.database.db, [...argv, "--json"], (line) => lines.push(line), {});
+    await runCommand(service.database.db, [...argv, "--json"], (line) => lines.push(line), {
+      API_KEYS_PER_MODE_MAX: 20,
+    });
     return lines.map((l) => JSON.parse(l) as Record<string, unknown>);
   };
   const pngSize = (bytes: Buffer) => ({ width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) });
@@ -140,7 +142,7 @@ describe("Replicate's client", () => {
 
   it("when an input is a Buffer, then the client uploads it to the files API and the model gets it", async () => {
     const image = testPng(40, 30);
-    const output = (await replicate.run("acme/upscale", { input: { image } })) as string;
+    const output = (await replicate.run("acme/upscale", { input: { image } })) as unknown as string;
     const res = await fetch(output);
     expect(pngSize(Buffer.from(await res.arrayBuffer()))).toEqual({ width: 80, height: 60 });
     const files = await replicate.files.list();
@@ -160,14 +162,20 @@ describe("Replicate's client", () => {
       webhook: receiver.url("/replicate"),
       webhook_events_filter: ["start", "completed"],
     });
-    const requests = await waitFor(() => {
-      const mine = receiver.requests.filter((r) => JSON.parse(r.body).id === made.id);
-      return mine.some((r) => JSON.parse(r.body).status === "succeeded") ? mine : null;
+    const requests = await waitFor(async () => {
+      const mine = receiver.requests.filter((r) => (JSON.parse(r.body) as Prediction).id === made.id);
+      return mine.some((r) => (JSON.parse(r.body) as Prediction).status === "succeeded") ? mine : null;
     });
+    // As a receiver checks a delivery: the request it got, and the secret the client read.
+    const received = (headers: object, body: string) =>
+      new Request(receiver.url("/replicate"), {
+        method: "POST",
+        headers: headers as Record<string, string>,
+        body,
+      });
     for (const r of requests) {
-      const headers = r.headers as Record<string, string>;
-      expect(await validateWebhook({ headers, body: r.body }, secret)).toBe(true);
-      expect(await validateWebhook({ headers, body: `${r.body} ` }, secret)).toBe(false);
+      expect(await validateWebhook(received(r.headers, r.body), secret)).toBe(true);
+      expect(await validateWebhook(received(r.headers, `${r.body} `), secret)).toBe(false);
     }
     const last = JSON.parse(requests.at(-1)!.body) as Prediction;
     expect(last).toMatchObject({ id: made.id, status: "succeeded", output: [expect.any(String)] });

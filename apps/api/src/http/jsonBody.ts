@@ -94,15 +94,17 @@ export function clientError(error: unknown): ApiError | null {
 
 /**
  * The JSON body middleware (415 for other bodies, parsing, the boundary's checks), except on the
- * routes declared to take a file (`upload`), whose handlers read the request themselves. `prefix`:
+ * routes declared to take a file (`upload`) or a multipart form (`form`), whose handlers read the
+ * request themselves. `prefix`:
  * where the routes sit below the mount these run at (the console's /:mode).
  */
 export function jsonBodies(limitBytes: number, routes: readonly Route[], prefix = ""): RequestHandler[] {
   const uploads = Router();
   for (const { declaration: d } of routes)
-    if (d.upload)
-      uploads[d.method](`${prefix}${expressPath(d.path)}`, (_req, res, next) => {
-        res.locals.upload = true;
+    if (d.upload || d.form)
+      uploads[d.method](`${prefix}${expressPath(d.path)}`, (req, res, next) => {
+        // A form route takes JSON as any route does, and a multipart form as an upload.
+        res.locals.upload = d.upload || typeof req.is("multipart/form-data") === "string";
         next();
       });
   const unlessUpload =

@@ -58,6 +58,11 @@ interface Declaration<P extends Fields, Q extends Fields, H extends Fields, B ex
   body?: { schema: B; example: object };
   /** The body is a file the handler reads itself (no JSON parsing; documented as such). */
   upload?: boolean;
+  /**
+   * The body is JSON or a multipart form of these fields (files among them), as OpenAI's clients
+   * send some requests: the handler reads it (readForm) and validates it with this schema.
+   */
+  form?: { schema: z.ZodType; example: object; files: readonly string[] };
   /** Error statuses beyond those every route of its group may answer. */
   errors?: number[];
   guards?: Guard[];

@@ -127,6 +127,11 @@ export function buildOpenApiDocument(serverUrl: string, { adapters = true } = {}
         description:
           "Replicate's HTTP API over the same runs, for Replicate's clients (`new Replicate({ auth: key, baseUrl: '<service>/replicate/v1' })`): predictions are runs, with Replicate's statuses, bodies, errors and webhooks",
       },
+      {
+        name: "OpenAI",
+        description:
+          "OpenAI's media API (images, videos, speech, models) over the same runs, for OpenAI's clients (`new OpenAI({ apiKey: key, baseURL: '<service>/openai/v1' })`): `model` is a model id of ours",
+      },
       { name: "Operations", description: "Health, readiness and metrics" },
       { name: "Documentation", description: "This document and its rendering" },
     ],

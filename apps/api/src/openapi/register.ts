@@ -112,6 +112,15 @@ export function registerGroup(registry: OpenAPIRegistry, group: RouteGroup): voi
             },
           },
         }),
+        ...(d.form && {
+          body: {
+            required: true,
+            content: {
+              "application/json": { schema: d.form.schema, example: d.form.example },
+              "multipart/form-data": { schema: d.form.schema },
+            },
+          },
+        }),
         ...(d.body && {
           body: {
             required: true,

@@ -6,7 +6,9 @@ import { operationRoutes } from "./operations.js";
 import { runRoutes } from "./runs.js";
 import { webhookRoutes } from "./webhooks.js";
 import { inputFileRoutes } from "./files.js";
-import { REPLICATE_PREFIX } from "@svc/core";
+import { OPENAI_PREFIX, REPLICATE_PREFIX } from "@svc/core";
+import { openAIRoutes } from "../adapters/openai/routes.js";
+import { OPENAI_ERRORS } from "../adapters/openai/errors.js";
 import { replicateRoutes } from "../adapters/replicate/routes.js";
 import { REPLICATE_ERRORS } from "../adapters/replicate/errors.js";
 
@@ -39,8 +41,22 @@ export const REPLICATE: RouteGroup = {
   errorStyle: REPLICATE_ERRORS,
 };
 
+/**
+ * OpenAI's media API over the same runs (apps/api/src/adapters/openai): API keys, OpenAI's paths,
+ * bodies and errors.
+ */
+export const OPENAI: RouteGroup = {
+  prefix: OPENAI_PREFIX,
+  security: [{ bearer: [] }],
+  errors: [400, 401, 413, 415, 429, 500, 503],
+  rateHeaders: true,
+  tags: ["OpenAI"],
+  routes: openAIRoutes,
+  errorStyle: OPENAI_ERRORS,
+};
+
 /** The groups of other API styles, each with its own error shape. */
-export const ADAPTERS: readonly RouteGroup[] = [REPLICATE];
+export const ADAPTERS: readonly RouteGroup[] = [REPLICATE, OPENAI];
 
 /**
  * The API style a request's URL is under, if not ours: its errors (those of the request's

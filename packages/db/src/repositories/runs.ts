@@ -38,6 +38,8 @@ export interface RunListFilter {
   accountId: string;
   mode: Mode;
   modelId?: string;
+  /** Runs of any of these models (OpenAI's video list: the models that make videos). */
+  modelIds?: readonly string[];
   status?: RunStatus;
   createdAfter?: Date;
   createdBefore?: Date;
@@ -53,6 +55,7 @@ export function listRuns(db: Db, f: RunListFilter) {
       accountId: f.accountId,
       mode: f.mode,
       ...(f.modelId && { modelId: f.modelId }),
+      ...(f.modelIds && { modelId: { in: [...f.modelIds] } }),
       ...(f.status && { status: f.status }),
       createdAt: {
         ...(f.createdAfter && { gt: f.createdAfter }),

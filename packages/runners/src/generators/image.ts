@@ -1,15 +1,10 @@
 import { PNG } from "pngjs";
+import { IMAGE_SIZES } from "@svc/core";
 import { abortableDelay, type Runner } from "../runner.js";
 import { inputSeed, prng, wordColours } from "../random.js";
 import type { RenderPool } from "./renderPool.js";
 
-export const IMAGE_SIZES: Record<string, [number, number]> = {
-  square_hd: [1024, 1024],
-  landscape_16_9: [1024, 576],
-  portrait_16_9: [576, 1024],
-  landscape_4_3: [1024, 768],
-  portrait_4_3: [768, 1024],
-};
+export { IMAGE_SIZES };
 
 /**
  * A picture made from the prompt: a gradient between the first two words' colours and one disc

@@ -5,15 +5,12 @@ import { join } from "node:path";
 import gifenc from "gifenc";
 import { abortableDelay, RunnerError, type Runner } from "../runner.js";
 import { inputSeed, prng, wordColours } from "../random.js";
+import { VIDEO_SIZES } from "@svc/core";
 import { runFfmpeg } from "./ffmpeg.js";
 import { coverImage, decodeImage } from "./pixels.js";
 import type { RenderPool } from "./renderPool.js";
 
-export const VIDEO_SIZES: Record<string, [number, number]> = {
-  landscape_16_9: [320, 180],
-  square: [240, 240],
-  portrait_16_9: [180, 320],
-};
+export { VIDEO_SIZES };
 
 export interface ClipSpec {
   prompt: string;

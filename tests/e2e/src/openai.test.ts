@@ -1,0 +1,292 @@
+import { execFile } from "node:child_process";
+import { writeFile, mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { createOpenAI } from "@ai-sdk/openai";
+import { runCommand } from "@svc/cli";
+import { testPng, waitFor } from "@svc/testkit";
+import { generateImage } from "ai";
+import OpenAI, { toFile } from "openai";
+import { startService, type E2EService } from "./service.js";
+
+// OpenAI's official client (openai@7.59.0, pinned) and the Vercel AI SDK (ai + @ai-sdk/openai)
+// against the built API and worker at /openai/v1: images, videos and speech are runs of our
+// models, charged, budgeted and allowed as through our own API.
+describe("OpenAI's client", () => {
+  let service: E2EService;
+  let accountId: string;
+  let liveKey: string;
+  let openai: OpenAI;
+  const client = (apiKey: string, maxRetries = 0) =>
+    new OpenAI({ apiKey, baseURL: `${service.base}/openai/v1`, maxRetries });
+  const balance = async () =>
+    (await service.database.db.account.findUniqueOrThrow({ where: { id: accountId } })).balance;
+  const pngSize = (bytes: Buffer) => {
+    expect(bytes.subarray(1, 4).toString()).toBe("PNG");
+    return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+  };
+  const cli = async (argv: string[]) => {
+    const lines: string[] = [];
+    await runCommand(service.database.db, [...argv, "--json"], (line) => lines.push(line), {
+      API_KEYS_PER_MODE_MAX: 20,
+    });
+    return lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+  };
+  /** The typed error a call raised. */
+  const raised = (call: Promise<unknown>) =>
+    call.then(
+      () => {
+        throw new Error("expected the call to fail");
+      },
+      (e: unknown) => e as InstanceType<typeof OpenAI.APIError>,
+    );
+
+  beforeAll(async () => {
+    service = await startService({ TEST_RUNS_PER_DAY: "3", SYNC_WAIT_MAX_SECONDS: "5" });
+    await service.startApi();
+    await service.startWorker();
+    const a = await service.account(1_000);
+    accountId = a.accountId;
+    liveKey = a.liveKey;
+    openai = client(liveKey);
+  });
+  afterAll(async () => {
+    await service?.stop();
+  });
+
+  it("when models are listed, then they are our catalogue's, by id", async () => {
+    const ids: string[] = [];
+    for await (const model of openai.models.list()) ids.push(model.id);
+    expect(ids).toEqual(expect.arrayContaining(["acme/pixel-hq", "acme/pixel/fast", "acme/motion/clip"]));
+    expect(await openai.models.retrieve("acme/pixel/fast")).toMatchObject({
+      id: "acme/pixel/fast",
+      object: "model",
+      owned_by: "acme",
+    });
+  });
+
+  it("when images are generated, then b64_json decodes to PNGs of the asked size, url serves them, and usage is the charge", async () => {
+    const before = await balance();
+    const { data: b64, response } = await openai.images
+      .generate({
+        model: "test/instant",
+        prompt: "a lighthouse",
+        n: 2,
+        size: "1024x576",
+        response_format: "b64_json",
+      })
+      .withResponse();
+    const answer = b64;
+    expect(answer.data).toHaveLength(2);
+    for (const image of answer.data!)
+      expect(pngSize(Buffer.from(image.b64_json!, "base64"))).toEqual({ width: 1024, height: 576 });
+    // test/instant: 5 tokens an image.
+    expect(answer.usage).toMatchObject({ output_tokens: 10, total_tokens: 10 });
+    expect(response.headers.get("x-tokens-charged")).toBe("10");
+    expect(before - (await balance())).toBe(10);
+
+    const byUrl = await openai.images.generate({ model: "test/instant", prompt: "by url", size: "768x1024" });
+    const res = await fetch(byUrl.data![0]!.url!);
+    expect(pngSize(Buffer.from(await res.arrayBuffer()))).toEqual({ width: 768, height: 1024 });
+  });
+
+  it("when images are streamed, then each image comes as a partial image in order, then the completed event with usage", async () => {
+    const stream = await openai.images.generate({
+      model: "test/steps",
+      prompt: "streamed",
+      n: 3,
+      stream: true,
+      partial_images: 3,
+    });
+    const events: { type: string; partial_image_index?: number; b64_json: string; usage?: unknown }[] = [];
+    for await (const event of stream) events.push(event as never);
+    expect(events.map((e) => `${e.type}${e.partial_image_index ?? ""}`)).toEqual([
+      "image_generation.partial_image0",
+      "image_generation.partial_image1",
+      "image_generation.partial_image2",
+      "image_generation.completed",
+    ]);
+    for (const e of events)
+      expect(pngSize(Buffer.from(e.b64_json, "base64"))).toEqual({ width: 1024, height: 1024 });
+    expect(events.at(-1)!.usage).toMatchObject({ output_tokens: 15 });
+  });
+
+  it("when an image is edited, then the form's image reaches the model's image field", async () => {
+    const edited = await openai.images.edit({
+      model: "acme/upscale",
+      image: await toFile(testPng(48, 32), "photo.png", { type: "image/png" }),
+      prompt: "sharper",
+      response_format: "b64_json",
+    });
+    expect(pngSize(Buffer.from(edited.data![0]!.b64_json!, "base64"))).toEqual({ width: 96, height: 64 });
+    expect(edited.usage).toMatchObject({ output_tokens: 3 });
+  });
+
+  it("when a video is made, then it is a job to retrieve until completed, whose content is an MP4", async () => {
+    const video = await openai.videos.create({
+      model: "acme/motion/clip" as never,
+      prompt: "waves at dusk",
+      seconds: "2" as never,
+      size: "320x180" as never,
+    });
+    expect(video).toMatchObject({
+      object: "video",
+      status: "queued",
+      progress: 0,
+      seconds: "2",
+      size: "320x180",
+    });
+    let current = video;
+    const seen = new Set<string>();
+    while (current.status === "queued" || current.status === "in_progress") {
+      seen.add(current.status);
+      await new Promise((r) => setTimeout(r, 100));
+      current = await openai.videos.retrieve(current.id);
+    }
+    expect(current).toMatchObject({ id: video.id, status: "completed", progress: 100, error: null });
+    const content = await openai.videos.downloadContent(video.id);
+    const bytes = Buffer.from(await content.arrayBuffer());
+    const dir = await mkdtemp(join(tmpdir(), "openai-video-"));
+    await writeFile(join(dir, "video.mp4"), bytes);
+    const { stdout } = await promisify(execFile)("ffprobe", [
+      "-v",
+      "error",
+      "-show_entries",
+      "format=format_name,duration:stream=width,height",
+      "-of",
+      "json",
+      join(dir, "video.mp4"),
+    ]);
+    const probed = JSON.parse(stdout) as {
+      format: { format_name: string; duration: string };
+      streams: { width: number; height: number }[];
+    };
+    expect(probed.format.format_name).toMatch(/mp4/);
+    expect(Number(probed.format.duration)).toBeCloseTo(2, 0);
+    expect(probed.streams[0]).toMatchObject({ width: 320, height: 180 });
+
+    const listed = await openai.videos.list();
+    expect(listed.data.map((v) => v.id)).toContain(video.id);
+    expect(await openai.videos.delete(video.id)).toMatchObject({ id: video.id, deleted: true });
+  });
+
+  it("when speech is made, then the audio model's file comes back in the asked format", async () => {
+    const speech = await openai.audio.speech.create({
+      model: "acme/voice/tone",
+      input: "a calm sea",
+      voice: "alloy",
+      response_format: "mp3",
+    });
+    expect(speech.headers.get("content-type")).toBe("audio/mpeg");
+    expect(speech.headers.get("x-tokens-charged")).toBe("5");
+    const bytes = Buffer.from(await speech.arrayBuffer());
+    // An MP3: an ID3 tag or a frame's sync word.
+    expect(
+      bytes.subarray(0, 3).toString() === "ID3" || (bytes[0] === 0xff && (bytes[1]! & 0xe0) === 0xe0),
+    ).toBe(true);
+  });
+
+  it("when the client leaves, or the wait runs out, then the run is canceled and charged what it delivered", async () => {
+    const leaving = new AbortController();
+    const call = openai.images.generate(
+      { model: "test/slow", prompt: "left behind" },
+      { signal: leaving.signal },
+    );
+    call.catch(() => {});
+    const run = await waitFor(() =>
+      service.database.db.run.findFirst({
+        where: { accountId, input: { path: ["prompt"], equals: "left behind" } },
+      }),
+    );
+    leaving.abort();
+    await waitFor(async () => {
+      const now = await service.database.db.run.findUniqueOrThrow({ where: { id: run.id } });
+      return now.status === "CANCELED" ? now : null;
+    });
+
+    // test/slow: 3 s an image; two images outlast SYNC_WAIT_MAX_SECONDS (5 s): the first is charged.
+    const timedOut = await raised(openai.images.generate({ model: "test/slow", prompt: "too slow", n: 2 }));
+    expect(timedOut).toBeInstanceOf(OpenAI.InternalServerError);
+    expect(timedOut).toMatchObject({ status: 504, code: "wait_timeout" });
+    const slow = await service.database.db.run.findFirstOrThrow({
+      where: { accountId, input: { path: ["prompt"], equals: "too slow" } },
+    });
+    expect(slow).toMatchObject({ status: "CANCELED", tokensCharged: 5 });
+  }, 30_000);
+
+  it("when the Vercel AI SDK generates an image through @ai-sdk/openai, then it gets the PNG", async () => {
+    const provider = createOpenAI({ apiKey: liveKey, baseURL: `${service.base}/openai/v1` });
+    const { image } = await generateImage({
+      model: provider.image("test/instant"),
+      prompt: "a fox",
+      size: "1024x768",
+    });
+    expect(pngSize(Buffer.from(image.uint8Array))).toEqual({ width: 1024, height: 768 });
+  });
+
+  it("when requests are refused, then the client raises each typed error", async () => {
+    const badSize = await raised(
+      openai.images.generate({ model: "test/instant", prompt: "x", size: "512x512" }),
+    );
+    expect(badSize).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(badSize).toMatchObject({ status: 400, param: "size" });
+    expect(badSize.message).toMatch(/1024x1024, 1024x576, 576x1024, 1024x768, 768x1024/);
+    const tooMany = await raised(openai.images.generate({ model: "test/instant", prompt: "x", n: 9 }));
+    expect(tooMany).toMatchObject({ status: 400, param: "n" });
+    expect(await raised(client("svc_live_nope").models.list())).toBeInstanceOf(OpenAI.AuthenticationError);
+    expect(await raised(openai.images.generate({ model: "acme/nothing", prompt: "x" }))).toBeInstanceOf(
+      OpenAI.NotFoundError,
+    );
+    const [limited] = await cli([
+      "keys",
+      "create",
+      "--account",
+      accountId,
+      "--mode",
+      "live",
+      "--name",
+      "clips",
+      "--models",
+      "acme/motion/clip",
+    ]);
+    const onlyClips = client(String(limited!.key));
+    expect(await raised(onlyClips.images.generate({ model: "test/instant", prompt: "x" }))).toBeInstanceOf(
+      OpenAI.PermissionDeniedError,
+    );
+    // Out of tokens: OpenAI's insufficient_quota, a 429 its client is told not to retry.
+    const poor = await service.account(1);
+    const broke = await raised(
+      client(poor.liveKey, 2).images.generate({ model: "test/instant", prompt: "x" }),
+    );
+    expect(broke).toBeInstanceOf(OpenAI.RateLimitError);
+    expect(broke).toMatchObject({ status: 429, code: "insufficient_quota" });
+    // Test keys run for free, up to the account's test runs of the day, then 429 with Retry-After.
+    const tester = await service.account(0);
+    const free = client(tester.testKey);
+    for (let i = 0; i < 3; i++) await free.images.generate({ model: "test/instant", prompt: `free ${i}` });
+    const quota = await raised(free.images.generate({ model: "test/instant", prompt: "one more" }));
+    expect(quota).toBeInstanceOf(OpenAI.RateLimitError);
+    expect(Number(quota.headers?.get("retry-after"))).toBeGreaterThan(0);
+    const [capped] = await cli([
+      "keys",
+      "create",
+      "--account",
+      accountId,
+      "--mode",
+      "live",
+      "--name",
+      "capped",
+      "--budget",
+      "5/day",
+    ]);
+    const cappedClient = client(String(capped!.key));
+    await cappedClient.images.generate({ model: "test/instant", prompt: "within" });
+    expect(
+      await raised(cappedClient.images.generate({ model: "test/instant", prompt: "over" })),
+    ).toMatchObject({
+      status: 429,
+      code: "insufficient_quota",
+    });
+  });
+});
