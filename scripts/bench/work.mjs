@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 const TICK_MS = 1000 / Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim());
 
 /** A process's CPU so far, in ms (0 once it is gone: a backend that closed took its time along). */
-function processCpu(pid) {
+export function processCpu(pid) {
   try {
     // The command name (field 2) may hold spaces: count fields after its closing parenthesis.
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");

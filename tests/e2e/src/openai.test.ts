@@ -4,11 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { createOpenAI } from "@ai-sdk/openai";
-import { runCommand } from "@svc/cli";
 import { testPng, waitFor } from "@svc/testkit";
 import { generateImage } from "ai";
 import OpenAI, { toFile } from "openai";
-import { startService, type E2EService } from "./service.js";
+import { limitedKey, startService, type E2EService } from "./service.js";
 
 // OpenAI's official client (openai@7.59.0, pinned) and the Vercel AI SDK (ai + @ai-sdk/openai)
 // against the built API and worker at /openai/v1: images, videos and speech are runs of our
@@ -25,13 +24,6 @@ describe("OpenAI's client", () => {
   const pngSize = (bytes: Buffer) => {
     expect(bytes.subarray(1, 4).toString()).toBe("PNG");
     return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
-  };
-  const cli = async (argv: string[]) => {
-    const lines: string[] = [];
-    await runCommand(service.database.db, [...argv, "--json"], (line) => lines.push(line), {
-      API_KEYS_PER_MODE_MAX: 20,
-    });
-    return lines.map((l) => JSON.parse(l) as Record<string, unknown>);
   };
   /** The typed error a call raised. */
   const raised = (call: Promise<unknown>) =>
@@ -238,19 +230,11 @@ describe("OpenAI's client", () => {
     expect(await raised(openai.images.generate({ model: "acme/nothing", prompt: "x" }))).toBeInstanceOf(
       OpenAI.NotFoundError,
     );
-    const [limited] = await cli([
-      "keys",
-      "create",
-      "--account",
-      accountId,
-      "--mode",
-      "live",
-      "--name",
-      "clips",
+    const allowListKey = await limitedKey(service.database.db, accountId, "clips", [
       "--models",
       "acme/motion/clip",
     ]);
-    const onlyClips = client(String(limited!.key));
+    const onlyClips = client(allowListKey.key);
     expect(await raised(onlyClips.images.generate({ model: "test/instant", prompt: "x" }))).toBeInstanceOf(
       OpenAI.PermissionDeniedError,
     );
@@ -268,19 +252,8 @@ describe("OpenAI's client", () => {
     const quota = await raised(free.images.generate({ model: "test/instant", prompt: "one more" }));
     expect(quota).toBeInstanceOf(OpenAI.RateLimitError);
     expect(Number(quota.headers?.get("retry-after"))).toBeGreaterThan(0);
-    const [capped] = await cli([
-      "keys",
-      "create",
-      "--account",
-      accountId,
-      "--mode",
-      "live",
-      "--name",
-      "capped",
-      "--budget",
-      "5/day",
-    ]);
-    const cappedClient = client(String(capped!.key));
+    const cappedKey = await limitedKey(service.database.db, accountId, "capped", ["--budget", "5/day"]);
+    const cappedClient = client(cappedKey.key);
     await cappedClient.images.generate({ model: "test/instant", prompt: "within" });
     expect(
       await raised(cappedClient.images.generate({ model: "test/instant", prompt: "over" })),

@@ -1,7 +1,6 @@
-import { runCommand } from "@svc/cli";
 import { startHttpsReceiver, testPng, waitFor, type HttpsReceiver } from "@svc/testkit";
 import Replicate, { validateWebhook, type ApiError, type Prediction } from "replicate";
-import { startService, type E2EService } from "./service.js";
+import { limitedKey, startService, type E2EService } from "./service.js";
 
 // Replicate's official client (replicate@1.4.0, pinned) against the built API and worker at
 // /replicate/v1: the same runs, billing, keys and webhooks as our own API, in Replicate's shapes.
@@ -14,13 +13,6 @@ describe("Replicate's client", () => {
   const balance = async () =>
     (await service.database.db.account.findUniqueOrThrow({ where: { id: accountId } })).balance;
   const client = (auth: string) => new Replicate({ auth, baseUrl: `${service.base}/replicate/v1` });
-  const cli = async (argv: string[]) => {
-    const lines: string[] = [];
-    await runCommand(service.database.db, [...argv, "--json"], (line) => lines.push(line), {
-      API_KEYS_PER_MODE_MAX: 20,
-    });
-    return lines.map((l) => JSON.parse(l) as Record<string, unknown>);
-  };
   const pngSize = (bytes: Buffer) => ({ width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) });
   /** The ApiError a call raised (Replicate's client puts the status and the body in it). */
   const refusal = async (call: Promise<unknown>) => {
@@ -208,33 +200,14 @@ describe("Replicate's client", () => {
     expect(output).toHaveLength(1);
     expect(await balance()).toBe(before);
 
-    const [limited] = await cli([
-      "keys",
-      "create",
-      "--account",
-      accountId,
-      "--mode",
-      "live",
-      "--name",
-      "only-fast",
+    const allowListKey = await limitedKey(service.database.db, accountId, "only-fast", [
       "--models",
       "acme/pixel/fast",
     ]);
-    const onlyFast = client(String(limited!.key));
+    const onlyFast = client(allowListKey.key);
     expect((await refusal(onlyFast.run("test/instant", { input: { prompt: "no" } }))).status).toBe(403);
-    const [capped] = await cli([
-      "keys",
-      "create",
-      "--account",
-      accountId,
-      "--mode",
-      "live",
-      "--name",
-      "capped",
-      "--budget",
-      "7/day",
-    ]);
-    const cappedClient = client(String(capped!.key));
+    const cappedKey = await limitedKey(service.database.db, accountId, "capped", ["--budget", "7/day"]);
+    const cappedClient = client(cappedKey.key);
     await cappedClient.predictions.create({ model: "test/instant", input: { prompt: "within" } });
     const over = await refusal(
       cappedClient.predictions.create({ model: "test/instant", input: { prompt: "over" } }),

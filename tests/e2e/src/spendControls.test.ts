@@ -1,9 +1,8 @@
 import { verify as verifyServiceSignature } from "@octokit/webhooks-methods";
-import { runCommand } from "@svc/cli";
 import { ledgerTotals, setLowBalanceThreshold } from "@svc/db";
 import { ModelRunClient, ModelRunError } from "@svc/sdk";
 import { startHttpsReceiver, waitFor, type HttpsReceiver } from "@svc/testkit";
-import { startService, type E2EService } from "./service.js";
+import { adminCli, limitedKey, startService, type E2EService } from "./service.js";
 
 // Key budgets and spend alerts end to end: the built API as two processes (creations race through
 // both), one worker delivering the alerts to a real HTTPS receiver, keys made with the admin CLI.
@@ -28,13 +27,7 @@ describe("spend controls end to end", () => {
     receivers.push(r);
     return r;
   };
-  const cli = async (argv: string[]) => {
-    const lines: string[] = [];
-    await runCommand(service.database.db, [...argv, "--json"], (line) => lines.push(line), {
-      API_KEYS_PER_MODE_MAX: 20,
-    });
-    return lines.map((l) => JSON.parse(l) as Record<string, unknown>);
-  };
+  const cli = (argv: string[]) => adminCli(service.database.db, argv);
   const create = (client: ModelRunClient) =>
     client.runs.create("test/instant", { input: { prompt: "spend", num_images: 1 } }).then(
       (r) => ({ ok: true as const, id: r.run_id }),
@@ -54,20 +47,9 @@ describe("spend controls end to end", () => {
     const { accountId, client: owner } = await service.account(10_000);
     const r = await receiver();
     const endpoint = await owner.webhooks.create({ url: r.url("/alerts"), events: ["key.budget_reached"] });
-    const [made] = await cli([
-      "keys",
-      "create",
-      "--account",
-      accountId,
-      "--mode",
-      "live",
-      "--name",
-      "capped",
-      "--budget",
-      `${n * 5}/day`,
-    ]);
+    const capped = await limitedKey(service.database.db, accountId, "capped", ["--budget", `${n * 5}/day`]);
     const clients = [service.base, secondApi].map(
-      (baseUrl) => new ModelRunClient({ apiKey: String(made!.key), baseUrl }),
+      (baseUrl) => new ModelRunClient({ apiKey: capped.key, baseUrl }),
     );
     const results = await Promise.all(Array.from({ length: 3 * n }, (_, i) => create(clients[i % 2]!)));
     expect(results.filter((x) => x.ok)).toHaveLength(n);
@@ -90,7 +72,7 @@ describe("spend controls end to end", () => {
       event: "key.budget_reached",
       webhook_id: endpoint.id,
       data: {
-        key_id: made!.id,
+        key_id: capped.id,
         key_name: "capped",
         budget_tokens: n * 5,
         period: "day",
@@ -106,14 +88,14 @@ describe("spend controls end to end", () => {
     const totals = await ledgerTotals(service.database.db, accountId);
     expect(totals.cached).toEqual(totals.ledger);
     expect(totals.cached).toEqual({ balance: 10_000 - n * 5, reserved: 0 });
-    const key = await service.database.db.apiKey.findUniqueOrThrow({ where: { id: String(made!.id) } });
+    const key = await service.database.db.apiKey.findUniqueOrThrow({ where: { id: String(capped.id) } });
     expect(key.budgetUsed).toBe(n * 5);
     // Refused again: still one alert for the period.
     expect((await create(clients[0]!)).ok).toBe(false);
     expect(
       await service.database.db.delivery.count({ where: { accountId, event: "key.budget_reached" } }),
     ).toBe(1);
-    const mine = new ModelRunClient({ apiKey: String(made!.key), baseUrl: secondApi });
+    const mine = new ModelRunClient({ apiKey: capped.key, baseUrl: secondApi });
     expect((await mine.account.get()).key?.budget).toMatchObject({
       tokens: n * 5,
       used: n * 5,

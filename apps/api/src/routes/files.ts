@@ -126,6 +126,10 @@ const uploadFile = route({
 
 export const listQuery = z.object({ limit: pageLimit, cursor: cursorSchema });
 
+/** A page of the caller's files, newest first, and the cursor of the next. */
+export const filesPage = async (ctx: RouteContext, query: z.output<typeof listQuery>) =>
+  paginate(await listFiles(ctx.deps.db, fileOwner(ctx), query.limit + 1, query.cursor), query.limit);
+
 const listFilesRoute = route({
   method: "get",
   path: "/files",
@@ -134,8 +138,7 @@ const listFilesRoute = route({
   query: listQuery,
   reply: { status: 200, schema: R.FileList, description: "A page of the caller's files (of the key's mode)" },
   async handler({ query }, ctx) {
-    const found = await listFiles(ctx.deps.db, fileOwner(ctx), query.limit + 1, query.cursor);
-    const { page, nextCursor } = paginate(found, query.limit);
+    const { page, nextCursor } = await filesPage(ctx, query);
     const base = ctx.deps.config.PUBLIC_BASE_URL;
     return { data: { files: page.map((f) => presentFile(f, base)), next_cursor: nextCursor } };
   },

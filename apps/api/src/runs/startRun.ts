@@ -50,6 +50,22 @@ export interface StartedRun {
   input: Record<string, unknown>;
 }
 
+/** A run just made, as its record reads before anything has happened to it. */
+export const queuedRecord = ({ run, input }: StartedRun) => ({
+  ...run,
+  input,
+  status: "QUEUED" as const,
+  tokensCharged: null,
+  output: null,
+  errorCode: null,
+  errorMessage: null,
+  startedAt: null,
+  completedAt: null,
+  canceledAt: null,
+  unitsCompleted: 0,
+  unitsRequested: 1,
+});
+
 /** The model a caller may run: 404 when there is none, 403 when its key may not run it. */
 export async function runnableModel(deps: AppDeps, res: Response, id: string) {
   const auth = authOf(res);

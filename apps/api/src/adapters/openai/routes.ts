@@ -27,7 +27,7 @@ import { readForm } from "../../http/form.js";
 import { rawRoute, route, type Route, type RouteContext } from "../../http/route.js";
 import { header } from "../../openapi/register.js";
 import { waitForEnd } from "../../runs/realtime.js";
-import { hold, readRun, runnableModel, runToEnd, startRun } from "../../runs/startRun.js";
+import { hold, queuedRecord, readRun, runnableModel, runToEnd, startRun } from "../../runs/startRun.js";
 import type { AppDeps } from "../../deps.js";
 import * as S from "./schemas.js";
 
@@ -414,24 +414,8 @@ const createVideo = route({
       size: body.size,
       ...(image && { image }),
     };
-    const { run, input } = await startOpenAIRun(ctx, body.model, "video", ask, {
-      ...body,
-      input_reference: image,
-    });
-    return asVideo({
-      ...run,
-      input,
-      status: "QUEUED",
-      tokensCharged: null,
-      output: null,
-      errorCode: null,
-      errorMessage: null,
-      startedAt: null,
-      completedAt: null,
-      canceledAt: null,
-      unitsCompleted: 0,
-      unitsRequested: 1,
-    });
+    const started = await startOpenAIRun(ctx, body.model, "video", ask, { ...body, input_reference: image });
+    return asVideo(queuedRecord(started));
   },
 });
 

@@ -16,7 +16,7 @@ import {
   webhookFilterOf,
   type PredictionRun,
 } from "@svc/core";
-import { deleteFile, findModel, listFiles, listModels, listRuns } from "@svc/db";
+import { deleteFile, findModel, listModels, listRuns } from "@svc/db";
 import { inputFileKey } from "@svc/core";
 import { authOf } from "../../auth/authenticate.js";
 import { cursorSchema, paginate } from "../../http/cursor.js";
@@ -24,12 +24,12 @@ import { rawRoute, route, type Route, type RouteContext } from "../../http/route
 import { pageLimit, queryInt } from "../../http/validate.js";
 import { header } from "../../openapi/register.js";
 import { sendInputFile } from "../../outputs/files.js";
-import { fileOr404, fileOwner, listQuery, receiveUpload } from "../../routes/files.js";
+import { fileOr404, fileOwner, filesPage, listQuery, receiveUpload } from "../../routes/files.js";
 import { modelId } from "../../routes/models.js";
 import { runHeaders } from "../../routes/runs.js";
 import { defaultSigningSecret } from "../../routes/webhooks.js";
 import { waitForEnd } from "../../runs/realtime.js";
-import { readRun, startRun, waitForRun, type StartedRun } from "../../runs/startRun.js";
+import { queuedRecord, readRun, startRun, waitForRun, type StartedRun } from "../../runs/startRun.js";
 import type { AppDeps } from "../../deps.js";
 import * as S from "./schemas.js";
 
@@ -101,18 +101,7 @@ async function createPrediction(
     idempotencyKey: headers["idempotency-key"] ?? null,
   });
   const { run } = started;
-  const queued: PredictionRun = {
-    ...run,
-    status: "QUEUED",
-    tokensCharged: null,
-    output: null,
-    errorCode: null,
-    errorMessage: null,
-    startedAt: null,
-    completedAt: null,
-    canceledAt: null,
-    input: started.input,
-  };
+  const queued: PredictionRun = queuedRecord(started);
   const wait = headers.prefer;
   if (wait === null && !started.replayed) return prediction(deps, res, queued);
   if (wait === null) return prediction(deps, res, (await readRun(deps, res, run.id)) ?? queued);
@@ -323,8 +312,7 @@ const listFilesRoute = route({
   query: listQuery,
   reply: { status: 200, schema: S.FilePage, description: "A page of the caller's files" },
   async handler({ query }, ctx) {
-    const found = await listFiles(ctx.deps.db, fileOwner(ctx), query.limit + 1, query.cursor);
-    const { page, nextCursor } = paginate(found, query.limit);
+    const { page, nextCursor } = await filesPage(ctx, query);
     return {
       previous: null,
       next: nextCursor && `${base(ctx.deps)}/files?cursor=${nextCursor}&limit=${query.limit}`,
