@@ -216,6 +216,25 @@ describe("web console in Chromium", () => {
     await shot("07-run-page");
   });
 
+  it("when a run is made through OpenAI's API, then the runs list has it and its page says how it came", async () => {
+    await createTestKey("openai client");
+    const shown = page.getByTestId("shown-once");
+    await shown.waitFor();
+    const key = (await shown.textContent())!;
+    await page.getByRole("button", { name: "I have stored it" }).click();
+    const res = await fetch(`${base}/openai/v1/videos`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ model: "acme/motion/clip", prompt: "waves", seconds: "1" }),
+    });
+    expect(res.status).toBe(200);
+    const { id } = (await res.json()) as { id: string };
+    await page.goto(`${base}/console/runs`);
+    await page.getByRole("link", { name: id }).click();
+    await page.getByText("OpenAI's API (/openai/v1)").waitFor();
+    await shot("07b-run-made-through-openai");
+  });
+
   it("when a video is made in the playground, then Chromium plays its MP4 in the video element", async () => {
     await page.getByRole("link", { name: "Models & playground" }).click();
     await page.getByRole("link", { name: "Motion Clip" }).click();

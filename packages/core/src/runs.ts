@@ -154,12 +154,15 @@ export function presentWaitedRun(created: CreatedRunView, run: RunRecord | null)
 }
 
 /** Everything the console's run page shows: the status view's facts and the run's own record. */
-export function presentRunDetail(run: RunRecord & { input: unknown; attempts: number }): RunDetailView {
+export function presentRunDetail(
+  run: RunRecord & { input: unknown; attempts: number; api: RunApi },
+): RunDetailView {
   return {
     run_id: run.id,
     status: run.status,
     model_id: run.modelId,
     mode: run.mode,
+    api: run.api,
     input: run.input as Record<string, unknown>,
     output: (run.output ?? null) as Record<string, unknown> | null,
     error: run.errorCode ? { code: run.errorCode, message: run.errorMessage ?? "" } : null,

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { MODEL_CATEGORIES } from "./catalogue.js";
 import { DEADLINE_CANCEL_CODE } from "./runs.js";
-import { RUN_ERROR_CODES, RUN_STATUSES } from "./runs.js";
+import { RUN_APIS, RUN_ERROR_CODES, RUN_STATUSES } from "./runs.js";
 import { EVENT_TYPES } from "./webhooks/events.js";
 import { ATTEMPT_ERROR_CLASSES } from "./webhooks/delivery.js";
 
@@ -132,6 +132,7 @@ export const RunDetailView = z.object({
   status: z.enum(RUN_STATUSES),
   model_id: z.string(),
   mode: z.enum(["live", "test"]),
+  api: z.enum(RUN_APIS).meta({ description: "The API it was made through: ours, Replicate's or OpenAI's" }),
   input: z.record(z.string(), z.unknown()),
   output: outputView.nullable(),
   error: z.object({ code: z.string(), message: z.string() }).nullable(),

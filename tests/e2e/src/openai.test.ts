@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { connect } from "node:net";
 import { writeFile, mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -206,6 +207,101 @@ describe("OpenAI's client", () => {
     });
     expect(slow).toMatchObject({ status: "CANCELED", tokensCharged: 5 });
   }, 30_000);
+
+  it("when a form is cut short, malformed, of unknown files or abandoned, then it is OpenAI's 400 (or nothing) and the API keeps serving", async () => {
+    const port = Number(new URL(service.base).port);
+    const raw = (bytes: Buffer | string, hangUpAfterMs?: number) =>
+      new Promise<string>((resolve) => {
+        const socket = connect(port, "127.0.0.1");
+        let answer = "";
+        socket.on("data", (chunk) => {
+          answer += chunk.toString("latin1");
+          if (/\r\n\r\n\{[\s\S]*\}$/.test(answer)) socket.destroy();
+        });
+        socket.on("error", () => resolve(answer));
+        socket.on("close", () => resolve(answer));
+        socket.write(bytes);
+        if (hangUpAfterMs !== undefined) setTimeout(() => socket.destroy(), hangUpAfterMs);
+      });
+    const head = (path: string, headers: string) =>
+      `POST /openai/v1${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${liveKey}\r\n${headers}\r\n`;
+    const form = (...parts: string[]) =>
+      Buffer.from(parts.map((p) => `--XYZ\r\n${p}\r\n`).join("") + "--XYZ--\r\n");
+    const field = (name: string, value: string) =>
+      `Content-Disposition: form-data; name="${name}"\r\n\r\n${value}`;
+    const multipart = (path: string, body: Buffer) =>
+      raw(
+        Buffer.concat([
+          Buffer.from(
+            head(
+              path,
+              `Content-Type: multipart/form-data; boundary=XYZ\r\nContent-Length: ${body.length}\r\n`,
+            ),
+          ),
+          body,
+        ]),
+      );
+    const png = testPng(8, 8);
+    const filePart = (name: string) =>
+      Buffer.concat([
+        Buffer.from(`--XYZ\r\nContent-Disposition: form-data; name="${name}"; filename="a.png"\r\n\r\n`),
+        png,
+      ]);
+
+    const openaiError = (answer: string) =>
+      JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)) as {
+        error: { param: string | null; type: string };
+      };
+    const noBoundary = await raw(
+      head("/images/edits", "Content-Type: multipart/form-data\r\nContent-Length: 5\r\n") + "hello",
+    );
+    expect(noBoundary).toMatch(/^HTTP\/1\.1 400 [\s\S]*boundary/);
+    expect(openaiError(noBoundary).error.type).toBe("invalid_request_error");
+    // A file under a name the route does not take.
+    const stray = await multipart(
+      "/videos",
+      Buffer.concat([filePart("video"), Buffer.from("\r\n--XYZ--\r\n")]),
+    );
+    expect(stray).toMatch(/^HTTP\/1\.1 400 [\s\S]*not taken here/);
+    // A field past its limit, and a form without its required fields.
+    expect(await multipart("/videos", form(field("prompt", "x".repeat(70 * 1024))))).toMatch(
+      /^HTTP\/1\.1 400 /,
+    );
+    const missing = await multipart("/videos", form(field("prompt", "waves")));
+    expect(openaiError(missing).error.param).toBe("model");
+    // A form whose body ends before its closing boundary.
+    const cut = Buffer.concat([filePart("image")]);
+    expect(
+      await raw(
+        Buffer.concat([
+          Buffer.from(
+            head(
+              "/images/edits",
+              "Content-Type: multipart/form-data; boundary=XYZ\r\nTransfer-Encoding: chunked\r\n",
+            ),
+          ),
+          Buffer.from(`${cut.length.toString(16)}\r\n`),
+          cut,
+          Buffer.from("\r\n0\r\n\r\n"),
+        ]),
+      ),
+    ).toMatch(/^HTTP\/1\.1 400 /);
+    // A client gone halfway through its file.
+    await raw(
+      Buffer.concat([
+        Buffer.from(
+          head(
+            "/images/edits",
+            "Content-Type: multipart/form-data; boundary=XYZ\r\nContent-Length: 100000\r\n",
+          ),
+        ),
+        filePart("image"),
+      ]),
+      200,
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await openai.models.retrieve("acme/upscale")).id).toBe("acme/upscale");
+  });
 
   it("when the Vercel AI SDK generates an image through @ai-sdk/openai, then it gets the PNG", async () => {
     const provider = createOpenAI({ apiKey: liveKey, baseURL: `${service.base}/openai/v1` });

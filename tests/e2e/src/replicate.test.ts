@@ -100,6 +100,23 @@ describe("Replicate's client", () => {
     // Canceled before its one image was delivered: charged nothing (our partial-cancel rule).
     expect((await replicate.predictions.get(slow.id)).metrics).toMatchObject({ tokens_charged: 0 });
 
+    // An Idempotency-Key replays the prediction made with it, as on our own route.
+    const once = (prompt: string) =>
+      fetch(`${service.base}/replicate/v1/models/test/instant/predictions`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${replicate.auth}`,
+          "content-type": "application/json",
+          "idempotency-key": "order-7",
+        },
+        body: JSON.stringify({ input: { prompt } }),
+      });
+    const first = (await (await once("twice")).json()) as Prediction;
+    const again = await once("twice");
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(((await again.json()) as Prediction).id).toBe(first.id);
+    expect((await once("another body")).status).toBe(409);
+
     const ids: string[] = [];
     for await (const page of replicate.paginate(() => replicate.predictions.list()))
       ids.push(...page.map((p) => p.id));

@@ -58,6 +58,12 @@ export function RunPage() {
             {r.mode === "test" ? " · test run, never charged" : ""}
           </dd>
         </div>
+        {r.api !== "native" ? (
+          <div>
+            <dt>Made through</dt>
+            <dd>{r.api === "replicate" ? "Replicate's API (/replicate/v1)" : "OpenAI's API (/openai/v1)"}</dd>
+          </div>
+        ) : null}
         <div>
           <dt>Ledger</dt>
           <dd>

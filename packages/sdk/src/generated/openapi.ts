@@ -6895,6 +6895,11 @@ export type paths = {
                                 model_id: string;
                                 /** @enum {string} */
                                 mode: "live" | "test";
+                                /**
+                                 * @description The API it was made through: ours, Replicate's or OpenAI's
+                                 * @enum {string}
+                                 */
+                                api: "native" | "replicate" | "openai";
                                 input: {
                                     [key: string]: unknown;
                                 };
