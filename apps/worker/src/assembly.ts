@@ -111,6 +111,10 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
   const runners = createRunners({
     generatorThreads: threads,
     ffmpegPath: config.FFMPEG_PATH,
+    secretsKey,
+    allowPrivateOutputs: config.WEBHOOK_ALLOW_PRIVATE_URLS,
+    maxOutputBytes: config.OUTPUT_MAX_BYTES,
+    log: (level, message, meta) => logger[level](message, meta),
     ...(callbackBase && {
       cog: {
         results: cogResults,
@@ -146,6 +150,7 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
     blocklist,
     fileInputs,
     inputFile: (id: string) => readInputFile({ db, store }, id),
+    fileFieldsOf: async (id: string) => (await modelOf(id))?.fileFields.map((f) => f.name) ?? [],
     slots: dispatcher,
     abandon: async (pool, runId, slot) => {
       const settings = await runnerOf(pool);

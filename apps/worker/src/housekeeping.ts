@@ -62,6 +62,7 @@ export function startHousekeeping({ config, db, redis, logger }: WorkerDeps, par
     logger,
     everyMs: config.POOL_MONITOR_INTERVAL_MS,
     catalogueTtlMs: config.CATALOGUE_CACHE_TTL_MS,
+    secretsKey: parts.secretsKey,
   });
 
   const expireOutputs = periodic("output expiry", async () => {

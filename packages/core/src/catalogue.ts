@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { cogRunnerSchema } from "./cog.js";
+import { openAIServerRunnerSchema } from "./openaiServer.js";
 import { pricingSchema } from "./pricing.js";
 
 export const MODEL_CATEGORIES = ["image", "video", "audio"] as const;
@@ -18,9 +19,13 @@ export const runnerSchema = z.discriminatedUnion("kind", [
     delay_ms: z.int().min(0).default(0),
   }),
   cogRunnerSchema,
+  openAIServerRunnerSchema,
 ]);
 
 export type RunnerSettings = z.infer<typeof runnerSchema>;
+
+/** The kinds of runner: built-in generators, and the kinds of model server. */
+export const RUNNER_KINDS = ["builtin", "cog", "openai"] as const satisfies readonly RunnerSettings["kind"][];
 
 const jsonSchemaObject = z.looseObject({
   type: z.literal("object"),

@@ -7,6 +7,7 @@
 import type { RunnerSettings } from "./catalogue.js";
 import type { OutputKind } from "./pricing.js";
 import type { PoolSpec } from "./scheduling.js";
+import { OPENAI_SERVER_OUTPUT } from "./openaiServer.js";
 
 export interface RunnerTraits {
   /** Where its runs get capacity (null: unlimited, they start as soon as a worker is free). */
@@ -61,6 +62,21 @@ const TRAITS: TraitsOf = {
     instant: false,
     output: s.output,
     files: "urls",
+  }),
+  // OpenAI-style media servers, each with `concurrency` slots. An image edit's file goes in a
+  // multipart form, which the worker builds from the file's bytes; a video's reference image is
+  // given to the server as a URL.
+  openai: (s) => ({
+    pool: {
+      kind: "servers",
+      servers: s.servers,
+      concurrency: s.concurrency,
+      healthIntervalMs: s.health_interval_ms,
+    },
+    costsCompute: true,
+    instant: false,
+    output: OPENAI_SERVER_OUTPUT[s.api],
+    files: s.api === "videos" ? "urls" : "ids",
   }),
 };
 

@@ -5,10 +5,19 @@ import type { RunnerSettings } from "@svc/core";
 import type { CogRunnerDeps } from "./cog/cogRunner.js";
 import { cogKind } from "./cog/index.js";
 import { builtinKind } from "./generators/index.js";
+import { openAIKind } from "./openai/index.js";
 import type { Runner } from "./runner.js";
 
 export interface RunnersOptions {
   cog?: CogRunnerDeps;
+  /** Opens model servers' sealed API keys (SECRETS_KEY). */
+  secretsKey?: Buffer;
+  /** Output URLs may point at loopback/private addresses (without Cog configured: Cog's say so). */
+  allowPrivateOutputs?: boolean;
+  /** The largest output file accepted (OUTPUT_MAX_BYTES). */
+  maxOutputBytes?: number;
+  /** Routine steps at debug; what an operator acts on (a server failing) at info. */
+  log?(level: "debug" | "info", message: string, meta: Record<string, unknown>): void;
   /** Worker threads for the built-in generators' CPU work (0: one per core). */
   generatorThreads?: number;
   /** The ffmpeg of the video (MP4) and audio (MP3) generators; default: the npm-installed one. */
@@ -28,12 +37,18 @@ export interface KindRunners<K extends Kind> {
 export interface RunnerKind<K extends Kind> {
   create(options: RunnersOptions): KindRunners<K>;
   /** For kinds whose runs go to model servers: whether a server takes runs now. */
-  serverUp?(server: string, timeoutMs: number): Promise<boolean>;
+  serverUp?(
+    settings: SettingsOf<K>,
+    server: string,
+    timeoutMs: number,
+    secretsKey?: Buffer,
+  ): Promise<boolean>;
 }
 
 const KINDS: { [K in Kind]: RunnerKind<K> } = {
   builtin: builtinKind,
   cog: cogKind,
+  openai: openAIKind,
 };
 
 export interface Runners {
@@ -57,5 +72,11 @@ export function createRunners(options: RunnersOptions = {}): Runners {
 }
 
 /** Whether a model's server takes runs now, as its kind checks it (false for a kind without servers). */
-export const serverUp = (settings: RunnerSettings, server: string, timeoutMs: number): Promise<boolean> =>
-  KINDS[settings.kind].serverUp?.(server, timeoutMs) ?? Promise.resolve(false);
+export const serverUp = (
+  settings: RunnerSettings,
+  server: string,
+  timeoutMs: number,
+  secretsKey?: Buffer,
+): Promise<boolean> =>
+  (KINDS[settings.kind] as RunnerKind<Kind>).serverUp?.(settings as never, server, timeoutMs, secretsKey) ??
+  Promise.resolve(false);

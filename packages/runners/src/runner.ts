@@ -24,6 +24,8 @@ export interface RunContext {
    * built-in ones; model servers get URLs instead); undefined when it is gone.
    */
   inputFile?(id: string): Promise<{ bytes: Uint8Array; contentType: string } | undefined>;
+  /** The model's file fields that this run's input names (a form's files, for a server that takes them so). */
+  fileFields?: readonly string[];
 }
 
 export interface RunResult {

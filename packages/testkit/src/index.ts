@@ -6,6 +6,7 @@ export * from "./process.js";
 export * from "./wait.js";
 export * from "./httpsReceiver.js";
 export * from "./fakeCogServer.js";
+export * from "./fakeOpenAIServer.js";
 export * from "./tcpProxy.js";
 export * from "./media.js";
 export * from "./s3Server.js";

@@ -67,3 +67,35 @@ export async function seedCogModel(
 }
 
 type CatalogueRunner = Parameters<typeof seedCatalogue>[1][number]["runner"];
+
+/** The catalogue model whose input schema and pricing an OpenAI-style model of each API takes. */
+const LIKE = { images: "acme/pixel-hq", videos: "acme/motion/clip", speech: "acme/voice/tone" } as const;
+
+/** A model served by OpenAI-style media servers (runner kind openai), like the catalogue's of its kind. */
+export async function seedOpenAIModel(
+  db: Db,
+  id: string,
+  servers: readonly string[],
+  runner: { api: keyof typeof LIKE; model: string; api_key_enc?: string } & Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+): Promise<void> {
+  const like = (await loadCatalogue()).find((m) => m.id === LIKE[runner.api])!;
+  await seedCatalogue(db, [
+    {
+      ...like,
+      id,
+      name: id,
+      highlighted: false,
+      runner: {
+        kind: "openai",
+        servers: [...servers],
+        concurrency: 1,
+        health_interval_ms: 100,
+        request_timeout_ms: 10_000,
+        poll_interval_ms: 50,
+        ...runner,
+      } as CatalogueRunner,
+      ...extra,
+    },
+  ]);
+}

@@ -5,6 +5,7 @@ import {
   DeliveryView,
   EndpointView,
   ERROR_STATUS,
+  RUNNER_KINDS,
   BUDGET_PERIODS,
   USER_ROLES,
   EVENT_TYPES,
@@ -379,11 +380,11 @@ export const OperatorModels = z.object({
           status: z.string(),
           unit: z.string(),
           tokens_per_unit: z.int(),
-          runner: z.enum(["builtin", "cog"]),
-          servers: z
-            .array(z.string())
-            .meta({ description: "A Cog model's servers; [] for built-in generators" }),
-          concurrency: z.int().nullable().meta({ description: "Predictions at once per Cog server" }),
+          runner: z.enum(RUNNER_KINDS),
+          servers: z.array(z.string()).meta({
+            description: "A model server kind's servers (Cog, OpenAI-style); [] for built-in generators",
+          }),
+          concurrency: z.int().nullable().meta({ description: "Runs at once per server" }),
           max_queue: z.int().nullable(),
           queue: z
             .object({

@@ -1,5 +1,5 @@
 import type { Job } from "bullmq";
-import { isInstant, outputKindOf, retryWhileDown, type RunProgress } from "@svc/core";
+import { isInstant, namesFiles, outputKindOf, retryWhileDown, type RunProgress } from "@svc/core";
 import type { Logger } from "@svc/logger";
 import type { DirectRunJob, InstantRun, LeasedRunJob } from "@svc/queue";
 import {
@@ -33,6 +33,8 @@ export interface ExecuteDeps {
   fileInputs(modelId: string, input: Record<string, unknown>): Promise<Record<string, unknown> | undefined>;
   /** An input file's bytes, for runners that read files themselves (the built-in ones). */
   inputFile: NonNullable<RunContext["inputFile"]>;
+  /** The model's file fields (names), looked up only for an input that names a file. */
+  fileFieldsOf(modelId: string): Promise<string[]>;
   /** Stops the work sent to a slot before the start, of a run that needs no execution. */
   abandon(modelId: string, runId: string, slot: string): Promise<void>;
   /** Holds a leased run's slot while it executes and gives it back when the run has ended. */
@@ -318,6 +320,11 @@ async function executeStarted(
   if (refused) return finish(refused);
   const input = await throughOutage("file inputs", () => deps.fileInputs(run.modelId, run.input));
   if (!input) return finish(INPUT_FILE_UNAVAILABLE);
+  const fileFields = namesFiles(run.input)
+    ? (await throughOutage("file inputs", () => deps.fileFieldsOf(run.modelId))).filter(
+        (f) => run.input[f] !== undefined && run.input[f] !== null,
+      )
+    : [];
 
   // One controller for cancel and deadline, whose timer is cleared when the run ends: with
   // AbortSignal.timeout every finished run would leave a timer pending until its deadline.
@@ -357,6 +364,7 @@ async function executeStarted(
         ...(leased?.begun && run.attempts === 1 && { begun: Promise.resolve(true) }),
         progress: files.progress,
         inputFile: deps.inputFile,
+        fileFields,
       }),
     );
     end = { kind: "produced", output: result.output, units: result.units };

@@ -29,6 +29,8 @@ export function startPoolMonitor(deps: {
   logger: Logger;
   everyMs: number;
   catalogueTtlMs: number;
+  /** Opens model servers' sealed API keys, for health checks that need them. */
+  secretsKey?: Buffer;
 }): PoolMonitor {
   const { scheduler, logger } = deps;
   let pools: { id: string; spec: NonNullable<PoolSpec>; settings: RunnerSettings }[] = [];
@@ -60,7 +62,9 @@ export function startPoolMonitor(deps: {
     if (!(await scheduler.claimDuty(id, interval))) return;
     if (spec.kind === "workers") return deps.dispatcher.setSlots(id, poolSlots(spec, [], threads));
     const timeoutMs = Math.max(100, Math.min(interval, 5_000));
-    const up = await Promise.all(spec.servers.map((server) => serverUp(settings, server, timeoutMs)));
+    const up = await Promise.all(
+      spec.servers.map((server) => serverUp(settings, server, timeoutMs, deps.secretsKey)),
+    );
     await Promise.all(spec.servers.map((server, i) => scheduler.setHealth(id, server, up[i]!)));
     spec.servers.forEach((server, i) => {
       const key = `${id} ${server}`;

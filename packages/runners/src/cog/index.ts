@@ -18,5 +18,5 @@ export const cogKind: RunnerKind<"cog"> = {
       },
     };
   },
-  serverUp: cogServerUp,
+  serverUp: (_settings, server, timeoutMs) => cogServerUp(server, timeoutMs),
 };

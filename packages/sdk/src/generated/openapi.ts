@@ -8540,10 +8540,10 @@ export type components = {
             unit: string;
             tokens_per_unit: number;
             /** @enum {string} */
-            runner: "builtin" | "cog";
-            /** @description A Cog model's servers; [] for built-in generators */
+            runner: "builtin" | "cog" | "openai";
+            /** @description A model server kind's servers (Cog, OpenAI-style); [] for built-in generators */
             servers: string[];
-            /** @description Predictions at once per Cog server */
+            /** @description Runs at once per server */
             concurrency: number | null;
             max_queue: number | null;
             /** @description Its pool now (models of limited capacity); null while Redis is away or for unlimited models */

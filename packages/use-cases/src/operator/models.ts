@@ -41,7 +41,7 @@ export async function changeModel(
     const before = await findModelSettings(tx, modelId);
     if (!before) return { kind: "not_found" as const };
     const runner = before.runner;
-    if ((change.servers || change.concurrency) && runner.kind !== "cog")
+    if ((change.servers || change.concurrency) && runner.kind === "builtin")
       return {
         kind: "invalid" as const,
         message: `${modelId} runs on built-in generators: it has no servers.`,

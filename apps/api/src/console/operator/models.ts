@@ -19,8 +19,8 @@ const presentOperatorModel = (m: CatalogueModel, queue: Awaited<ReturnType<typeo
   unit: m.pricing.unit,
   tokens_per_unit: m.pricing.tokens_per_unit,
   runner: m.runner.kind,
-  servers: m.runner.kind === "cog" ? m.runner.servers : [],
-  concurrency: m.runner.kind === "cog" ? m.runner.concurrency : null,
+  servers: m.runner.kind === "builtin" ? [] : m.runner.servers,
+  concurrency: m.runner.kind === "builtin" ? null : m.runner.concurrency,
   max_queue: m.maxQueue,
   queue,
 });

@@ -24,7 +24,7 @@ export function useModelEditor() {
         body: {
           tokens_per_unit: Number(edit.price),
           status: edit.status,
-          ...(edit.model.runner === "cog" && {
+          ...(edit.model.runner !== "builtin" && {
             servers: edit.servers
               .split(/\s+/)
               .map((s) => s.trim())
@@ -85,7 +85,7 @@ export function useModelEditor() {
             </select>
             <span className="hint">Only active models are listed and runnable.</span>
           </label>
-          {editing.model.runner === "cog" ? (
+          {editing.model.runner !== "builtin" ? (
             <label>
               Servers (one URL per line)
               <textarea
@@ -95,7 +95,7 @@ export function useModelEditor() {
               />
             </label>
           ) : null}
-          {editing.model.runner === "cog" ? (
+          {editing.model.runner !== "builtin" ? (
             <label>
               Predictions at once per server
               <CountInput

@@ -58,7 +58,7 @@ export function OperatorModels() {
             {
               header: "Runs on",
               cell: (m) =>
-                m.runner === "cog"
+                m.runner !== "builtin"
                   ? `${m.servers.length} server${m.servers.length === 1 ? "" : "s"} × ${m.concurrency}`
                   : "built-in",
             },

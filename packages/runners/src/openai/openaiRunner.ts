@@ -1,0 +1,184 @@
+import {
+  openAIImagesSchema,
+  openAIServerBody,
+  openAIVideoJobSchema,
+  serverOfSlot,
+  type OpenAIServerSettings,
+} from "@svc/core";
+import { abortableDelay, RunnerError, type RunContext, type Runner } from "../runner.js";
+import { cogOutput, copyOutputs, type OutputFetchPolicy } from "../cog/outputs.js";
+import { authorization } from "./health.js";
+
+export interface OpenAIRunnerDeps {
+  /** Opens the models' sealed API keys (SECRETS_KEY). */
+  secretsKey?: Buffer;
+  allowPrivateOutputs: boolean;
+  maxOutputBytes: number;
+  log?(level: "debug" | "info", message: string, meta: Record<string, unknown>): void;
+}
+
+/** A failure of the server rather than of the run's input: 5xx, 429, or no answer. */
+class ServerFailed extends Error {}
+
+/**
+ * Runs a model on OpenAI-style media servers (vLLM-Omni, SGLang, LocalAI), on the server of the
+ * slot the scheduler leased it. Images and speech are one request answered when made (canceled by
+ * aborting it); an image input goes as images/edits' multipart form. A video is a job: created,
+ * polled (its progress becomes the run's), its content downloaded; a cancel deletes it on the
+ * server. A 4xx is the input's fault (FAILED INVALID_INPUT, nothing charged); a server that fails
+ * or does not answer fails the attempt, and the job is retried.
+ */
+export function createOpenAIRunner(deps: OpenAIRunnerDeps): Runner {
+  const log = deps.log ?? (() => {});
+  const policy = (s: OpenAIServerSettings): OutputFetchPolicy => ({
+    allowPrivate: deps.allowPrivateOutputs,
+    trustedOrigins: new Set(s.servers.map((server) => new URL(server).origin)),
+    timeoutMs: s.request_timeout_ms,
+    maxBytes: deps.maxOutputBytes,
+  });
+
+  async function call(
+    s: OpenAIServerSettings,
+    server: string,
+    path: string,
+    init: { method?: string; body?: FormData; json?: unknown },
+    signal: AbortSignal,
+  ): Promise<Response> {
+    let res: Response;
+    try {
+      res = await fetch(new URL(path, `${server}/`), {
+        method: init.method ?? (init.body || init.json ? "POST" : "GET"),
+        headers: {
+          ...authorization(s, deps.secretsKey),
+          ...(init.json !== undefined && { "content-type": "application/json" }),
+        },
+        body: init.json !== undefined ? JSON.stringify(init.json) : init.body,
+        signal: AbortSignal.any([signal, AbortSignal.timeout(s.request_timeout_ms)]),
+      });
+    } catch (error) {
+      signal.throwIfAborted();
+      throw new ServerFailed(`${server}: ${(error as Error).message}`);
+    }
+    if (res.ok) return res;
+    const text = (await res.text().catch(() => "")).slice(0, 500);
+    if (res.status >= 500 || res.status === 429 || res.status === 409)
+      throw new ServerFailed(`${server}${path} answered ${res.status}: ${text}`);
+    // The model's settings, not the run's input: its key, its model name.
+    if (res.status === 401 || res.status === 403 || res.status === 404)
+      throw new RunnerError("MODEL_ERROR", `the model server refused the model (${res.status}): ${text}`);
+    throw new RunnerError("INVALID_INPUT", `the model server refused the request (${res.status}): ${text}`);
+  }
+
+  async function images(
+    ctx: RunContext,
+    s: OpenAIServerSettings,
+    server: string,
+    fileFields: readonly string[],
+  ) {
+    const body = openAIServerBody(s, ctx.input, fileFields);
+    let res: Response;
+    const image = fileFields[0] && (await ctx.inputFile?.(String(ctx.input[fileFields[0]])));
+    if (fileFields.length && !image)
+      throw new RunnerError("INPUT_FILE_UNAVAILABLE", "The run's input file is no longer stored.");
+    if (image) {
+      // An image input: OpenAI's images/edits, a multipart form.
+      const form = new FormData();
+      for (const [k, v] of Object.entries(body)) if (v !== undefined) form.set(k, String(v));
+      form.set("image", new Blob([image.bytes], { type: image.contentType }), "image");
+      res = await call(s, server, "v1/images/edits", { body: form }, ctx.signal);
+    } else res = await call(s, server, "v1/images/generations", { json: body }, ctx.signal);
+    const parsed = openAIImagesSchema.safeParse(await res.json().catch(() => null));
+    if (!parsed.success)
+      throw new RunnerError("MODEL_ERROR", "the model server's answer is not an images response");
+    const refs = parsed.data.data.map((d) =>
+      d.b64_json ? `data:image/png;base64,${d.b64_json}` : (d.url ?? ""),
+    );
+    const urls = await copyOutputs(refs.filter(Boolean), ctx.outputs, ctx.signal, policy(s));
+    ctx.progress({ completed: urls.length, total: urls.length, output: cogOutput("image", urls) });
+    return { units: urls.length, output: cogOutput("image", urls) };
+  }
+
+  async function speech(ctx: RunContext, s: OpenAIServerSettings, server: string) {
+    const body = openAIServerBody(s, ctx.input);
+    const res = await call(s, server, "v1/audio/speech", { json: body }, ctx.signal);
+    const type = res.headers.get("content-type") ?? "audio/mpeg";
+    const bytes = Buffer.from(await res.arrayBuffer());
+    if (bytes.length > deps.maxOutputBytes)
+      throw new RunnerError("MODEL_ERROR", `a model output is larger than ${deps.maxOutputBytes} bytes`);
+    const ref = `data:${type.split(";")[0]};base64,${bytes.toString("base64")}`;
+    const urls = await copyOutputs([ref], ctx.outputs, ctx.signal, policy(s));
+    return { units: ctx.unitsRequested, output: cogOutput("audio", urls) };
+  }
+
+  async function videos(
+    ctx: RunContext,
+    s: OpenAIServerSettings,
+    server: string,
+    fileFields: readonly string[],
+  ) {
+    const body = openAIServerBody(s, ctx.input, fileFields);
+    // As OpenAI's clients send it: a form; a reference image as its URL (a signed one of ours).
+    const form = new FormData();
+    for (const [k, v] of Object.entries(body)) if (v !== undefined) form.set(k, String(v));
+    const reference = fileFields[0] && ctx.input[fileFields[0]];
+    if (typeof reference === "string") form.set("input_reference[image_url]", reference);
+    const created = openAIVideoJobSchema.safeParse(
+      await (await call(s, server, "v1/videos", { body: form }, ctx.signal)).json().catch(() => null),
+    );
+    if (!created.success)
+      throw new RunnerError("MODEL_ERROR", "the model server's answer is not a video job");
+    const id = encodeURIComponent(created.data.id);
+    log("debug", "video job created", { server, job_id: created.data.id, run_id: ctx.runId });
+    try {
+      let job = created.data;
+      while (job.status === "queued" || job.status === "in_progress") {
+        await abortableDelay(s.poll_interval_ms, ctx.signal);
+        const polled = openAIVideoJobSchema.safeParse(
+          await (await call(s, server, `v1/videos/${id}`, {}, ctx.signal)).json().catch(() => null),
+        );
+        if (!polled.success)
+          throw new RunnerError("MODEL_ERROR", "the model server's answer is not a video job");
+        job = polled.data;
+        if (job.progress !== null && job.progress !== undefined)
+          ctx.progress({
+            completed: Math.floor((Math.min(100, job.progress) / 100) * ctx.unitsRequested),
+            total: ctx.unitsRequested,
+          });
+      }
+      if (job.status === "failed")
+        throw new RunnerError("MODEL_ERROR", job.error?.message || "The model server failed the video.");
+      const content = await call(s, server, `v1/videos/${id}/content`, {}, ctx.signal);
+      const url = await ctx.outputs.save("video.mp4", Buffer.from(await content.arrayBuffer()), ctx.signal);
+      return { units: ctx.unitsRequested, output: cogOutput("video", [url]) };
+    } catch (error) {
+      // A canceled run's job is deleted on its server, which stops the GPU's work on it.
+      if (ctx.signal.aborted)
+        await fetch(new URL(`v1/videos/${id}`, `${server}/`), {
+          method: "DELETE",
+          headers: authorization(s, deps.secretsKey),
+          signal: AbortSignal.timeout(5_000),
+        }).catch(() => {});
+      throw error;
+    }
+  }
+
+  return {
+    async run(ctx) {
+      if (ctx.settings.kind !== "openai")
+        throw new RunnerError("INTERNAL_ERROR", "not an OpenAI-style model");
+      const s = ctx.settings;
+      const server = ctx.slot ? serverOfSlot(ctx.slot) : null;
+      if (!server) throw new Error("an OpenAI-style model's run has no server slot");
+      const fileFields = ctx.fileFields ?? [];
+      try {
+        if (s.api === "images") return await images(ctx, s, server, fileFields);
+        if (s.api === "speech") return await speech(ctx, s, server);
+        return await videos(ctx, s, server, fileFields);
+      } catch (error) {
+        if (error instanceof ServerFailed)
+          log("info", "model server failed", { server, error: error.message });
+        throw error;
+      }
+    },
+  };
+}

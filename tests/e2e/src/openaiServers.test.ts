@@ -1,0 +1,182 @@
+import { openSecret, parseSecretsKey, sealSecret } from "@svc/core";
+import type { AnyRun } from "@svc/sdk";
+import {
+  seedOpenAIModel,
+  startFakeOpenAIServer,
+  testPng,
+  waitFor,
+  type FakeOpenAIServer,
+} from "@svc/testkit";
+import { startService, type E2EService } from "./service.js";
+
+// OpenAI-style media servers (vLLM-Omni, SGLang, LocalAI) behind the scheduler, through the built
+// API and worker: protocol-faithful fakes with a GPU's limits (one piece of work at a time).
+describe("OpenAI-style media servers", () => {
+  let service: E2EService;
+  let images: FakeOpenAIServer;
+  let videos: FakeOpenAIServer;
+  let speech: FakeOpenAIServer;
+  let client: Awaited<ReturnType<E2EService["account"]>>["client"];
+  const KEY = "sk-upstream-secret";
+
+  beforeAll(async () => {
+    service = await startService();
+    await service.startApi();
+    await service.startWorker();
+    images = await startFakeOpenAIServer({ model: "Qwen/Qwen-Image", apiKey: KEY, unitMs: 100 });
+    videos = await startFakeOpenAIServer({ model: "Wan-AI/Wan2.2-T2V", apiKey: KEY, unitMs: 100 });
+    speech = await startFakeOpenAIServer({ model: "kokoro", unitMs: 50 });
+    const sealed = sealSecret(parseSecretsKey(service.env.SECRETS_KEY!), KEY);
+    const { db } = service.database;
+    await seedOpenAIModel(db, "oai/image", [images.url], {
+      api: "images",
+      model: "Qwen/Qwen-Image",
+      api_key_enc: sealed,
+    });
+    await seedOpenAIModel(db, "oai/video", [videos.url], {
+      api: "videos",
+      model: "Wan-AI/Wan2.2-T2V",
+      api_key_enc: sealed,
+    });
+    await seedOpenAIModel(db, "oai/speech", [speech.url], { api: "speech", model: "kokoro" });
+    await seedOpenAIModel(
+      db,
+      "oai/edit",
+      [images.url],
+      { api: "images", model: "Qwen/Qwen-Image", api_key_enc: sealed },
+      {
+        input_schema: {
+          type: "object",
+          properties: {
+            prompt: { type: "string", minLength: 1 },
+            image: { type: "string", format: "uri", "x-media": "image" },
+          },
+          required: ["prompt", "image"],
+          additionalProperties: false,
+        },
+        pricing: { unit: "image", tokens_per_unit: 3 },
+      },
+    );
+    const a = await service.account(10_000);
+    client = a.client;
+  });
+  afterAll(async () => {
+    await Promise.all([images, videos, speech].map((s) => s?.close()));
+    await service?.stop();
+  });
+
+  const ended = (id: string) =>
+    waitFor(
+      async () => {
+        const run: AnyRun = await client.runs.get(id);
+        return ["COMPLETED", "FAILED", "CANCELED"].includes(run.status) ? run : null;
+      },
+      { what: `run ${id} to end` },
+    );
+  /** A completed run's output files of one kind. */
+  const filesOf = (run: AnyRun, kind: "images" | "audio" | "video") =>
+    (run as unknown as { output: Record<string, string[]> }).output[kind]!;
+  const pngSize = (bytes: Buffer) => ({ width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) });
+
+  it("when image, speech and video runs are made, then each server gets OpenAI's request with the model's key and the runs complete with its files", async () => {
+    const image = await client.runs.create("oai/image", {
+      input: { prompt: "a lighthouse", num_images: 2, image_size: "landscape_4_3" },
+    });
+    const done = await ended(image.run_id);
+    expect(done).toMatchObject({ status: "COMPLETED", tokens_charged: 10 });
+    const urls = filesOf(done, "images");
+    expect(urls).toHaveLength(2);
+    for (const url of urls)
+      expect(pngSize(Buffer.from(await (await fetch(url)).arrayBuffer()))).toEqual({
+        width: 1024,
+        height: 768,
+      });
+    expect(images.received.at(-1)).toMatchObject({
+      path: "/v1/images/generations",
+      body: {
+        model: "Qwen/Qwen-Image",
+        prompt: "a lighthouse",
+        n: 2,
+        size: "1024x768",
+        response_format: "b64_json",
+      },
+    });
+
+    const voice = await ended(
+      (await client.runs.create("oai/speech", { input: { prompt: "a calm sea", format: "wav" } })).run_id,
+    );
+    expect(voice.status).toBe("COMPLETED");
+    expect(speech.received.at(-1)!.body).toMatchObject({
+      model: "kokoro",
+      input: "a calm sea",
+      response_format: "wav",
+    });
+    const audio = filesOf(voice, "audio")[0]!;
+    expect((await fetch(audio)).headers.get("content-type")).toBe("audio/wav");
+
+    const clip = await client.runs.create("oai/video", {
+      input: { prompt: "waves", duration_seconds: 3, video_size: "square" },
+    });
+    const progress: number[] = [];
+    for await (const event of client.stream(clip.run_id))
+      if (event.type === "progress" && event.progress.completed !== undefined)
+        progress.push(event.progress.completed);
+    const made = await ended(clip.run_id);
+    expect(made).toMatchObject({ status: "COMPLETED", tokens_charged: 12 });
+    expect(videos.received.at(-1)!.body).toMatchObject({
+      model: "Wan-AI/Wan2.2-T2V",
+      prompt: "waves",
+      seconds: "3",
+      size: "240x240",
+    });
+    const mp4 = Buffer.from(await (await fetch(filesOf(made, "video")[0]!)).arrayBuffer());
+    expect(mp4.equals(videos.video)).toBe(true);
+    expect(progress.length).toBeGreaterThan(0);
+    expect(Math.max(images.maxConcurrent, videos.maxConcurrent, speech.maxConcurrent)).toBe(1);
+  });
+
+  it("when a run has an image input, then the server gets it in images/edits' form", async () => {
+    const png = testPng(32, 32, "edit me");
+    const upload = await client.files.create(png);
+    const run = await ended(
+      (await client.runs.create("oai/edit", { input: { prompt: "sharper", image: upload.id } })).run_id,
+    );
+    expect(run.status).toBe("COMPLETED");
+    const sent = images.received.at(-1)!;
+    expect(sent).toMatchObject({
+      path: "/v1/images/edits",
+      body: { model: "Qwen/Qwen-Image", prompt: "sharper", n: "1" },
+    });
+    expect(sent.files.image!.equals(png)).toBe(true);
+  });
+
+  it("when a video run is canceled, then its job is deleted on the server and it is charged what it delivered", async () => {
+    const clip = await client.runs.create("oai/video", { input: { prompt: "long", duration_seconds: 10 } });
+    await waitFor(async () => ((await client.runs.get(clip.run_id)).status === "EXECUTING" ? true : null));
+    await waitFor(async () => (videos.received.some((r) => r.body.prompt === "long") ? true : null));
+    await client.runs.cancel(clip.run_id);
+    const canceled = await ended(clip.run_id);
+    expect(canceled.status).toBe("CANCELED");
+    await waitFor(async () => (videos.deleted.length > 0 ? true : null));
+    expect((canceled as { tokens_charged: number }).tokens_charged).toBe(0);
+  });
+
+  it("when a server goes down, then runs wait QUEUED, and start once it is back", async () => {
+    await images.stop();
+    // The pool monitor marks it down within a health interval or two.
+    await new Promise((r) => setTimeout(r, 500));
+    const run = await client.runs.create("oai/image", { input: { prompt: "patience" } });
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await client.runs.get(run.run_id)).status).toBe("QUEUED");
+    await images.start();
+    expect(await ended(run.run_id)).toMatchObject({ status: "COMPLETED" });
+  });
+
+  it("when a model has a key, then it is stored sealed and shown nowhere", async () => {
+    const model = await service.database.db.model.findUniqueOrThrow({ where: { id: "oai/image" } });
+    const runner = model.runner as { api_key_enc: string };
+    expect(runner.api_key_enc).not.toContain(KEY);
+    expect(openSecret(parseSecretsKey(service.env.SECRETS_KEY!), runner.api_key_enc)).toBe(KEY);
+    expect(JSON.stringify(await client.models.get("oai/image"))).not.toContain(runner.api_key_enc);
+  });
+});
