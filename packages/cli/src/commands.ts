@@ -12,6 +12,7 @@ import {
   type BudgetPeriod,
   type Mode,
   type ModelCategory,
+  type OpenAIServerApi,
   type UserRole,
 } from "@svc/core";
 import {
@@ -39,6 +40,7 @@ import {
   cliActor,
   hashPassword,
   importCogModel,
+  importOpenAIModel,
   issueKey,
   openAccount,
   revokeKey,
@@ -95,6 +97,12 @@ export const USAGE = `usage: svc <command> [options]
                                                   its /openapi.json (or --like's, mapped by --input-map);
                                                   an existing id is refused unless --replace;
                                                   --save also writes catalogue/models.json
+  models import --openai <base-url> --model <its name there> --api images|videos|speech --id <vendor/model>
+         [--api-key-env <VAR>] [--price <tokens>] [--name <name>] [--description <text>] [--replace] [--save]
+                                                  add a model served by OpenAI-style media servers
+                                                  (vLLM-Omni, SGLang, LocalAI): its API's public input;
+                                                  the key is read from the variable VAR and stored
+                                                  sealed with SECRETS_KEY (never printed)
 `;
 
 export class UsageError extends Error {}
@@ -207,6 +215,10 @@ function parseOptions(argv: string[]) {
         mode: { type: "string" },
         json: { type: "boolean", default: false },
         cog: { type: "string" },
+        openai: { type: "string" },
+        model: { type: "string" },
+        api: { type: "string" },
+        "api-key-env": { type: "string" },
         id: { type: "string" },
         description: { type: "string" },
         category: { type: "string" },
@@ -235,8 +247,8 @@ function parseOptions(argv: string[]) {
   }
 }
 
-/** What the commands read from the configuration. */
-export type CommandSettings = Pick<BaseConfig, "API_KEYS_PER_MODE_MAX">;
+/** What the commands read from the configuration (secretsKey: SECRETS_KEY, when set, to seal keys). */
+export type CommandSettings = Pick<BaseConfig, "API_KEYS_PER_MODE_MAX"> & { secretsKey?: Buffer };
 
 /** Runs one admin command against the database; prints with out(). */
 export async function runCommand(db: Db, argv: string[], out: Out, settings: CommandSettings): Promise<void> {
@@ -420,7 +432,38 @@ export async function runCommand(db: Db, argv: string[], out: Out, settings: Com
       return;
     }
     case "models import": {
-      if (!values.cog) throw new UsageError("--cog <base-url> is required");
+      if (values.openai) {
+        const keyVar = values["api-key-env"];
+        const apiKey = keyVar ? process.env[keyVar] : undefined;
+        if (keyVar && !apiKey) throw new UsageError(`--api-key-env: ${keyVar} is not set`);
+        const entry = await importOpenAIModel(
+          db,
+          by,
+          {
+            replace: values.replace,
+            server: values.openai,
+            model: required(values.model, "model"),
+            api: required(values.api, "api") as OpenAIServerApi,
+            ...(apiKey && { apiKey }),
+            id: required(values.id, "id"),
+            name: values.name,
+            description: values.description,
+            price: positiveInt(values.price ?? "1", "price", MODEL_PRICE_MAX),
+            status: values.status,
+          },
+          settings.secretsKey,
+        ).catch((error: unknown) => {
+          throw new UsageError((error as Error).message);
+        });
+        if (values.save) await saveToCatalogueFile(entry, repoPaths.catalogue);
+        // The key is not printed, not even sealed.
+        print(`imported ${entry.id}${values.save ? " (and saved to the catalogue file)" : ""}`, {
+          ...entry,
+          runner: { ...entry.runner, api_key_enc: undefined },
+        });
+        return;
+      }
+      if (!values.cog) throw new UsageError("--cog <base-url> or --openai <base-url> is required");
       const entry = await importCogModel(db, by, {
         replace: values.replace,
         cog: values.cog,

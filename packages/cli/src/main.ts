@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { ConfigError, loadBaseConfig } from "@svc/config";
+import { parseSecretsKey } from "@svc/core";
 import { dbFromConfig } from "@svc/db";
 import { USAGE, UsageError, runCommand } from "./commands.js";
 
@@ -14,7 +15,9 @@ try {
   const config = loadBaseConfig();
   const db = dbFromConfig(config, 2);
   try {
-    await runCommand(db, argv, (line) => console.log(line), config);
+    // SECRETS_KEY, when set, seals the API keys of imported model servers.
+    const secretsKey = process.env.SECRETS_KEY ? parseSecretsKey(process.env.SECRETS_KEY) : undefined;
+    await runCommand(db, argv, (line) => console.log(line), { ...config, ...(secretsKey && { secretsKey }) });
   } finally {
     await db.$disconnect();
   }

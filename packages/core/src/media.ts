@@ -92,9 +92,14 @@ export const IMAGE_SIZES: Record<string, [number, number]> = {
   portrait_4_3: [768, 1024],
 };
 
-/** The built-in clips' video_size presets: name -> [width, height] in pixels. */
+/**
+ * video_size presets: name -> [width, height] in pixels. The built-in clips make the small ones;
+ * models on video servers take the 720p ones (OpenAI's 1280x720 and 720x1280).
+ */
 export const VIDEO_SIZES: Record<string, [number, number]> = {
   landscape_16_9: [320, 180],
   square: [240, 240],
   portrait_16_9: [180, 320],
+  landscape_720p: [1280, 720],
+  portrait_720p: [720, 1280],
 };

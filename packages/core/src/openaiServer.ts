@@ -77,3 +77,97 @@ export const openAIVideoJobSchema = z.looseObject({
 export const openAIImagesSchema = z.looseObject({
   data: z.array(z.looseObject({ b64_json: z.string().nullish(), url: z.string().nullish() })),
 });
+
+const SEED = {
+  type: "integer",
+  minimum: 0,
+  maximum: 4294967295,
+  description: "Random seed, passed to the server (which may ignore it).",
+};
+
+/**
+ * The public input of a model imported from an OpenAI-style server, by its API: what the
+ * interface spec's models of its category take (images: prompt, image_size, num_images), each
+ * field meaning what openAIServerBody sends.
+ */
+export function openAIServerInputSchema(api: OpenAIServerApi): Record<string, unknown> & {
+  type: "object";
+  properties: Record<string, Record<string, unknown>>;
+} {
+  const prompt = {
+    type: "string",
+    minLength: 1,
+    maxLength: 4000,
+    description: "Text description of what to make.",
+  };
+  const properties: Record<string, Record<string, unknown>> = api === "images"
+    ? {
+        prompt,
+        image_size: {
+          type: "string",
+          enum: Object.keys(IMAGE_SIZES),
+          default: "square_hd",
+          description: `Output size preset: ${Object.entries(IMAGE_SIZES)
+            .map(([k, [w, h]]) => `${k} ${w}x${h}`)
+            .join(", ")}.`,
+        },
+        num_images: {
+          type: "integer",
+          minimum: 1,
+          maximum: 4,
+          default: 1,
+          description: "Number of images to generate.",
+        },
+        seed: SEED,
+      }
+    : api === "videos"
+      ? {
+          prompt,
+          duration_seconds: {
+            type: "integer",
+            minimum: 1,
+            maximum: 20,
+            default: 4,
+            description: "Length of the clip in seconds.",
+          },
+          video_size: {
+            type: "string",
+            enum: ["landscape_720p", "portrait_720p"],
+            default: "landscape_720p",
+            description: "Frame size preset: landscape_720p 1280x720, portrait_720p 720x1280.",
+          },
+          first_frame: {
+            type: "string",
+            format: "uri",
+            "x-media": "image",
+            "x-content-types": ["image/png", "image/jpeg"],
+            description:
+              "Image to video: the image the clip starts from. A file id (POST /files), an https URL or a data URL.",
+          },
+          seed: SEED,
+        }
+      : {
+          prompt: { ...prompt, maxLength: 4096, description: "The text to speak." },
+          voice: {
+            type: "string",
+            minLength: 1,
+            maxLength: 100,
+            default: "alloy",
+            description: "The server's voice.",
+          },
+          format: {
+            type: "string",
+            enum: ["mp3", "wav", "flac", "opus", "aac"],
+            default: "mp3",
+            description: "Audio file format.",
+          },
+        };
+  return { type: "object", properties, required: ["prompt"], additionalProperties: false };
+}
+
+/** How an imported model of each API is priced: per image, per second of video, per speech. */
+export const OPENAI_SERVER_PRICING = {
+  images: { unit: "image", units_from: "num_images" },
+  videos: { unit: "second", units_from: "duration_seconds" },
+  speech: { unit: "run" },
+} as const;

@@ -13,3 +13,4 @@ export * from "./webhooks/sendDeliveries.js";
 export * from "./runs/admission.js";
 export * from "./runs/outcome.js";
 export * from "./files/files.js";
+export * from "./catalogue/importOpenAIModel.js";

@@ -1,3 +1,4 @@
+import { runCommand } from "@svc/cli";
 import { openSecret, parseSecretsKey, sealSecret } from "@svc/core";
 import type { AnyRun } from "@svc/sdk";
 import {
@@ -170,6 +171,56 @@ describe("OpenAI-style media servers", () => {
     expect((await client.runs.get(run.run_id)).status).toBe("QUEUED");
     await images.start();
     expect(await ended(run.run_id)).toMatchObject({ status: "COMPLETED" });
+  });
+
+  it("when an operator imports a model from an OpenAI-style server with the CLI, then it runs there with its key, which is stored sealed", async () => {
+    const lines: string[] = [];
+    const argv = [
+      "models",
+      "import",
+      "--openai",
+      `${images.url}/v1`,
+      "--model",
+      "Qwen/Qwen-Image",
+      "--api",
+      "images",
+    ];
+    const run = (extra: string[]) =>
+      runCommand(service.database.db, [...argv, ...extra, "--json"], (line) => lines.push(line), {
+        API_KEYS_PER_MODE_MAX: 20,
+        secretsKey: parseSecretsKey(service.env.SECRETS_KEY!),
+      });
+    // A wrong key: the server refuses it, and nothing is imported.
+    process.env.IMPORT_TEST_KEY = "sk-wrong";
+    await expect(
+      run(["--id", "you/qwen-image", "--price", "4", "--api-key-env", "IMPORT_TEST_KEY"]),
+    ).rejects.toThrow(/could not be reached, or refused the key/);
+    await expect(
+      run(["--id", "you/qwen-image", "--model", "nope", "--api-key-env", "IMPORT_TEST_KEY"]),
+    ).rejects.toThrow();
+    process.env.IMPORT_TEST_KEY = KEY;
+    await run(["--id", "you/qwen-image", "--price", "4", "--api-key-env", "IMPORT_TEST_KEY"]);
+    const printed = lines.at(-1)!;
+    expect(printed).not.toContain(KEY);
+    expect(printed).not.toContain("api_key_enc");
+    const model = await client.models.get("you/qwen-image");
+    expect(model).toMatchObject({
+      category: "image",
+      pricing: { unit: "image", tokens_per_unit: 4, units_from: "num_images" },
+    });
+    const done = await ended(
+      (
+        await client.runs.create("you/qwen-image", {
+          input: { prompt: "imported", image_size: "portrait_4_3" },
+        })
+      ).run_id,
+    );
+    expect(done).toMatchObject({ status: "COMPLETED", tokens_charged: 4 });
+    expect(images.received.at(-1)!.body).toMatchObject({
+      model: "Qwen/Qwen-Image",
+      size: "768x1024",
+      prompt: "imported",
+    });
   });
 
   it("when a model has a key, then it is stored sealed and shown nowhere", async () => {

@@ -111,7 +111,22 @@ export async function importCogModel(
     const issue = parsed.error.issues[0]!;
     throw new ImportRefused("invalid", `${issue.path.join(".")}: ${issue.message}`);
   }
-  const entry = parsed.data;
+  return storeImportedModel(db, by, parsed.data, o.replace ?? false);
+}
+
+/** A runner's settings as the audit log keeps them: a sealed key is replaced by the fact of it. */
+const auditedRunner = (runner: unknown) => {
+  const { api_key_enc, ...rest } = runner as { api_key_enc?: string };
+  return api_key_enc ? { ...rest, api_key: "(sealed)" } : rest;
+};
+
+/** An imported entry stored and audited in one transaction; an existing id is refused unless `replace`. */
+export async function storeImportedModel(
+  db: Db,
+  by: ActedBy,
+  entry: CatalogueEntry,
+  replace: boolean,
+): Promise<CatalogueEntry> {
   await db.$transaction(async (tx) => {
     const model = await findModelSettings(tx, entry.id);
     const before = model && {
@@ -119,9 +134,9 @@ export async function importCogModel(
       status: model.status,
       category: model.category,
       pricing: model.pricing,
-      runner: model.runner,
+      runner: auditedRunner(model.runner),
     };
-    if (before && !o.replace)
+    if (before && !replace)
       throw new ImportRefused(
         "exists",
         `A model ${entry.id} exists already; import it under another id, or ask for it to be replaced.`,
@@ -138,7 +153,7 @@ export async function importCogModel(
         status: entry.status,
         category: entry.category,
         pricing: entry.pricing,
-        runner: entry.runner,
+        runner: auditedRunner(entry.runner),
       },
       reason: by.reason,
     });
@@ -159,7 +174,7 @@ const unreachable = (base: string) =>
  * One that does not resolve here is left to the fetch (a --like import fetches nothing: its
  * server may be known only on the workers' network).
  */
-async function refuseMetadataHost(base: string): Promise<void> {
+export async function refuseMetadataHost(base: string): Promise<void> {
   const host = new URL(base).hostname.replace(/^\[|\]$/g, "");
   if (isIP(host)) return;
   const addresses = await lookup(host, { all: true }).catch(() => []);
