@@ -41,12 +41,13 @@ describe("OpenAI-style media servers", () => {
   });
 
   it("when a catalogue entry names an OpenAI-style server, then it is a pool of servers whose output follows its API", () => {
-    const settings = runnerSchema.parse({
+    const settings = openAIServerRunnerSchema.parse({
       kind: "openai",
       servers: ["http://gpu-1:8000"],
       model: "m",
       api: "videos",
     });
+    expect(runnerSchema.parse(settings)).toEqual(settings);
     expect(traitsOf(settings)).toMatchObject({
       pool: { kind: "servers", servers: ["http://gpu-1:8000"], concurrency: 1 },
       output: "video",
