@@ -1,6 +1,7 @@
-// pnpm bench:scheduling [--runs N] [--delay MS] [--servers N]
+// pnpm bench:scheduling [--runs N] [--delay MS] [--servers N] [--kind cog|openai]
 // Scheduling onto model servers, with the built API and two worker processes on 127.0.0.1 and
-// protocol-faithful fake Cog servers (one prediction at a time, 409 when busy):
+// protocol-faithful fake model servers of the kind asked (Cog: one prediction at a time, 409 when
+// busy; OpenAI-style image servers: one request at a time, 429 when busy):
 // - a slow model on --servers servers (--delay ms a prediction); three accounts each burst --runs
 //   runs at it, 300 ms apart; a fast model (20 ms) on a server of its own gets a run every 200 ms
 //   meanwhile;
@@ -15,8 +16,10 @@ import {
   createAccountWithKeys,
   freePort,
   seedCogModel,
+  seedOpenAIModel,
   startBalancer,
   startFakeCog,
+  startFakeOpenAIServer,
   startService,
 } from "../../packages/testkit/dist/index.js";
 import { jainIndex } from "../../packages/core/dist/index.js";
@@ -27,8 +30,11 @@ const { values } = parseArgs({
     runs: { type: "string", default: "30" },
     delay: { type: "string", default: "300" },
     servers: { type: "string", default: "2" },
+    kind: { type: "string", default: "cog" },
   },
 });
+const KIND = values.kind;
+if (!["cog", "openai"].includes(KIND)) throw new Error("--kind is cog or openai");
 const RUNS = Number(values.runs);
 const DELAY = Number(values.delay);
 const SERVERS = Number(values.servers);
@@ -37,19 +43,50 @@ const sleep = (t) => new Promise((r) => setTimeout(r, t));
 
 const balancer = await startBalancer();
 const service = await startService({ RATE_LIMIT_ENABLED: "false" });
-const slow = await Promise.all(
-  Array.from({ length: SERVERS }, () => startFakeCog({ behaviour: { delayMs: DELAY, imageSide: 16 } })),
-);
-const fast = await startFakeCog({ behaviour: { delayMs: 20, imageSide: 16 } });
-const cogModel = (id, servers) =>
-  seedCogModel(
-    service.database.db,
-    id,
-    servers.map((s) => s.url),
-    { runner: { health_interval_ms: 1_000, request_timeout_ms: 5_000 } },
-  );
-await cogModel("bench/slow", slow);
-await cogModel("bench/fast", [fast]);
+// Each run's prompt is its own (p-<n>): an OpenAI-style server knows a request by it, not by id.
+let prompts = 0;
+const runOfPrompt = new Map();
+const startServer = (delayMs) =>
+  KIND === "cog"
+    ? startFakeCog({ behaviour: { delayMs, imageSide: 16 } })
+    : startFakeOpenAIServer({ model: "bench", unitMs: delayMs, imageSide: 16 });
+const slow = await Promise.all(Array.from({ length: SERVERS }, () => startServer(DELAY)));
+const fast = await startServer(20);
+const seedModel = (id, servers) =>
+  KIND === "cog"
+    ? seedCogModel(
+        service.database.db,
+        id,
+        servers.map((s) => s.url),
+        { runner: { health_interval_ms: 1_000, request_timeout_ms: 5_000 } },
+      )
+    : seedOpenAIModel(
+        service.database.db,
+        id,
+        servers.map((s) => s.url),
+        { api: "images", model: "bench", health_interval_ms: 1_000, request_timeout_ms: 5_000 },
+      );
+await seedModel("bench/slow", slow);
+await seedModel("bench/fast", [fast]);
+/** A server's work by run id: Cog's predictions, or an OpenAI-style server's requests by prompt. */
+const predictionsOf = (server) =>
+  KIND === "cog"
+    ? server.predictions
+    : new Map(
+        [...server.work].flatMap(([prompt, w]) =>
+          runOfPrompt.has(prompt) ? [[runOfPrompt.get(prompt), { ...w, id: runOfPrompt.get(prompt) }]] : [],
+        ),
+      );
+/** Gaps between one piece of work's end and the next one's start on a server (one at a time). */
+const idleGaps = (server, among) => {
+  const chosen = [...predictionsOf(server).values()].filter((p) => among.has(p.id));
+  const starts = chosen.map((p) => p.startedAt).sort((a, b) => a - b);
+  const ends = chosen.flatMap((p) => (p.endedAt === undefined ? [] : [p.endedAt])).sort((a, b) => a - b);
+  const gaps = [];
+  for (let k = 1; k < starts.length && k - 1 < ends.length; k++)
+    gaps.push(Math.max(0, starts[k] - ends[k - 1]));
+  return gaps;
+};
 const api = await service.startApi();
 const metricsPorts = [];
 for (let i = 0; i < 2; i++) {
@@ -79,7 +116,12 @@ const call = async (key, method, path, body) => {
   if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
   return (await res.json()).data;
 };
-const create = (key, modelId) => call(key, "POST", `/models/${modelId}/run`, { input: { prompt: "p" } });
+const create = async (key, modelId) => {
+  const prompt = `p-${++prompts}`;
+  const run = await call(key, "POST", `/models/${modelId}/run`, { input: { prompt } });
+  runOfPrompt.set(prompt, run.run_id);
+  return run;
+};
 
 // Warm-up: the model's run times exist before the burst (the estimates need them).
 await Promise.all(Array.from({ length: 2 * SERVERS }, () => create(accounts[0].key, "bench/slow")));
@@ -120,7 +162,7 @@ const fastLoop = (async () => {
 // Until the burst has run.
 for (;;) {
   const done = [...slow].reduce(
-    (n, s) => n + [...s.predictions.values()].filter((p) => burst.includes(p.id) && p.endedAt).length,
+    (n, s) => n + [...predictionsOf(s).values()].filter((p) => burst.includes(p.id) && p.endedAt).length,
     0,
   );
   if (done >= burst.length) break;
@@ -129,7 +171,7 @@ for (;;) {
 await fastLoop;
 
 const predictions = slow
-  .flatMap((s) => [...s.predictions.values()])
+  .flatMap((s) => [...predictionsOf(s).values()])
   .filter((p) => burst.includes(p.id))
   .sort((a, b) => a.startedAt - b.startedAt);
 // Fairness: the starts while all three accounts still had runs waiting.
@@ -150,10 +192,10 @@ for (const p of predictions) {
     estimateErrors.push(Math.abs(Date.parse(view.estimated_start_at) - p.startedAt));
 }
 const burstIds = new Set(burst);
-const gaps = slow.flatMap((s) => s.idleGaps(burstIds)).sort((a, b) => a - b);
+const gaps = slow.flatMap((s) => idleGaps(s, burstIds)).sort((a, b) => a - b);
 const fastWaits = [];
 for (const id of fastRuns) {
-  const p = fast.predictions.get(id);
+  const p = predictionsOf(fast).get(id);
   const view = await call(accounts[2].key, "GET", `/runs/${id}`);
   if (p) fastWaits.push(p.startedAt - Date.parse(view.created_at));
 }
@@ -193,7 +235,7 @@ const results = {
   conflicts_409: conflicts,
 };
 console.log(
-  `${burst.length} runs of a ${DELAY} ms model on ${SERVERS} servers, 3 accounts bursting, 2 workers`,
+  `${burst.length} runs of a ${DELAY} ms model on ${SERVERS} ${KIND === "cog" ? "Cog" : "OpenAI-style"} servers, 3 accounts bursting, 2 workers`,
 );
 console.log(
   `server idle gap while runs wait: p50 ${ms(results.idle_gap_p50_ms)}, max ${ms(results.idle_gap_max_ms)} (n=${gaps.length})`,
@@ -212,7 +254,7 @@ console.log(
 console.log(
   `told position vs runs that started before: mean error ${results.position_error_mean.toFixed(2)}, max ${results.position_error_max}; estimate error p50 ${ms(results.estimate_error_p50_ms ?? 0)}, p90 ${ms(results.estimate_error_p90_ms ?? 0)}`,
 );
-console.log(`409s from busy servers: ${conflicts}`);
+console.log(`${KIND === "cog" ? "409s" : "429s"} from busy servers: ${conflicts}`);
 console.log(JSON.stringify(results));
 await Promise.all([...slow, fast].map((s) => s.close()));
 await service.stop();

@@ -112,6 +112,7 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
     generatorThreads: threads,
     ffmpegPath: config.FFMPEG_PATH,
     secretsKey,
+    slots: dispatcher,
     allowPrivateOutputs: config.WEBHOOK_ALLOW_PRIVATE_URLS,
     maxOutputBytes: config.OUTPUT_MAX_BYTES,
     log: (level, message, meta) => logger[level](message, meta),

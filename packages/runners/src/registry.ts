@@ -2,7 +2,7 @@
 // (its runner, its health check) and an entry in KINDS. What schedules, charges and streams runs
 // asks the kind's traits (core's runnerKinds.ts) and the runners here, never its name.
 import type { RunnerSettings } from "@svc/core";
-import type { CogRunnerDeps } from "./cog/cogRunner.js";
+import type { CogRunnerDeps, CogSlots } from "./cog/cogRunner.js";
 import { cogKind } from "./cog/index.js";
 import { builtinKind } from "./generators/index.js";
 import { openAIKind } from "./openai/index.js";
@@ -10,6 +10,8 @@ import type { Runner } from "./runner.js";
 
 export interface RunnersOptions {
   cog?: CogRunnerDeps;
+  /** The runs' places on their models' servers: a run gives its slot back as soon as its server is done. */
+  slots?: Pick<CogSlots, "release">;
   /** Opens model servers' sealed API keys (SECRETS_KEY). */
   secretsKey?: Buffer;
   /** Output URLs may point at loopback/private addresses (without Cog configured: Cog's say so). */

@@ -16,6 +16,8 @@ export interface FakeOpenAIServerOptions {
   apiKey?: string;
   /** Time an image, a second of video or a speech takes. */
   unitMs?: number;
+  /** Images of this side instead of the size asked (benchmarks: the files' cost out of the way). */
+  imageSide?: number;
   port?: number;
 }
 
@@ -30,6 +32,10 @@ export interface ReceivedWork {
 export interface FakeOpenAIServer {
   url: string;
   received: ReceivedWork[];
+  /** Images and speech made, by prompt: when the GPU took each and when its answer went. */
+  work: Map<string, { startedAt: number; endedAt?: number }>;
+  /** Requests answered 429 because the GPU was taken. */
+  conflicts: number;
   /** Videos deleted (canceled) through DELETE /v1/videos/{id}. */
   deleted: string[];
   /** The most pieces of work it ran at once (a GPU: 1). */
@@ -73,7 +79,8 @@ export async function startFakeOpenAIServer(
   const jobs = new Map<string, Job>();
   let busy = 0;
   let nextId = 1;
-  const fake = { maxConcurrent: 0 };
+  const fake = { maxConcurrent: 0, conflicts: 0 };
+  const work = new Map<string, { startedAt: number; endedAt?: number }>();
 
   const send = (res: ServerResponse, status: number, body: unknown) =>
     res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
@@ -111,6 +118,7 @@ export async function startFakeOpenAIServer(
   /** Holds the GPU for `ms`; false (and 429 answered) when it is taken. */
   const hold = (res: ServerResponse) => {
     if (busy > 0) {
+      fake.conflicts++;
       error(res, 429, "The server is busy.", "rate_limit_error");
       return false;
     }
@@ -169,12 +177,16 @@ export async function startFakeOpenAIServer(
         .map(Number) as [number, number];
       if (!(n >= 1 && n <= 4) || !(w > 0 && h > 0)) return error(res, 400, "invalid n or size");
       if (!hold(res)) return;
+      const done = { startedAt: Date.now() } as { startedAt: number; endedAt?: number };
+      work.set(String(body.prompt), done);
       try {
         if (!(await after(unitMs * n, res))) return;
+        const side = options.imageSide;
         const data = Array.from({ length: n }, (_, i) => ({
-          b64_json: testPng(w, h, `${String(body.prompt)} ${i}`).toString("base64"),
+          b64_json: testPng(side ?? w, side ?? h, `${String(body.prompt)} ${i}`).toString("base64"),
         }));
         send(res, 200, { created: Math.floor(Date.now() / 1000), data });
+        done.endedAt = Date.now();
       } finally {
         release();
       }
@@ -274,6 +286,10 @@ export async function startFakeOpenAIServer(
     url: `http://127.0.0.1:${port}`,
     received,
     deleted,
+    work,
+    get conflicts() {
+      return fake.conflicts;
+    },
     get maxConcurrent() {
       return fake.maxConcurrent;
     },

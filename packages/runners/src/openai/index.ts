@@ -10,6 +10,7 @@ export const openAIKind: RunnerKind<"openai"> = {
       allowPrivateOutputs: options.allowPrivateOutputs ?? false,
       maxOutputBytes: options.maxOutputBytes ?? 500 * 1024 * 1024,
       ...(options.log && { log: options.log }),
+      ...(options.slots && { slots: options.slots }),
     });
     return { for: () => runner };
   },

@@ -14,6 +14,8 @@ export interface OpenAIRunnerDeps {
   secretsKey?: Buffer;
   allowPrivateOutputs: boolean;
   maxOutputBytes: number;
+  /** Gives a run's slot back once its server has answered (the worker also does, at the run's end). */
+  slots?: { release(runId: string): Promise<void> };
   log?(level: "debug" | "info", message: string, meta: Record<string, unknown>): void;
 }
 
@@ -30,6 +32,11 @@ class ServerFailed extends Error {}
  */
 export function createOpenAIRunner(deps: OpenAIRunnerDeps): Runner {
   const log = deps.log ?? (() => {});
+  /** The server is done with the run: the next run goes there while this one's outputs are stored. */
+  const released = (runId: string) =>
+    void deps.slots
+      ?.release(runId)
+      .catch((error: unknown) => log("info", "slot release failed", { error: (error as Error).message }));
   const policy = (s: OpenAIServerSettings): OutputFetchPolicy => ({
     allowPrivate: deps.allowPrivateOutputs,
     trustedOrigins: new Set(s.servers.map((server) => new URL(server).origin)),
@@ -87,7 +94,9 @@ export function createOpenAIRunner(deps: OpenAIRunnerDeps): Runner {
       form.set("image", new Blob([image.bytes], { type: image.contentType }), "image");
       res = await call(s, server, "v1/images/edits", { body: form }, ctx.signal);
     } else res = await call(s, server, "v1/images/generations", { json: body }, ctx.signal);
-    const parsed = openAIImagesSchema.safeParse(await res.json().catch(() => null));
+    const answer: unknown = await res.json().catch(() => null);
+    released(ctx.runId);
+    const parsed = openAIImagesSchema.safeParse(answer);
     if (!parsed.success)
       throw new RunnerError("MODEL_ERROR", "the model server's answer is not an images response");
     const refs = parsed.data.data.map((d) =>
@@ -103,6 +112,7 @@ export function createOpenAIRunner(deps: OpenAIRunnerDeps): Runner {
     const res = await call(s, server, "v1/audio/speech", { json: body }, ctx.signal);
     const type = res.headers.get("content-type") ?? "audio/mpeg";
     const bytes = Buffer.from(await res.arrayBuffer());
+    released(ctx.runId);
     if (bytes.length > deps.maxOutputBytes)
       throw new RunnerError("MODEL_ERROR", `a model output is larger than ${deps.maxOutputBytes} bytes`);
     const ref = `data:${type.split(";")[0]};base64,${bytes.toString("base64")}`;
