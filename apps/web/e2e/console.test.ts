@@ -2,7 +2,7 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { grantTokens, repoPaths } from "@svc/db";
-import { freePort, startService, testPng, type TestService } from "@svc/testkit";
+import { freePort, startFakeOpenAIServer, startService, testPng, type TestService } from "@svc/testkit";
 import { addUser } from "@svc/use-cases";
 
 // The console as a person uses it: the built API (serving the built console) and worker as real
@@ -475,5 +475,51 @@ describe("web console in Chromium", () => {
     // Only this account's entries: the model's price change is not the account's business.
     expect(await page.locator("tr[data-audit-action='model.update']").count()).toBe(0);
     await shot("17-security-log");
+  });
+
+  it("when an operator imports a model from an OpenAI-style server, then a refused key imports nothing, and with its key it is listed with its server, the key stored sealed", async () => {
+    const server = await startFakeOpenAIServer({
+      model: "Qwen/Qwen-Image",
+      apiKey: "sk-console-key",
+      unitMs: 20,
+    });
+    try {
+      await page.getByRole("button", { name: "Sign out" }).click();
+      await page.waitForURL(/\/console\/login$/);
+      await page.getByLabel("Email").fill("ops@example.com");
+      await page.getByLabel("Password").fill(PASSWORD);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.getByRole("link", { name: "Catalogue & queues" }).click();
+      const form = page.getByRole("form", { name: "Import a model from an OpenAI-style server" });
+      await form.getByLabel("Server URL").fill(server.url);
+      await form.getByLabel("Its model name").fill("Qwen/Qwen-Image");
+      await form.locator("select").selectOption("images");
+      await form.getByLabel("Model id").fill("you/qwen-image");
+      await form.getByLabel("Tokens per image").fill("3");
+      await form.getByLabel("Reason").fill("new GPUs");
+      // Without its key, the server refuses: nothing is imported, and the form says why.
+      await form.getByRole("button", { name: "Import" }).click();
+      await page
+        .getByText(/could not be reached, or refused the key/)
+        .first()
+        .waitFor();
+      await form.getByLabel(/API key/).fill("sk-console-key");
+      await form.getByRole("button", { name: "Import" }).click();
+      const row = page.locator("tr[data-model-id='you/qwen-image']");
+      await row.filter({ hasText: "1 server × 1" }).waitFor();
+      await shot("18-operator-openai-import");
+      expect(await page.content()).not.toContain("sk-console-key");
+      // Its key is stored sealed; the server saw it (the import listed its models with it).
+      const stored = await service.database.db.model.findUniqueOrThrow({ where: { id: "you/qwen-image" } });
+      expect(JSON.stringify(stored.runner)).not.toContain("sk-console-key");
+      expect(stored.runner).toMatchObject({
+        kind: "openai",
+        servers: [server.url],
+        model: "Qwen/Qwen-Image",
+        api: "images",
+      });
+    } finally {
+      await server.close();
+    }
   });
 });

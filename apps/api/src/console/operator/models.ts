@@ -1,9 +1,18 @@
-// The catalogue for its operator: every model with its queue, changing one, importing a Cog model.
+// The catalogue for its operator: every model with its queue, changing one, importing a model
+// from a Cog server or from OpenAI-style media servers.
 import { z } from "zod";
-import { ApiError, MODEL_CATEGORIES, MODEL_PRICE_MAX, modelServerUrl, poolOf } from "@svc/core";
+import {
+  ApiError,
+  MODEL_CATEGORIES,
+  MODEL_PRICE_MAX,
+  modelServerUrl,
+  OPENAI_SERVER_APIS,
+  parseSecretsKey,
+  poolOf,
+} from "@svc/core";
 import { findModel, listAllModels } from "@svc/db";
-import { changeModel, importCogModel, ImportRefused } from "@svc/use-cases";
-import { route, type Route } from "../../http/route.js";
+import { changeModel, importCogModel, importOpenAIModel, ImportRefused } from "@svc/use-cases";
+import { perApp, route, type Route } from "../../http/route.js";
 import * as R from "../../openapi/responses.js";
 import { modelId } from "../../routes/models.js";
 import { actedBy, OPERATORS, reason, tokensField } from "./guards.js";
@@ -150,14 +159,73 @@ const importModel = route({
       category: body.category,
       price: body.tokens_per_unit,
       replace: body.replace,
-    }).catch((error: unknown) => {
-      if (!(error instanceof ImportRefused)) throw error;
-      if (error.why === "exists")
-        throw new ApiError("MODEL_EXISTS", error.message, [{ path: "id", message: "exists" }]);
-      throw new ApiError("VALIDATION_ERROR", error.message, [{ path: "cog_url", message: error.message }]);
-    });
+    }).catch(importRefusal("cog_url"));
     return presentOne(deps, entry.id);
   },
 });
 
-export const MODEL_ROUTES = [listOperatorModels, updateModel, importModel];
+/** An import refused, as the answer: 409 for an id taken, else a 400 naming the server's field. */
+const importRefusal =
+  (field: string) =>
+  (error: unknown): never => {
+    if (!(error instanceof ImportRefused)) throw error;
+    if (error.why === "exists")
+      throw new ApiError("MODEL_EXISTS", error.message, [{ path: "id", message: "exists" }]);
+    throw new ApiError("VALIDATION_ERROR", error.message, [{ path: field, message: error.message }]);
+  };
+
+const secretsKey = perApp(({ config }) => parseSecretsKey(config.SECRETS_KEY));
+
+const importOpenAIServerModel = route({
+  method: "post",
+  path: "/operator/models/import-openai",
+  guards: OPERATORS,
+  summary: "Import a model served by OpenAI-style media servers (vLLM-Omni, SGLang, LocalAI)",
+  description:
+    "The server must list the model at /v1/models (with the key, if one is given); its answers are not echoed. The model takes its API's public input (images: prompt, image_size, num_images, seed; videos: prompt, duration_seconds, video_size, first_frame; speech: prompt, voice, format) and is priced per image, second of video or speech. The key is stored sealed with SECRETS_KEY and never shown again. An id that exists already is 409 MODEL_EXISTS unless `replace` is true.",
+  body: {
+    schema: z.strictObject({
+      server_url: modelServerUrl,
+      model: z.string().trim().min(1).max(300),
+      api: z.enum(OPENAI_SERVER_APIS),
+      api_key: z.string().min(1).max(500).optional(),
+      id: z
+        .string()
+        .regex(/^[a-z0-9][a-z0-9._-]*(\/[a-z0-9][a-z0-9._-]*)+$/, "expected an id such as you/qwen-image"),
+      name: z.string().trim().min(1).max(200).optional(),
+      tokens_per_unit: tokensField.min(0).max(MODEL_PRICE_MAX),
+      replace: z.boolean().default(false),
+      reason,
+    }),
+    example: {
+      server_url: "http://gpu-1:8091",
+      model: "Qwen/Qwen-Image",
+      api: "images",
+      id: "you/qwen-image",
+      tokens_per_unit: 4,
+      reason: "Qwen-Image on the new GPUs",
+    },
+  },
+  errors: [400, 409],
+  reply: { status: 201, schema: R.OperatorModels, description: "The model (a list of one)" },
+  async handler({ body }, { res, deps }) {
+    const entry = await importOpenAIModel(
+      deps.db,
+      actedBy(res, body.reason),
+      {
+        server: body.server_url,
+        model: body.model,
+        api: body.api,
+        ...(body.api_key && { apiKey: body.api_key }),
+        id: body.id,
+        ...(body.name && { name: body.name }),
+        price: body.tokens_per_unit,
+        replace: body.replace,
+      },
+      secretsKey(deps),
+    ).catch(importRefusal("server_url"));
+    return presentOne(deps, entry.id);
+  },
+});
+
+export const MODEL_ROUTES = [listOperatorModels, updateModel, importModel, importOpenAIServerModel];

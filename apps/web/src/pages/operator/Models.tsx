@@ -1,9 +1,10 @@
-// The catalogue with each model's queue: importing a Cog model, editing a model.
+// The catalogue with each model's queue: importing a Cog or OpenAI-style model, editing a model.
 import { useQuery } from "@tanstack/react-query";
 import { call, type OperatorModel } from "../../api";
 import { DataTable } from "../../table";
 import { ErrorMessage, Loading, PageHeader, Time } from "../../ui";
 import { ImportCogModel } from "./ImportCogModel";
+import { ImportOpenAIModel } from "./ImportOpenAIModel";
 import { useModelEditor } from "./ModelEditor";
 
 function Queue({ model: m }: { model: OperatorModel }) {
@@ -34,6 +35,7 @@ export function OperatorModels() {
     <>
       <PageHeader title="Catalogue & queues" />
       <ImportCogModel />
+      <ImportOpenAIModel />
       {models.isPending ? <Loading /> : null}
       <ErrorMessage error={models.error} />
       {models.data ? (
