@@ -101,7 +101,7 @@ export function createWorkerMetrics(queues: Record<string, Queue>, scheduler: Sc
         this.reset();
         for (const { pool, health } of await figures())
           for (const [server, state] of Object.entries(health))
-            this.set({ model: pool, server }, state === "up" ? 1 : 0);
+            this.set({ model: pool, server }, state === "up" ? 1 : 0); // else down[<TAB>its state]
       },
     }),
     dispatchLatency: new Histogram({

@@ -4,4 +4,4 @@ export { cogFetchPolicy, cogOutput, copyOutputs } from "./cog/outputs.js";
 export { IMAGE_SIZES, renderImage } from "./generators/image.js";
 export { AUDIO_FORMATS, renderWav } from "./generators/audio.js";
 export { VIDEO_FORMATS, VIDEO_SIZES, drawFrames, renderGif, type ClipSpec } from "./generators/video.js";
-export { createRunners, serverUp, type Runners, type RunnersOptions } from "./registry.js";
+export { createRunners, serverUp, type Runners, type RunnersOptions, type ServerHealth } from "./registry.js";

@@ -22,20 +22,25 @@ describe("runner registry", () => {
 
   const cog = (): RunnerSettings => cogRunnerSchema.parse({ kind: "cog", servers: [url], output: "image" });
 
-  it("when a Cog server says READY or BUSY, then it takes runs; SETUP_FAILED or no answer, then it does not", async () => {
+  it("when a Cog server says READY or BUSY, then it takes runs; STARTING, SETUP_FAILED, DEFUNCT, UNHEALTHY or no answer, then it does not, and says which", async () => {
     for (const [status, up] of [
       ["READY", true],
       ["BUSY", true],
+      ["STARTING", false],
       ["SETUP_FAILED", false],
+      ["DEFUNCT", false],
+      ["UNHEALTHY", false],
     ] as const) {
       health = status;
-      expect(await serverUp(cog(), url, 1_000)).toBe(up);
+      expect(await serverUp(cog(), url, 1_000)).toEqual({ up, state: status });
     }
-    expect(await serverUp(cog(), "http://127.0.0.1:1", 1_000)).toBe(false);
+    expect(await serverUp(cog(), "http://127.0.0.1:1", 1_000)).toEqual({ up: false, state: "no answer" });
   });
 
   it("when a kind has no servers (the built-in generators), then no server of it is up", async () => {
-    expect(await serverUp({ kind: "builtin", generator: "image", delay_ms: 0 }, url, 1_000)).toBe(false);
+    expect(await serverUp({ kind: "builtin", generator: "image", delay_ms: 0 }, url, 1_000)).toMatchObject({
+      up: false,
+    });
   });
 
   it("when a worker has no Cog callback configured, then a Cog model's run fails with the reason, and the generators still run", async () => {

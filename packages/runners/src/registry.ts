@@ -27,6 +27,16 @@ export interface RunnersOptions {
 }
 
 type Kind = RunnerSettings["kind"];
+
+/**
+ * A model server as its health check found it: whether it takes runs, and why not in its own
+ * words (Cog's STARTING, SETUP_FAILED, DEFUNCT, UNHEALTHY; an HTTP status; no answer), which the
+ * operator console shows.
+ */
+export interface ServerHealth {
+  up: boolean;
+  state: string;
+}
 type SettingsOf<K extends Kind> = Extract<RunnerSettings, { kind: K }>;
 
 /** A kind's runners as this process made them. */
@@ -38,13 +48,13 @@ export interface KindRunners<K extends Kind> {
 
 export interface RunnerKind<K extends Kind> {
   create(options: RunnersOptions): KindRunners<K>;
-  /** For kinds whose runs go to model servers: whether a server takes runs now. */
+  /** For kinds whose runs go to model servers: whether a server takes runs now, and its state. */
   serverUp?(
     settings: SettingsOf<K>,
     server: string,
     timeoutMs: number,
     secretsKey?: Buffer,
-  ): Promise<boolean>;
+  ): Promise<ServerHealth>;
 }
 
 const KINDS: { [K in Kind]: RunnerKind<K> } = {
@@ -79,6 +89,6 @@ export const serverUp = (
   server: string,
   timeoutMs: number,
   secretsKey?: Buffer,
-): Promise<boolean> =>
+): Promise<ServerHealth> =>
   (KINDS[settings.kind] as RunnerKind<Kind>).serverUp?.(settings as never, server, timeoutMs, secretsKey) ??
-  Promise.resolve(false);
+  Promise.resolve({ up: false, state: "no servers" });

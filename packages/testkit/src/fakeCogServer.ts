@@ -8,7 +8,7 @@ import { renderImage } from "@svc/runners";
 // 409 when every slot is busy, and the `completed` webhook with the prediction object. Like Cog,
 // it downloads each input given as a URL before the model runs (a failed download fails the
 // prediction), and records what it got.
-export type CogHealth = "STARTING" | "READY" | "BUSY" | "SETUP_FAILED" | "DEFUNCT";
+export type CogHealth = "STARTING" | "READY" | "BUSY" | "SETUP_FAILED" | "DEFUNCT" | "UNHEALTHY";
 
 export interface FakeCogBehaviour {
   delayMs: number;
@@ -279,10 +279,25 @@ export async function startFakeCog(
         });
         return reply(202, view(existing));
       }
-      if (cog.health !== "READY" || running() >= concurrency) {
+      // Cog's Rust server (routes.rs): 503 while it cannot run anything (setup not done or
+      // failed, defunct, unhealthy), 409 while every slot is busy, 422 for an input its schema
+      // refuses (a field of the wrong type, as pydantic reports it).
+      if (cog.health !== "READY") return reply(503, { detail: `Server is not ready: ${cog.health}` });
+      if (running() >= concurrency) {
         cog.conflicts++;
         return reply(409, { detail: "Already running a prediction" });
       }
+      const input = (body.input ?? {}) as Record<string, unknown>;
+      if (input.num_outputs !== undefined && !Number.isInteger(input.num_outputs))
+        return reply(422, {
+          detail: [
+            {
+              loc: ["body", "input", "num_outputs"],
+              msg: "Input should be a valid integer",
+              type: "int_parsing",
+            },
+          ],
+        });
       const p: Prediction = {
         id,
         input: body.input as Record<string, unknown>,

@@ -417,6 +417,24 @@ describe("Cog runner end to end", () => {
     });
   });
 
+  it("when Cog refuses an input as its schema does (422), then the run fails INVALID_INPUT with Cog's words, charged nothing", async () => {
+    const cog = await fakeCog({ behaviour: { delayMs: 20 } });
+    // Our schema is looser than the model's own: a count given as text reaches Cog, which refuses it.
+    await seedCogModel(service.database.db, "cog/strict", [cog.url], {
+      input_schema: {
+        type: "object",
+        properties: { prompt: { type: "string" }, num_outputs: { type: "string" } },
+        required: ["prompt"],
+        additionalProperties: false,
+      },
+    });
+    const run = await until(await create("cog/strict", { prompt: "p", num_outputs: "two" }), ["FAILED"]);
+    expect(run).toMatchObject({ status: "FAILED", error: { code: "INVALID_INPUT" } });
+    expect((run as { error: { message: string } }).error.message).toMatch(/Input should be a valid integer/);
+    const stored = await service.database.db.run.findUniqueOrThrow({ where: { id: run.run_id } });
+    expect(stored.tokensCharged).toBe(0);
+  });
+
   it("when the only server is STARTING or BUSY, then it gets no work and the run waits until it is READY", async () => {
     const cog = await fakeCog({ health: "STARTING", behaviour: { delayMs: 50 } });
     await cogModel("cog/warming", [cog]);

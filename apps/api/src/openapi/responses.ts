@@ -393,6 +393,10 @@ export const OperatorModels = z.object({
               queue_length: z.int(),
               oldest_queued_at: timestamp.nullable(),
               servers_down: z.array(z.string()),
+              servers: z.array(z.object({ url: z.string(), up: z.boolean(), state: z.string() })).meta({
+                description:
+                  "Each server as its last health check found it; a down one's state in its own words (Cog: STARTING, SETUP_FAILED, DEFUNCT, UNHEALTHY; HTTP 503; no answer)",
+              }),
             })
             .nullable()
             .meta({

@@ -62,14 +62,21 @@ export function startPoolMonitor(deps: {
     if (!(await scheduler.claimDuty(id, interval))) return;
     if (spec.kind === "workers") return deps.dispatcher.setSlots(id, poolSlots(spec, [], threads));
     const timeoutMs = Math.max(100, Math.min(interval, 5_000));
-    const up = await Promise.all(
+    const health = await Promise.all(
       spec.servers.map((server) => serverUp(settings, server, timeoutMs, deps.secretsKey)),
     );
-    await Promise.all(spec.servers.map((server, i) => scheduler.setHealth(id, server, up[i]!)));
+    const up = health.map((h) => h.up);
+    await Promise.all(
+      spec.servers.map((server, i) => scheduler.setHealth(id, server, health[i]!.up, health[i]!.state)),
+    );
     spec.servers.forEach((server, i) => {
       const key = `${id} ${server}`;
       if (lastUp.get(key) !== up[i])
-        logger.info(up[i] ? "model server up" : "model server down", { model_id: id, server });
+        logger.info(up[i] ? "model server up" : "model server down", {
+          model_id: id,
+          server,
+          state: health[i]!.state,
+        });
       lastUp.set(key, up[i]!);
     });
     await deps.dispatcher.setSlots(

@@ -237,9 +237,9 @@ export function redisScheduler(
       const v = await redis.hget(K.lease, runId);
       return v ? Number(v.split("\t")[LEASE_FIELDS.leasedAt]) : null;
     },
-    /** A server's health as the pool's monitor last saw it. */
-    async setHealth(pool: string, server: string, up: boolean): Promise<void> {
-      await redis.hset(K.pool(pool, "health"), server, up ? "up" : "down");
+    /** A server's health as the pool's monitor last saw it: up, or down with its state. */
+    async setHealth(pool: string, server: string, up: boolean, state = ""): Promise<void> {
+      await redis.hset(K.pool(pool, "health"), server, up ? "up" : `down${state ? `\t${state}` : ""}`);
     },
     async health(pool: string): Promise<Record<string, string>> {
       return redis.hgetall(K.pool(pool, "health"));

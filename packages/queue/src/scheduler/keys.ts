@@ -13,7 +13,7 @@
 //   <pool>:meta    HASH vt (the pass of the last pick), queued (runs waiting)
 //   <pool>:slots   SET slot ids (the capacity: healthy servers x concurrency, or render threads)
 //   <pool>:busy    HASH slot -> run
-//   <pool>:health  HASH server -> up | down
+//   <pool>:health  HASH server -> up | down, or down<TAB>its state (STARTING, HTTP 503, no answer)
 //   <pool>:held    LIST how long the last 100 runs released held their slot (ms), newest first
 //   <pool>:duty    STRING the process doing the pool's periodic duty (health checks), with a TTL
 //   waiting        HASH run -> pool \t account \t lane \t key

@@ -52,6 +52,9 @@ const TAKEOVER_RESULT_GRACE_MS = 3_000;
 
 class ServerUnavailable extends Error {}
 
+/** 503: the server cannot run anything now (setup not done or failed, defunct): not the run's fault. */
+class ServerNotReady extends Error {}
+
 /**
  * Runs a model on Cog servers. The scheduler has leased the run a slot on one of them (the run
  * waited QUEUED until then), so a prediction is sent only where there is room. PUT
@@ -139,6 +142,7 @@ export function createCogRunner(deps: CogRunnerDeps): Runner {
       throw new ServerUnavailable(`${server}: ${(error as Error).message}`);
     }
     if (status === 409) return false;
+    if (status === 503) throw new ServerNotReady(`${server} is not ready`);
     if (status >= 500) throw new ServerUnavailable(`${server} answered ${status}`);
     if (status >= 400)
       throw new RunnerError("INVALID_INPUT", `the model refused the input: ${body.slice(0, 500)}`);
@@ -264,6 +268,20 @@ export function createCogRunner(deps: CogRunnerDeps): Runner {
           if (signal.aborted) {
             await cancel(s, on, id);
             throw signal.reason;
+          }
+          if (error instanceof ServerNotReady) {
+            // Not the run's fault, and no dispatch attempt spent: a free slot on another server if
+            // there is one now, else this server again after a pause (its health check takes its
+            // slots away meanwhile, and gives them back once it is ready).
+            log("info", "cog server not ready", { server: on });
+            const elsewhere = await deps.slots.relocate(id, [on]);
+            const other = elsewhere && serverOfSlot(elsewhere);
+            if (other && other !== on) server = other;
+            else {
+              await abortableDelay(busyWait, signal);
+              busyWait = Math.min(busyWait * 2, 2_000);
+            }
+            continue;
           }
           if (!(error instanceof ServerUnavailable)) throw error;
           log("info", "cog server unavailable", { server: on, error: error.message });

@@ -2,6 +2,7 @@
 // the model's key when it has one). vLLM, SGLang and LocalAI each have a health route of their
 // own; the model list is the one they all serve.
 import { openSecret, type OpenAIServerSettings } from "@svc/core";
+import type { ServerHealth } from "../registry.js";
 
 /** The Authorization header of a model's requests, if its servers have a key. */
 export const authorization = (s: OpenAIServerSettings, secretsKey?: Buffer): Record<string, string> =>
@@ -12,15 +13,15 @@ export async function openAIServerUp(
   server: string,
   timeoutMs: number,
   secretsKey?: Buffer,
-): Promise<boolean> {
+): Promise<ServerHealth> {
   try {
     const res = await fetch(new URL("v1/models", `${server}/`), {
       headers: authorization(s, secretsKey),
       signal: AbortSignal.timeout(timeoutMs),
     });
     await res.body?.cancel();
-    return res.status === 200;
+    return res.status === 200 ? { up: true, state: "READY" } : { up: false, state: `HTTP ${res.status}` };
   } catch {
-    return false;
+    return { up: false, state: "no answer" };
   }
 }

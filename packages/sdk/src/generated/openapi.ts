@@ -8732,6 +8732,12 @@ export type components = {
                  */
                 oldest_queued_at: string | null;
                 servers_down: string[];
+                /** @description Each server as its last health check found it; a down one's state in its own words (Cog: STARTING, SETUP_FAILED, DEFUNCT, UNHEALTHY; HTTP 503; no answer) */
+                servers: {
+                    url: string;
+                    up: boolean;
+                    state: string;
+                }[];
             } | null;
         };
     };

@@ -62,8 +62,13 @@ async function poolHealth(deps: Parameters<Route["serve"]>[0], pool: string) {
     queue_length: stats.queued,
     oldest_queued_at: stats.oldestQueuedAt?.toISOString() ?? null,
     servers_down: Object.entries(health)
-      .filter(([, state]) => state === "down")
+      .filter(([, state]) => state !== "up")
       .map(([server]) => server),
+    // Each server as the pool monitor last saw it, a down one with its own state.
+    servers: Object.entries(health).map(([url, value]) => {
+      const [seen, state] = value.split("\t");
+      return { url, up: seen === "up", state: seen === "up" ? "READY" : (state ?? "down") };
+    }),
   };
 }
 

@@ -324,9 +324,19 @@ describe("operator console API", () => {
       tokens_per_unit: 1,
       reason: "x",
     }).expect(400);
+    // The pool monitor's last look at each server: one READY, one whose setup failed.
+    await api.scheduler.setHealth("ops/imported", cog.url, true, "READY");
+    await api.scheduler.setHealth("ops/imported", "http://127.0.0.1:1", false, "SETUP_FAILED");
     const models = await call("get", "/operator/models", operator).expect(200);
     const ours = models.body.data.models.find((m: { id: string }) => m.id === "ops/imported");
     expect(ours).toMatchObject({ servers: [cog.url, "http://127.0.0.1:1"], max_queue: null });
+    expect(ours.queue).toMatchObject({
+      servers_down: ["http://127.0.0.1:1"],
+      servers: expect.arrayContaining([
+        { url: cog.url, up: true, state: "READY" },
+        { url: "http://127.0.0.1:1", up: false, state: "SETUP_FAILED" },
+      ]),
+    });
     expect(models.body.data.models.find((m: { id: string }) => m.id === "acme/echo")).toMatchObject({
       runner: "builtin",
       queue: null,

@@ -18,7 +18,18 @@ function Queue({ model: m }: { model: OperatorModel }) {
         </div>
       ) : null}
       {m.queue.servers_down.length ? (
-        <div className="badge badge-failed">{m.queue.servers_down.length} down</div>
+        <>
+          <div className="badge badge-failed">{m.queue.servers_down.length} down</div>
+          <ul className="muted small" aria-label="Servers down">
+            {m.queue.servers
+              .filter((s) => !s.up)
+              .map((s) => (
+                <li key={s.url}>
+                  <code>{s.url}</code>: {s.state}
+                </li>
+              ))}
+          </ul>
+        </>
       ) : null}
     </>
   );
