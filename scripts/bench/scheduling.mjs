@@ -1,7 +1,8 @@
-// pnpm bench:scheduling [--runs N] [--delay MS] [--servers N] [--kind cog|openai]
+// pnpm bench:scheduling [--runs N] [--delay MS] [--servers N] [--kind cog|openai|comfyui]
 // Scheduling onto model servers, with the built API and two worker processes on 127.0.0.1 and
 // protocol-faithful fake model servers of the kind asked (Cog: one prediction at a time, 409 when
-// busy; OpenAI-style image servers: one request at a time, 429 when busy):
+// busy; OpenAI-style image servers: one request at a time, 429 when busy; ComfyUI: one prompt at
+// a time from its own queue, the sampler's steps taking --delay in all):
 // - a slow model on --servers servers (--delay ms a prediction); three accounts each burst --runs
 //   runs at it, 300 ms apart; a fast model (20 ms) on a server of its own gets a run every 200 ms
 //   meanwhile;
@@ -17,6 +18,9 @@ import {
   freePort,
   seedCogModel,
   seedOpenAIModel,
+  seedComfyModel,
+  COMFY_TXT2IMG,
+  startFakeComfyUI,
   startBalancer,
   startFakeCog,
   startFakeOpenAIServer,
@@ -34,7 +38,8 @@ const { values } = parseArgs({
   },
 });
 const KIND = values.kind;
-if (!["cog", "openai"].includes(KIND)) throw new Error("--kind is cog or openai");
+if (!["cog", "openai", "comfyui"].includes(KIND)) throw new Error("--kind is cog, openai or comfyui");
+const STEPS = 4;
 const RUNS = Number(values.runs);
 const DELAY = Number(values.delay);
 const SERVERS = Number(values.servers);
@@ -49,7 +54,9 @@ const runOfPrompt = new Map();
 const startServer = (delayMs) =>
   KIND === "cog"
     ? startFakeCog({ behaviour: { delayMs, imageSide: 16 } })
-    : startFakeOpenAIServer({ model: "bench", unitMs: delayMs, imageSide: 16 });
+    : KIND === "openai"
+      ? startFakeOpenAIServer({ model: "bench", unitMs: delayMs, imageSide: 16 })
+      : startFakeComfyUI({ stepMs: delayMs / STEPS, imageSide: 16 });
 const slow = await Promise.all(Array.from({ length: SERVERS }, () => startServer(DELAY)));
 const fast = await startServer(20);
 const seedModel = (id, servers) =>
@@ -60,23 +67,41 @@ const seedModel = (id, servers) =>
         servers.map((s) => s.url),
         { runner: { health_interval_ms: 1_000, request_timeout_ms: 5_000 } },
       )
-    : seedOpenAIModel(
-        service.database.db,
-        id,
-        servers.map((s) => s.url),
-        { api: "images", model: "bench", health_interval_ms: 1_000, request_timeout_ms: 5_000 },
-      );
+    : KIND === "openai"
+      ? seedOpenAIModel(
+          service.database.db,
+          id,
+          servers.map((s) => s.url),
+          { api: "images", model: "bench", health_interval_ms: 1_000, request_timeout_ms: 5_000 },
+        )
+      : seedComfyModel(
+          service.database.db,
+          id,
+          servers.map((s) => s.url),
+          {
+            ...COMFY_TXT2IMG,
+            workflow: {
+              ...COMFY_TXT2IMG.workflow,
+              3: {
+                ...COMFY_TXT2IMG.workflow["3"],
+                inputs: { ...COMFY_TXT2IMG.workflow["3"].inputs, steps: STEPS },
+              },
+            },
+          },
+        );
 await seedModel("bench/slow", slow);
 await seedModel("bench/fast", [fast]);
-/** A server's work by run id: Cog's predictions, or an OpenAI-style server's requests by prompt. */
+/** A server's work by run id: Cog's predictions, ComfyUI's prompts (by client id), or an OpenAI-style server's requests by prompt. */
 const predictionsOf = (server) =>
   KIND === "cog"
     ? server.predictions
-    : new Map(
-        [...server.work].flatMap(([prompt, w]) =>
-          runOfPrompt.has(prompt) ? [[runOfPrompt.get(prompt), { ...w, id: runOfPrompt.get(prompt) }]] : [],
-        ),
-      );
+    : KIND === "comfyui"
+      ? new Map(server.prompts.map((p) => [p.clientId, { ...p, id: p.clientId }]))
+      : new Map(
+          [...server.work].flatMap(([prompt, w]) =>
+            runOfPrompt.has(prompt) ? [[runOfPrompt.get(prompt), { ...w, id: runOfPrompt.get(prompt) }]] : [],
+          ),
+        );
 /** Gaps between one piece of work's end and the next one's start on a server (one at a time). */
 const idleGaps = (server, among) => {
   const chosen = [...predictionsOf(server).values()].filter((p) => among.has(p.id));
@@ -215,7 +240,7 @@ const meanMs = (histogram) => {
 };
 const sortedPlace = [...placeErrors].sort((a, b) => a - b);
 const sortedEstimate = [...estimateErrors].sort((a, b) => a - b);
-const conflicts = slow.reduce((n, s) => n + s.conflicts, 0);
+const conflicts = slow.reduce((n, s) => n + (s.conflicts ?? 0), 0);
 const results = {
   runs: burst.length,
   servers: SERVERS,
@@ -235,7 +260,7 @@ const results = {
   conflicts_409: conflicts,
 };
 console.log(
-  `${burst.length} runs of a ${DELAY} ms model on ${SERVERS} ${KIND === "cog" ? "Cog" : "OpenAI-style"} servers, 3 accounts bursting, 2 workers`,
+  `${burst.length} runs of a ${DELAY} ms model on ${SERVERS} ${{ cog: "Cog", openai: "OpenAI-style", comfyui: "ComfyUI" }[KIND]} servers, 3 accounts bursting, 2 workers`,
 );
 console.log(
   `server idle gap while runs wait: p50 ${ms(results.idle_gap_p50_ms)}, max ${ms(results.idle_gap_max_ms)} (n=${gaps.length})`,
@@ -254,7 +279,11 @@ console.log(
 console.log(
   `told position vs runs that started before: mean error ${results.position_error_mean.toFixed(2)}, max ${results.position_error_max}; estimate error p50 ${ms(results.estimate_error_p50_ms ?? 0)}, p90 ${ms(results.estimate_error_p90_ms ?? 0)}`,
 );
-console.log(`${KIND === "cog" ? "409s" : "429s"} from busy servers: ${conflicts}`);
+console.log(
+  KIND === "comfyui"
+    ? `prompts waiting in ComfyUI's own queues: ${slow.reduce((n, s) => n + s.prompts.filter((p) => p.startedAt - (p.queuedAt ?? p.startedAt) > 0).length, 0)}`
+    : `${KIND === "cog" ? "409s" : "429s"} from busy servers: ${conflicts}`,
+);
 console.log(JSON.stringify(results));
 await Promise.all([...slow, fast].map((s) => s.close()));
 await service.stop();

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { cogRunnerSchema } from "./cog.js";
 import { openAIServerRunnerSchema } from "./openaiServer.js";
+import { comfyUIRunnerSchema } from "./comfyui.js";
 import { pricingSchema } from "./pricing.js";
 
 export const MODEL_CATEGORIES = ["image", "video", "audio"] as const;
@@ -20,12 +21,18 @@ export const runnerSchema = z.discriminatedUnion("kind", [
   }),
   cogRunnerSchema,
   openAIServerRunnerSchema,
+  comfyUIRunnerSchema,
 ]);
 
 export type RunnerSettings = z.infer<typeof runnerSchema>;
 
 /** The kinds of runner: built-in generators, and the kinds of model server. */
-export const RUNNER_KINDS = ["builtin", "cog", "openai"] as const satisfies readonly RunnerSettings["kind"][];
+export const RUNNER_KINDS = [
+  "builtin",
+  "cog",
+  "openai",
+  "comfyui",
+] as const satisfies readonly RunnerSettings["kind"][];
 
 const jsonSchemaObject = z.looseObject({
   type: z.literal("object"),

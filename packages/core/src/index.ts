@@ -18,6 +18,7 @@ export * from "./webhooks/present.js";
 export * from "./webhooks/filter.js";
 export * from "./cog.js";
 export * from "./openaiServer.js";
+export * from "./comfyui.js";
 export * from "./groupCommit.js";
 export * from "./settlement.js";
 export * from "./dependencyDown.js";

@@ -78,6 +78,16 @@ const TRAITS: TraitsOf = {
     output: OPENAI_SERVER_OUTPUT[s.api],
     files: s.api === "videos" ? "urls" : "ids",
   }),
+  // ComfyUI servers run one prompt at a time from their own FIFO queue: one slot each, so that
+  // runs wait in our fair queue, never in theirs. Input images are uploaded to the server's
+  // /upload/image by the worker, from the files' bytes.
+  comfyui: (s) => ({
+    pool: { kind: "servers", servers: s.servers, concurrency: 1, healthIntervalMs: s.health_interval_ms },
+    costsCompute: true,
+    instant: false,
+    output: s.output,
+    files: "ids",
+  }),
 };
 
 export const traitsOf = (settings: RunnerSettings): RunnerTraits =>

@@ -6,6 +6,7 @@ import type { CogRunnerDeps, CogSlots } from "./cog/cogRunner.js";
 import { cogKind } from "./cog/index.js";
 import { builtinKind } from "./generators/index.js";
 import { openAIKind } from "./openai/index.js";
+import { comfyUIKind } from "./comfyui/index.js";
 import type { Runner } from "./runner.js";
 
 export interface RunnersOptions {
@@ -61,6 +62,7 @@ const KINDS: { [K in Kind]: RunnerKind<K> } = {
   builtin: builtinKind,
   cog: cogKind,
   openai: openAIKind,
+  comfyui: comfyUIKind,
 };
 
 export interface Runners {

@@ -7,6 +7,7 @@ export * from "./wait.js";
 export * from "./httpsReceiver.js";
 export * from "./fakeCogServer.js";
 export * from "./fakeOpenAIServer.js";
+export * from "./fakeComfyUI.js";
 export * from "./tcpProxy.js";
 export * from "./media.js";
 export * from "./s3Server.js";

@@ -1,3 +1,4 @@
+import { comfyInputSchema, comfyUIRunnerSchema } from "@svc/core";
 import { loadCatalogue, seedCatalogue, type Db } from "@svc/db";
 
 /**
@@ -95,6 +96,36 @@ export async function seedOpenAIModel(
         poll_interval_ms: 50,
         ...runner,
       } as CatalogueRunner,
+      ...extra,
+    },
+  ]);
+}
+
+/** A model served by ComfyUI servers: a workflow and its bindings; its input schema from them. */
+export async function seedComfyModel(
+  db: Db,
+  id: string,
+  servers: readonly string[],
+  graph: { workflow: Record<string, unknown>; bindings: Record<string, unknown>[] },
+  extra: Record<string, unknown> = {},
+): Promise<void> {
+  const like = (await loadCatalogue()).find((m) => m.id === "acme/pixel-hq")!;
+  const runner = comfyUIRunnerSchema.parse({
+    kind: "comfyui",
+    servers: [...servers],
+    output: "image",
+    health_interval_ms: 100,
+    request_timeout_ms: 5_000,
+    ...graph,
+  });
+  await seedCatalogue(db, [
+    {
+      ...like,
+      id,
+      name: id,
+      highlighted: false,
+      runner,
+      input_schema: comfyInputSchema(runner.workflow, runner.bindings) as typeof like.input_schema,
       ...extra,
     },
   ]);

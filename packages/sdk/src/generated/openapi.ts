@@ -8715,7 +8715,7 @@ export type components = {
             unit: string;
             tokens_per_unit: number;
             /** @enum {string} */
-            runner: "builtin" | "cog" | "openai";
+            runner: "builtin" | "cog" | "openai" | "comfyui";
             /** @description A model server kind's servers (Cog, OpenAI-style); [] for built-in generators */
             servers: string[];
             /** @description Runs at once per server */

@@ -17,6 +17,12 @@ import * as R from "../../openapi/responses.js";
 import { modelId } from "../../routes/models.js";
 import { actedBy, OPERATORS, reason, tokensField } from "./guards.js";
 
+/** A model's pool of servers, if it runs on model servers. */
+const serversPool = (runner: CatalogueModel["runner"]) => {
+  const pool = poolOf(runner);
+  return pool?.kind === "servers" ? pool : null;
+};
+
 type CatalogueModel = Awaited<ReturnType<typeof listAllModels>>[number];
 
 /** A model as the operator's catalogue shows it; queue: its pool now (null: unlimited, or Redis away). */
@@ -29,7 +35,7 @@ const presentOperatorModel = (m: CatalogueModel, queue: Awaited<ReturnType<typeo
   tokens_per_unit: m.pricing.tokens_per_unit,
   runner: m.runner.kind,
   servers: m.runner.kind === "builtin" ? [] : m.runner.servers,
-  concurrency: m.runner.kind === "builtin" ? null : m.runner.concurrency,
+  concurrency: serversPool(m.runner)?.concurrency ?? null,
   max_queue: m.maxQueue,
   queue,
 });

@@ -1,0 +1,278 @@
+import { randomInt } from "node:crypto";
+import { WebSocket } from "undici";
+import {
+  comfyHistoryEntrySchema,
+  comfyOutputFiles,
+  comfyPrompt,
+  extensionForMediaType,
+  serverOfSlot,
+  type ComfyHistoryEntry,
+  type ComfyUISettings,
+} from "@svc/core";
+import { abortableDelay, RunnerCanceled, RunnerError, type RunContext, type Runner } from "../runner.js";
+import { cogOutput } from "../cog/outputs.js";
+
+export interface ComfyRunnerDeps {
+  /** Gives a run's slot back once its server is done (the worker also does, at the run's end). */
+  slots?: { release(runId: string): Promise<void> };
+  maxOutputBytes: number;
+  log?(level: "debug" | "info", message: string, meta: Record<string, unknown>): void;
+}
+
+class ServerFailed extends Error {}
+
+type Json = Record<string, unknown>;
+
+/**
+ * Runs a workflow on ComfyUI servers, on the server of the slot the scheduler leased the run (one
+ * prompt per server: ComfyUI's own FIFO queue never holds our runs). The run's id is its prompt's
+ * client_id: before sending, a run that is not fresh looks for its prompt in the server's queue and
+ * history, so a worker restarted mid-prompt re-attaches instead of sending it twice. Progress
+ * comes over /ws (the sampler's steps as logs, each output node's files as they are made); the
+ * end is read from /history (also the fallback when the socket drops). Cancel interrupts the
+ * running prompt (POST /interrupt with its id) or deletes a pending one from the queue.
+ */
+export function createComfyRunner(deps: ComfyRunnerDeps): Runner {
+  const log = deps.log ?? (() => {});
+
+  async function call(
+    s: ComfyUISettings,
+    server: string,
+    path: string,
+    init: RequestInit = {},
+    signal?: AbortSignal,
+  ) {
+    let res: Response;
+    try {
+      res = await fetch(new URL(path, `${server}/`), {
+        ...init,
+        signal: AbortSignal.any([AbortSignal.timeout(s.request_timeout_ms), ...(signal ? [signal] : [])]),
+      });
+    } catch (error) {
+      signal?.throwIfAborted();
+      throw new ServerFailed(`${server}: ${(error as Error).message}`);
+    }
+    if (res.status >= 500) throw new ServerFailed(`${server}/${path} answered ${res.status}`);
+    return res;
+  }
+  const json = (body: unknown): RequestInit => ({
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+
+  /** The run's prompt already on the server (a re-attach): in its queue or its history. */
+  async function findPrompt(s: ComfyUISettings, server: string, runId: string): Promise<string | null> {
+    const ofRun = (item: unknown) =>
+      Array.isArray(item) && (item[3] as Json | undefined)?.client_id === runId ? String(item[1]) : null;
+    const queue = (await (await call(s, server, "queue")).json()) as {
+      queue_running?: unknown[];
+      queue_pending?: unknown[];
+    };
+    for (const item of [...(queue.queue_running ?? []), ...(queue.queue_pending ?? [])]) {
+      const id = ofRun(item);
+      if (id) return id;
+    }
+    const history = (await (await call(s, server, "history?max_items=200")).json()) as Record<
+      string,
+      { prompt?: unknown }
+    >;
+    for (const entry of Object.values(history)) {
+      const id = ofRun(entry.prompt);
+      if (id) return id;
+    }
+    return null;
+  }
+
+  async function upload(
+    ctx: RunContext,
+    s: ComfyUISettings,
+    server: string,
+  ): Promise<Record<string, string>> {
+    const uploaded: Record<string, string> = {};
+    for (const b of s.bindings.filter((x) => x.file)) {
+      const id = ctx.input[b.field];
+      if (typeof id !== "string") continue;
+      const file = await ctx.inputFile?.(id);
+      if (!file) throw new RunnerError("INPUT_FILE_UNAVAILABLE", "The run's input file is no longer stored.");
+      const form = new FormData();
+      // Named after the run, so that a re-sent upload overwrites rather than piles up.
+      form.set(
+        "image",
+        new Blob([file.bytes], { type: file.contentType }),
+        `${ctx.runId}-${b.field}.${extensionForMediaType(file.contentType)}`,
+      );
+      form.set("overwrite", "true");
+      const res = await call(s, server, "upload/image", { method: "POST", body: form }, ctx.signal);
+      if (!res.ok)
+        throw new RunnerError("INVALID_INPUT", `the server refused the input image (${res.status})`);
+      const { name, subfolder } = (await res.json()) as { name: string; subfolder?: string };
+      uploaded[b.field] = subfolder ? `${subfolder}/${name}` : name;
+    }
+    return uploaded;
+  }
+
+  /** Sends the prompt; a workflow the server refuses (node_errors) fails the run with its words. */
+  async function send(ctx: RunContext, s: ComfyUISettings, server: string): Promise<string> {
+    const uploaded = await upload(ctx, s, server);
+    const prompt = comfyPrompt(s, ctx.input, uploaded, randomInt(0, 2 ** 32));
+    const res = await call(s, server, "prompt", json({ prompt, client_id: ctx.runId }), ctx.signal);
+    const body = (await res.json().catch(() => ({}))) as {
+      prompt_id?: string;
+      error?: unknown;
+      node_errors?: unknown;
+    };
+    if (res.status === 400 || !body.prompt_id) {
+      const error = body.error as { message?: string; details?: string } | string | undefined;
+      const message =
+        typeof error === "string" ? error : [error?.message, error?.details].filter(Boolean).join(": ");
+      const nodes = Object.entries(
+        (body.node_errors ?? {}) as Record<
+          string,
+          { errors?: { message?: string; details?: string }[]; class_type?: string }
+        >,
+      )
+        .map(
+          ([node, e]) =>
+            `${node} (${e.class_type ?? "?"}): ${(e.errors ?? []).map((x) => [x.message, x.details].filter(Boolean).join(" ")).join("; ")}`,
+        )
+        .join("; ");
+      throw new RunnerError(
+        "INVALID_INPUT",
+        `ComfyUI refused the workflow: ${[message, nodes].filter(Boolean).join(" — ").slice(0, 500)}`,
+      );
+    }
+    return body.prompt_id;
+  }
+
+  /** The prompt's history entry once it has ended, following /ws while it runs (polling if it drops). */
+  async function follow(
+    ctx: RunContext,
+    s: ComfyUISettings,
+    server: string,
+    promptId: string,
+    socket: WebSocket | null,
+  ): Promise<ComfyHistoryEntry> {
+    const ended = new AbortController();
+    const done = AbortSignal.any([ctx.signal, ended.signal]);
+    socket?.addEventListener("message", (event) => {
+      if (typeof event.data !== "string") return; // binary preview frames
+      let message: { type?: string; data?: Json };
+      try {
+        message = JSON.parse(event.data) as typeof message;
+      } catch {
+        return;
+      }
+      const data = message.data ?? {};
+      if (data.prompt_id !== undefined && data.prompt_id !== promptId) return;
+      if (message.type === "progress")
+        ctx.progress({ logs: `node ${String(data.node)}: step ${String(data.value)}/${String(data.max)}` });
+      if (["execution_success", "execution_error", "execution_interrupted"].includes(message.type ?? ""))
+        ended.abort();
+      if (message.type === "executing" && data.node === null) ended.abort();
+    });
+    for (let wait = 250; ; wait = Math.min(wait * 2, 2_000)) {
+      const res = await call(s, server, `history/${encodeURIComponent(promptId)}`, {}, ctx.signal);
+      const history = (await res.json().catch(() => ({}))) as Record<string, unknown>;
+      const parsed = comfyHistoryEntrySchema.safeParse(history[promptId]);
+      if (parsed.success && (parsed.data.status?.completed || parsed.data.status?.status_str))
+        return parsed.data;
+      // Woken by the socket's end message, or polled (a dropped socket, a missed message, or
+      // an end announced before its history was written).
+      const listening = socket?.readyState === WebSocket.OPEN && !ended.signal.aborted;
+      await abortableDelay(listening ? 30_000 : wait, listening ? done : ctx.signal).catch(() => {
+        ctx.signal.throwIfAborted();
+      });
+    }
+  }
+
+  async function cancel(s: ComfyUISettings, server: string, promptId: string) {
+    const queue = (await (await call(s, server, "queue")).json().catch(() => ({}))) as {
+      queue_running?: unknown[];
+    };
+    const running = (queue.queue_running ?? []).some((item) => Array.isArray(item) && item[1] === promptId);
+    if (running) await call(s, server, "interrupt", json({ prompt_id: promptId }));
+    else await call(s, server, "queue", json({ delete: [promptId] }));
+  }
+
+  async function outputs(ctx: RunContext, s: ComfyUISettings, server: string, entry: ComfyHistoryEntry) {
+    const urls: string[] = [];
+    for (const [i, f] of comfyOutputFiles(entry).entries()) {
+      const query = new URLSearchParams({ filename: f.filename, subfolder: f.subfolder, type: f.type });
+      const res = await call(s, server, `view?${query}`, {}, ctx.signal);
+      if (!res.ok)
+        throw new RunnerError("MODEL_ERROR", `an output could not be fetched from ComfyUI (${res.status})`);
+      const bytes = Buffer.from(await res.arrayBuffer());
+      if (bytes.length > deps.maxOutputBytes)
+        throw new RunnerError("MODEL_ERROR", `a model output is larger than ${deps.maxOutputBytes} bytes`);
+      const ext = f.filename.includes(".")
+        ? f.filename.slice(f.filename.lastIndexOf(".") + 1).toLowerCase()
+        : "bin";
+      urls.push(await ctx.outputs.save(`${i}.${ext}`, bytes, ctx.signal));
+    }
+    return urls;
+  }
+
+  return {
+    async run(ctx) {
+      if (ctx.settings.kind !== "comfyui") throw new RunnerError("INTERNAL_ERROR", "not a ComfyUI model");
+      const s = ctx.settings;
+      const server = ctx.slot ? serverOfSlot(ctx.slot) : null;
+      if (!server) throw new Error("a ComfyUI model's run has no server slot");
+      // The socket first, so that no message of the prompt is missed.
+      const socket = await openSocket(server, ctx.runId).catch(() => null);
+      let promptId: string | null = null;
+      try {
+        promptId = ctx.fresh ? null : await findPrompt(s, server, ctx.runId);
+        if (promptId)
+          log("info", "comfyui prompt re-attached", { server, prompt_id: promptId, run_id: ctx.runId });
+        else promptId = await send(ctx, s, server);
+        const entry = await follow(ctx, s, server, promptId, socket);
+        void deps.slots?.release(ctx.runId).catch(() => {});
+        if (entry.status?.status_str === "error") {
+          const messages = (entry.status.messages ?? []) as [string, Json][];
+          const interrupted = messages.some(([type]) => type === "execution_interrupted");
+          if (interrupted) throw new RunnerCanceled("The prompt was interrupted on the ComfyUI server.");
+          const error = messages.find(([type]) => type === "execution_error")?.[1];
+          throw new RunnerError(
+            "MODEL_ERROR",
+            `ComfyUI failed: ${String(error?.exception_message ?? "the prompt failed")}`.slice(0, 500),
+          );
+        }
+        const urls = await outputs(ctx, s, server, entry);
+        return {
+          units: s.output === "image" ? urls.length : ctx.unitsRequested,
+          output: cogOutput(s.output, urls),
+        };
+      } catch (error) {
+        if (ctx.signal.aborted && promptId) await cancel(s, server, promptId).catch(() => {});
+        if (error instanceof ServerFailed)
+          log("info", "comfyui server failed", { server, error: error.message });
+        throw error;
+      } finally {
+        socket?.close();
+      }
+    },
+  };
+}
+
+/** The server's /ws for this client id, once open (its messages name the prompts of the client). */
+function openSocket(server: string, clientId: string): Promise<WebSocket> {
+  const url = new URL(`ws?clientId=${encodeURIComponent(clientId)}`, `${server}/`);
+  url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url);
+    const timer = setTimeout(() => {
+      socket.close();
+      reject(new Error("no socket"));
+    }, 5_000);
+    socket.addEventListener("open", () => {
+      clearTimeout(timer);
+      resolve(socket);
+    });
+    socket.addEventListener("error", () => {
+      clearTimeout(timer);
+      reject(new Error("socket failed"));
+    });
+  });
+}
