@@ -2,7 +2,15 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { grantTokens, repoPaths } from "@svc/db";
-import { freePort, startFakeOpenAIServer, startService, testPng, type TestService } from "@svc/testkit";
+import {
+  COMFY_TXT2IMG,
+  freePort,
+  startFakeComfyUI,
+  startFakeOpenAIServer,
+  startService,
+  testPng,
+  type TestService,
+} from "@svc/testkit";
 import { addUser } from "@svc/use-cases";
 
 // The console as a person uses it: the built API (serving the built console) and worker as real
@@ -518,6 +526,41 @@ describe("web console in Chromium", () => {
         model: "Qwen/Qwen-Image",
         api: "images",
       });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("when an operator imports a ComfyUI workflow, then bindings that name no node are refused, and the model is listed with its server and the bound fields as its input", async () => {
+    const server = await startFakeComfyUI();
+    try {
+      const form = page.getByRole("form", { name: "Import a ComfyUI workflow" });
+      await form.getByLabel("ComfyUI server URL").fill(server.url);
+      await form.getByLabel("Model id").fill("you/sd15-comfy");
+      await form.getByLabel("Tokens per image").fill("2");
+      await form.getByLabel("Workflow (API format JSON)").fill(JSON.stringify(COMFY_TXT2IMG.workflow));
+      await form
+        .getByLabel("Bindings (JSON)")
+        .fill(JSON.stringify([{ field: "prompt", node: "66", input: "text" }]));
+      await form.getByLabel("Reason").fill("our SD 1.5 graph");
+      await form.getByRole("button", { name: "Import" }).click();
+      await page
+        .getByText(/no node 66 in the workflow/)
+        .first()
+        .waitFor();
+      await form.getByLabel("Bindings (JSON)").fill(JSON.stringify(COMFY_TXT2IMG.bindings));
+      await form.getByRole("button", { name: "Import" }).click();
+      const row = page.locator("tr[data-model-id='you/sd15-comfy']");
+      await row.filter({ hasText: "1 server × 1" }).waitFor();
+      await shot("19-operator-comfyui-import");
+      const model = await service.database.db.model.findUniqueOrThrow({ where: { id: "you/sd15-comfy" } });
+      expect(Object.keys((model.inputSchema as { properties: object }).properties).sort()).toEqual([
+        "image_size",
+        "num_images",
+        "prompt",
+        "seed",
+        "steps",
+      ]);
     } finally {
       await server.close();
     }

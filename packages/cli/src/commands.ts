@@ -41,6 +41,7 @@ import {
   hashPassword,
   importCogModel,
   importOpenAIModel,
+  importComfyModel,
   issueKey,
   openAccount,
   revokeKey,
@@ -103,6 +104,10 @@ export const USAGE = `usage: svc <command> [options]
                                                   (vLLM-Omni, SGLang, LocalAI): its API's public input;
                                                   the key is read from the variable VAR and stored
                                                   sealed with SECRETS_KEY (never printed)
+  models import --comfyui <base-url> --workflow <api-format.json> --bindings <bindings.json> --id <vendor/model>
+         [--category image|video|audio] [--price <tokens>] [--name <name>] [--replace] [--save]
+                                                  add a ComfyUI workflow as a model: its input fields
+                                                  are its bindings ([{field, node, input, file?}])
 `;
 
 export class UsageError extends Error {}
@@ -216,6 +221,9 @@ function parseOptions(argv: string[]) {
         json: { type: "boolean", default: false },
         cog: { type: "string" },
         openai: { type: "string" },
+        comfyui: { type: "string" },
+        workflow: { type: "string" },
+        bindings: { type: "string" },
         model: { type: "string" },
         api: { type: "string" },
         "api-key-env": { type: "string" },
@@ -432,6 +440,33 @@ export async function runCommand(db: Db, argv: string[], out: Out, settings: Com
       return;
     }
     case "models import": {
+      if (values.comfyui) {
+        const readJson = async (file: string | undefined, what: string): Promise<unknown> => {
+          try {
+            return JSON.parse(await readFile(required(file, what), "utf8"));
+          } catch (error) {
+            if (error instanceof UsageError) throw error;
+            throw new UsageError(`--${what}: ${(error as Error).message}`);
+          }
+        };
+        const entry = await importComfyModel(db, by, {
+          replace: values.replace,
+          server: values.comfyui,
+          workflow: await readJson(values.workflow, "workflow"),
+          bindings: await readJson(values.bindings, "bindings"),
+          category: (values.category ?? "image") as ModelCategory,
+          id: required(values.id, "id"),
+          name: values.name,
+          description: values.description,
+          price: positiveInt(values.price ?? "1", "price", MODEL_PRICE_MAX),
+          status: values.status,
+        }).catch((error: unknown) => {
+          throw new UsageError((error as Error).message);
+        });
+        if (values.save) await saveToCatalogueFile(entry, repoPaths.catalogue);
+        print(`imported ${entry.id}${values.save ? " (and saved to the catalogue file)" : ""}`, entry);
+        return;
+      }
       if (values.openai) {
         const keyVar = values["api-key-env"];
         const apiKey = keyVar ? process.env[keyVar] : undefined;
@@ -463,7 +498,7 @@ export async function runCommand(db: Db, argv: string[], out: Out, settings: Com
         });
         return;
       }
-      if (!values.cog) throw new UsageError("--cog <base-url> or --openai <base-url> is required");
+      if (!values.cog) throw new UsageError("--cog, --openai or --comfyui <base-url> is required");
       const entry = await importCogModel(db, by, {
         replace: values.replace,
         cog: values.cog,

@@ -14,3 +14,4 @@ export * from "./runs/admission.js";
 export * from "./runs/outcome.js";
 export * from "./files/files.js";
 export * from "./catalogue/importOpenAIModel.js";
+export * from "./catalogue/importComfyModel.js";

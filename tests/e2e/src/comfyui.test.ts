@@ -1,3 +1,6 @@
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { AnyRun } from "@svc/sdk";
 import {
   COMFY_TXT2IMG,
@@ -8,7 +11,7 @@ import {
   waitFor,
   type FakeComfyUI,
 } from "@svc/testkit";
-import { startService, type E2EService } from "./service.js";
+import { adminCli, startService, type E2EService } from "./service.js";
 
 // ComfyUI workflows behind the scheduler, through the built API and worker: a protocol-faithful
 // fake (one prompt at a time from its own FIFO queue, /ws messages, /history, /interrupt).
@@ -76,6 +79,53 @@ describe("ComfyUI workflows", () => {
     expect(sent.prompt["3"]!.inputs.steps).toBe(6);
     expect(typeof sent.prompt["3"]!.inputs.seed).toBe("number");
     expect(logs.at(-1)).toMatch(/step 6\/6/);
+  });
+
+  it("when an operator imports a workflow with the CLI, then its bindings are its input and it runs", async () => {
+    const server = await comfy();
+    const dir = await mkdtemp(join(tmpdir(), "comfy-import-"));
+    await writeFile(join(dir, "workflow.json"), JSON.stringify(COMFY_TXT2IMG.workflow));
+    await writeFile(join(dir, "bindings.json"), JSON.stringify(COMFY_TXT2IMG.bindings));
+    const [made] = await adminCli(service.database.db, [
+      "models",
+      "import",
+      "--comfyui",
+      server.url,
+      "--workflow",
+      join(dir, "workflow.json"),
+      "--bindings",
+      join(dir, "bindings.json"),
+      "--id",
+      "you/sd15-comfy",
+      "--price",
+      "2",
+    ]);
+    expect(made).toMatchObject({
+      id: "you/sd15-comfy",
+      pricing: { unit: "image", units_from: "num_images" },
+    });
+    const run = await ended(
+      (await client.runs.create("you/sd15-comfy", { input: { prompt: "imported" } })).run_id,
+    );
+    expect(run).toMatchObject({ status: "COMPLETED", tokens_charged: 2 });
+    await writeFile(
+      join(dir, "bindings.json"),
+      JSON.stringify([{ field: "prompt", node: "66", input: "text" }]),
+    );
+    await expect(
+      adminCli(service.database.db, [
+        "models",
+        "import",
+        "--comfyui",
+        server.url,
+        "--workflow",
+        join(dir, "workflow.json"),
+        "--bindings",
+        join(dir, "bindings.json"),
+        "--id",
+        "you/broken",
+      ]),
+    ).rejects.toThrow(/no node 66 in the workflow/);
   });
 
   it("when ComfyUI refuses the workflow (node_errors), then the run fails with its words, charged nothing", async () => {

@@ -11,7 +11,13 @@ import {
   poolOf,
 } from "@svc/core";
 import { findModel, listAllModels } from "@svc/db";
-import { changeModel, importCogModel, importOpenAIModel, ImportRefused } from "@svc/use-cases";
+import {
+  changeModel,
+  importCogModel,
+  importComfyModel,
+  importOpenAIModel,
+  ImportRefused,
+} from "@svc/use-cases";
 import { perApp, route, type Route } from "../../http/route.js";
 import * as R from "../../openapi/responses.js";
 import { modelId } from "../../routes/models.js";
@@ -239,4 +245,57 @@ const importOpenAIServerModel = route({
   },
 });
 
-export const MODEL_ROUTES = [listOperatorModels, updateModel, importModel, importOpenAIServerModel];
+const importComfyUIModel = route({
+  method: "post",
+  path: "/operator/models/import-comfyui",
+  guards: OPERATORS,
+  summary: "Import a ComfyUI workflow as a model: its input fields are its bindings",
+  description:
+    "`workflow` is ComfyUI's API format (node id -> { class_type, inputs }, what Export (API) saves); `bindings` map the model's input fields to node inputs ({ field, node, input } — input may be { width, height } for image_size — and file: true for an image uploaded with /upload/image). Bindings must name nodes and inputs the workflow has; the server must answer /system_stats. An id that exists already is 409 MODEL_EXISTS unless `replace` is true.",
+  body: {
+    schema: z.strictObject({
+      server_url: modelServerUrl,
+      workflow: z.record(z.string(), z.unknown()),
+      bindings: z.array(z.record(z.string(), z.unknown())).min(1).max(50),
+      category: z.enum(MODEL_CATEGORIES).default("image"),
+      id: z
+        .string()
+        .regex(/^[a-z0-9][a-z0-9._-]*(\/[a-z0-9][a-z0-9._-]*)+$/, "expected an id such as you/sdxl-comfy"),
+      name: z.string().trim().min(1).max(200).optional(),
+      tokens_per_unit: tokensField.min(0).max(MODEL_PRICE_MAX),
+      replace: z.boolean().default(false),
+      reason,
+    }),
+    example: {
+      server_url: "http://gpu-2:8188",
+      workflow: { "6": { class_type: "CLIPTextEncode", inputs: { text: "a photo", clip: ["4", 1] } } },
+      bindings: [{ field: "prompt", node: "6", input: "text" }],
+      id: "you/sd15-comfy",
+      tokens_per_unit: 2,
+      reason: "our SD 1.5 workflow",
+    },
+  },
+  errors: [400, 409],
+  reply: { status: 201, schema: R.OperatorModels, description: "The model (a list of one)" },
+  async handler({ body }, { res, deps }) {
+    const entry = await importComfyModel(deps.db, actedBy(res, body.reason), {
+      server: body.server_url,
+      workflow: body.workflow,
+      bindings: body.bindings,
+      category: body.category,
+      id: body.id,
+      ...(body.name && { name: body.name }),
+      price: body.tokens_per_unit,
+      replace: body.replace,
+    }).catch(importRefusal("server_url"));
+    return presentOne(deps, entry.id);
+  },
+});
+
+export const MODEL_ROUTES = [
+  listOperatorModels,
+  updateModel,
+  importModel,
+  importOpenAIServerModel,
+  importComfyUIModel,
+];

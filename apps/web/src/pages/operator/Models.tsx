@@ -5,6 +5,7 @@ import { DataTable } from "../../table";
 import { ErrorMessage, Loading, PageHeader, Time } from "../../ui";
 import { ImportCogModel } from "./ImportCogModel";
 import { ImportOpenAIModel } from "./ImportOpenAIModel";
+import { ImportComfyModel } from "./ImportComfyModel";
 import { useModelEditor } from "./ModelEditor";
 
 function Queue({ model: m }: { model: OperatorModel }) {
@@ -47,6 +48,7 @@ export function OperatorModels() {
       <PageHeader title="Catalogue & queues" />
       <ImportCogModel />
       <ImportOpenAIModel />
+      <ImportComfyModel />
       {models.isPending ? <Loading /> : null}
       <ErrorMessage error={models.error} />
       {models.data ? (
