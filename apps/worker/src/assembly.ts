@@ -123,6 +123,7 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
         webhookUrl: (id: string) => cogWebhookUrl(callbackBase, secretsKey, id),
         allowPrivateOutputs: config.WEBHOOK_ALLOW_PRIVATE_URLS,
         maxOutputBytes: config.OUTPUT_MAX_BYTES,
+        publicBaseUrl: config.PUBLIC_BASE_URL,
         log: (level: "debug" | "info", message: string, meta: Record<string, unknown>) =>
           logger[level](message, meta),
       },
@@ -136,6 +137,7 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
     limits: {
       allowPrivateOutputs: config.WEBHOOK_ALLOW_PRIVATE_URLS,
       maxOutputBytes: config.OUTPUT_MAX_BYTES,
+      publicBaseUrl: config.PUBLIC_BASE_URL,
     },
     logger,
   });
@@ -184,6 +186,7 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
     cogResults,
     metrics,
     store,
+    storage,
     runners,
     threads,
     renderSlots,

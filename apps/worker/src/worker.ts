@@ -128,6 +128,7 @@ export async function startWorker(deps: WorkerDeps, components: Components): Pro
         progress: parts.cogProgress,
         // A prediction that ended frees its server's slot here, whichever worker waits for it.
         release: (runId) => parts.dispatcher.release(runId),
+        uploads: { storage: parts.storage, maxBytes: config.OUTPUT_MAX_BYTES },
         logger,
       });
       return () => server.close();

@@ -1,4 +1,4 @@
-import { hashApiKey } from "@svc/core";
+import { cogUploadToken, hashApiKey } from "@svc/core";
 import { ledgerTotals, loadCatalogue, seedCatalogue } from "@svc/db";
 import { createTestDatabase, type TestDatabase } from "@svc/testkit";
 import { signIn } from "@svc/use-cases";
@@ -360,5 +360,25 @@ describe("svc admin commands", () => {
     expect(model.runner).toMatchObject({ kind: "cog", servers: ["http://gpu-unknown.invalid:5000"] });
     expect(model.description).not.toContain("gpu-unknown");
     await expect(run(...liked, "--like", "acme/pixel-hq")).rejects.toThrow(/exists already/);
+  });
+
+  it("when the Cog upload URL is asked for, then it is the callback address's, with the installation's token; without one of them, the command says which", async () => {
+    const secretsKey = Buffer.alloc(32, 7);
+    const lines: string[] = [];
+    const settings = { API_KEYS_PER_MODE_MAX: 3, secretsKey };
+    process.env.COG_CALLBACK_URL = "http://workers.internal:3100/";
+    try {
+      await runCommand(database.db, ["cog", "upload-url"], (l) => lines.push(l), settings);
+      expect(lines).toEqual([`http://workers.internal:3100/cog/uploads/${cogUploadToken(secretsKey)}/`]);
+      await expect(
+        runCommand(database.db, ["cog", "upload-url"], () => {}, { API_KEYS_PER_MODE_MAX: 3 }),
+      ).rejects.toThrow(/SECRETS_KEY/);
+      delete process.env.COG_CALLBACK_URL;
+      await expect(runCommand(database.db, ["cog", "upload-url"], () => {}, settings)).rejects.toThrow(
+        /COG_CALLBACK_URL/,
+      );
+    } finally {
+      delete process.env.COG_CALLBACK_URL;
+    }
   });
 });

@@ -13,6 +13,7 @@ import {
   type Mode,
   type ModelCategory,
   type OpenAIServerApi,
+  cogUploadUrl,
   type UserRole,
 } from "@svc/core";
 import {
@@ -104,6 +105,9 @@ export const USAGE = `usage: svc <command> [options]
                                                   (vLLM-Omni, SGLang, LocalAI): its API's public input;
                                                   the key is read from the variable VAR and stored
                                                   sealed with SECRETS_KEY (never printed)
+  cog upload-url                                  the --upload-url to start Cog servers with, so that
+                                                  their output files are PUT to the workers (needs
+                                                  COG_CALLBACK_URL and SECRETS_KEY as the workers have)
   models import --comfyui <base-url> --workflow <api-format.json> --bindings <bindings.json> --id <vendor/model>
          [--category image|video|audio] [--price <tokens>] [--name <name>] [--replace] [--save]
                                                   add a ComfyUI workflow as a model: its input fields
@@ -517,6 +521,15 @@ export async function runCommand(db: Db, argv: string[], out: Out, settings: Com
       });
       if (values.save) await saveToCatalogueFile(entry, repoPaths.catalogue);
       print(`imported ${entry.id}${values.save ? " (and saved to the catalogue file)" : ""}`, entry);
+      return;
+    }
+    case "cog upload-url": {
+      // What Cog servers are started with (--upload-url) so that their files come to the workers.
+      const base = process.env.COG_CALLBACK_URL;
+      if (!base) throw new UsageError("COG_CALLBACK_URL (the workers' callback address) is not set");
+      if (!settings.secretsKey) throw new UsageError("SECRETS_KEY (the workers') is not set");
+      const url = cogUploadUrl(base, settings.secretsKey);
+      print(url, { upload_url: url });
       return;
     }
     case "models list": {

@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 import ipaddr from "ipaddr.js";
 import { z } from "zod";
 import { isMetadataAddress } from "./webhooks/addresses.js";
@@ -119,4 +120,18 @@ export function cogInputSchema(openapi: unknown): Json {
     ...(Array.isArray(input.required) && { required: input.required }),
     additionalProperties: false,
   };
+}
+
+/**
+ * The token of the workers' upload endpoint, which Cog servers started with --upload-url PUT
+ * their output files to: one per installation (Cog's upload URL is set when the server starts,
+ * not per prediction), an HMAC under SECRETS_KEY like the predictions' webhook tokens.
+ */
+export function cogUploadToken(secretsKey: Buffer): string {
+  return createHmac("sha256", secretsKey).update("cog-uploads").digest("hex");
+}
+
+/** What to give Cog as --upload-url (COG_CALLBACK_URL's): each file is PUT to it followed by its name. */
+export function cogUploadUrl(callbackBase: string, secretsKey: Buffer): string {
+  return `${callbackBase.replace(/\/$/, "")}/cog/uploads/${cogUploadToken(secretsKey)}/`;
 }

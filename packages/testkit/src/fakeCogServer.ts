@@ -51,6 +51,8 @@ export interface FakeCog {
   /** PUTs refused with 409 because every slot was busy. */
   conflicts: number;
   healthChecks: number;
+  /** Output files PUT to --upload-url: the status answered and the Location. */
+  uploads: { status: number; location: string | null }[];
   predictions: Map<string, Prediction>;
   /** Each input URL it downloaded: the prediction, the field, the answer's status, type and bytes. */
   fetched: { id: string; field: string; url: string; status: number; contentType: string; bytes: Buffer }[];
@@ -143,6 +145,8 @@ export async function startFakeCog(
     behaviour?: FakeCogBehaviour;
     /** false: /health-check says READY even with every slot taken (a stale answer), so PUTs meet 409. */
     reportsBusy?: boolean;
+    /** Cog's --upload-url: output files are PUT there, and the Locations answered are the output. */
+    uploadUrl?: string;
   } = {},
 ): Promise<FakeCog> {
   const concurrency = opts.concurrency ?? 1;
@@ -205,6 +209,27 @@ export async function startFakeCog(
     }
     return undefined;
   };
+  /**
+   * A server started with --upload-url PUTs each output file to it, named, and gives the answer's
+   * Location as the output instead of a data URL.
+   */
+  const uploaded = async (output: unknown): Promise<unknown> => {
+    const urls = Array.isArray(output) ? output : [output];
+    const located = await Promise.all(
+      urls.map(async (url, i) => {
+        const match = typeof url === "string" ? /^data:([^;]+);base64,(.*)$/.exec(url) : null;
+        if (!match) return url;
+        const res = await fetch(`${opts.uploadUrl}output-${i}.png`, {
+          method: "PUT",
+          headers: { "content-type": match[1]! },
+          body: Buffer.from(match[2]!, "base64"),
+        });
+        cog.uploads.push({ status: res.status, location: res.headers.get("location") });
+        return res.headers.get("location") ?? url;
+      }),
+    );
+    return Array.isArray(output) ? located : located[0];
+  };
   const finish = (p: Prediction) => {
     if (p.status !== "processing") return;
     if (cog.behaviour.fail) {
@@ -212,6 +237,17 @@ export async function startFakeCog(
       p.error = cog.behaviour.fail;
     } else if (cog.behaviour.serverCancels) {
       p.status = "canceled";
+    } else if (opts.uploadUrl) {
+      // Uploading takes a moment: the prediction ends once its files are uploaded.
+      const output = outputOf(p);
+      p.status = "uploading" as never;
+      void uploaded(output).then((located) => {
+        p.status = "succeeded";
+        p.output = located;
+        p.endedAt = now();
+        notify(p);
+      });
+      return;
     } else {
       p.status = "succeeded";
       p.output = outputOf(p);
@@ -353,6 +389,7 @@ export async function startFakeCog(
     cancels: [],
     conflicts: 0,
     healthChecks: 0,
+    uploads: [],
     predictions: new Map(),
     fetched: [],
     idleGaps(among) {

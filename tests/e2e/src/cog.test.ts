@@ -1,3 +1,4 @@
+import { cogUploadUrl, parseSecretsKey } from "@svc/core";
 import { readdir, stat } from "node:fs/promises";
 import { connect } from "node:net";
 import { join } from "node:path";
@@ -415,6 +416,33 @@ describe("Cog runner end to end", () => {
       what: "the copied file deleted",
       timeoutMs: 5_000,
     });
+  });
+
+  it("when Cog runs with --upload-url, then its files are PUT to the workers and its output is our URL, never base64 in a webhook", async () => {
+    const secretsKey = parseSecretsKey(service.env.SECRETS_KEY!);
+    const uploadUrl = cogUploadUrl(`http://127.0.0.1:${callbackPort}`, secretsKey);
+    const cog = await fakeCog({ behaviour: { delayMs: 20, imageSide: 32 }, uploadUrl });
+    await cogModel("cog/upload-url", [cog]);
+    const run = await until(await create("cog/upload-url", { prompt: "uploaded", num_images: 2 }), [
+      "COMPLETED",
+    ]);
+    const urls = (run as unknown as { output: { images: string[] } }).output.images;
+    expect(cog.uploads.map((u) => u.status)).toEqual([201, 201]);
+    expect(urls).toEqual(cog.uploads.map((u) => u.location));
+    for (const url of urls) expect(url.startsWith(`${service.base}/files/out_`)).toBe(true);
+    const png = Buffer.from(await (await fetch(urls[0]!)).arrayBuffer());
+    expect(png.subarray(1, 4).toString()).toBe("PNG");
+    // Without the installation's token, nothing is taken.
+    const refused = await fetch(uploadUrl.replace(/uploads\/[0-9a-f]{8}/, "uploads/00000000") + "x.png", {
+      method: "PUT",
+      body: "x",
+    });
+    expect(refused.status).toBe(401);
+    expect(
+      await (
+        await fetch(`${uploadUrl}..%2F..%2Fetc`, { method: "PUT", body: "x" })
+      ).status,
+    ).toBeLessThan(500);
   });
 
   it("when Cog refuses an input as its schema does (422), then the run fails INVALID_INPUT with Cog's words, charged nothing", async () => {

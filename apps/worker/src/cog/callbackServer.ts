@@ -1,7 +1,9 @@
 import { createHmac } from "node:crypto";
 import { once } from "node:events";
-import { createServer, type IncomingMessage, type Server } from "node:http";
-import { COG_TERMINAL, cogPredictionSchema, constantTimeEqual } from "@svc/core";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { Transform } from "node:stream";
+import { COG_TERMINAL, cogPredictionSchema, cogUploadToken, constantTimeEqual, OUTPUT_NAME } from "@svc/core";
+import type { OutputStorage } from "@svc/storage";
 import type { Logger } from "@svc/logger";
 import type { CogProgress } from "./progressOutputs.js";
 import type { RedisCogResults } from "./results.js";
@@ -16,6 +18,21 @@ export function cogToken(secretsKey: Buffer, predictionId: string): string {
 export function cogWebhookUrl(base: string, secretsKey: Buffer, predictionId: string): string {
   return `${base.replace(/\/$/, "")}/cog/predictions/${encodeURIComponent(predictionId)}?token=${cogToken(secretsKey, predictionId)}`;
 }
+
+/** A file name Cog gives, as a safe output name (OUTPUT_NAME), or null. */
+const uploadName = (raw: string): string | null => {
+  let name: string;
+  try {
+    name = decodeURIComponent(raw);
+  } catch {
+    return null;
+  }
+  const safe = name
+    .replace(/[^A-Za-z0-9._-]/g, "_")
+    .replace(/^[^A-Za-z0-9]+/, "")
+    .slice(-80);
+  return OUTPUT_NAME.test(safe) ? safe : null;
+};
 
 type Authorisation =
   { kind: "ok"; predictionId: string } | { kind: "refused"; status: number; error: string };
@@ -59,6 +76,8 @@ export async function startCogCallbackServer(opts: {
   progress: CogProgress;
   /** The prediction ended: its server's slot is free (prediction id = run id). */
   release(runId: string): Promise<void>;
+  /** Where uploaded output files go (Cog's --upload-url), and the largest taken. */
+  uploads?: { storage: OutputStorage; maxBytes: number };
   logger: Logger;
 }): Promise<Server> {
   const server = createServer((req, res) => {
@@ -69,6 +88,9 @@ export async function startCogCallbackServer(opts: {
     // A client that goes away mid-body must not become an unhandled 'error' event.
     req.on("error", () => {});
     try {
+      const upload = /^\/cog\/uploads\/([0-9a-f]{64})\/([^/?]+)$/.exec(req.url ?? "");
+      if (upload && req.method === "PUT" && opts.uploads)
+        return receiveUpload(upload[1]!, upload[2]!, req, res, reply);
       const id = authorisedPrediction(req.method, req.url ?? "", opts.secretsKey);
       if (id.kind !== "ok") return reply(id.status, { error: id.error });
       receive(id.predictionId, req, reply);
@@ -78,6 +100,44 @@ export async function startCogCallbackServer(opts: {
       reply(400, { error: "bad request" });
     }
   });
+
+  /**
+   * PUT /cog/uploads/<token>/<name>: an output file a Cog server uploads (--upload-url), streamed
+   * into the output store; the answer's Location (our URL of it) becomes the prediction's output,
+   * so large files never travel as base64 in a webhook. Past the size limit, nothing is kept.
+   */
+  function receiveUpload(
+    token: string,
+    rawName: string,
+    req: IncomingMessage,
+    res: ServerResponse,
+    reply: (status: number, body: object) => void,
+  ): void {
+    const uploads = opts.uploads!;
+    if (!constantTimeEqual(token, cogUploadToken(opts.secretsKey))) return reply(401, { error: "bad token" });
+    const name = uploadName(rawName);
+    if (!name) return reply(400, { error: "bad file name" });
+    if (Number(req.headers["content-length"] ?? 0) > uploads.maxBytes)
+      return reply(413, { error: "too large" });
+    let size = 0;
+    const limited = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        size += chunk.length;
+        done(size > uploads.maxBytes ? new Error("too large") : null, chunk);
+      },
+    });
+    const files = uploads.storage();
+    files
+      .save(name, req.pipe(limited))
+      .then((url) => {
+        res.setHeader("location", url);
+        reply(201, { url });
+      })
+      .catch((error: unknown) => {
+        opts.logger.warn("cog upload refused", { error: (error as Error).message });
+        reply(size > uploads.maxBytes ? 413 : 400, { error: "upload failed" });
+      });
+  }
 
   function receive(id: string, req: IncomingMessage, reply: (status: number, body: object) => void): void {
     const chunks: Buffer[] = [];

@@ -23,7 +23,7 @@ export function cogProgressOutputs(deps: {
   /** The run's runner settings and units asked for; null for an unknown run. */
   basisOf(runId: string): Promise<{ runner: RunnerSettings; unitsRequested: number } | null>;
   record: ProgressRecorder["record"];
-  limits: { allowPrivateOutputs: boolean; maxOutputBytes: number };
+  limits: { allowPrivateOutputs: boolean; maxOutputBytes: number; publicBaseUrl?: string };
   logger: Logger;
 }): CogProgress {
   /** Per run: the model's file references already copied and shown (ref -> our URL), in order. */

@@ -40,6 +40,8 @@ export interface CogRunnerDeps {
   allowPrivateOutputs: boolean;
   /** The largest output file accepted (OUTPUT_MAX_BYTES); larger ones fail the run. */
   maxOutputBytes: number;
+  /** PUBLIC_BASE_URL: outputs Cog uploaded to the workers' upload endpoint are ours already. */
+  publicBaseUrl?: string;
   /** Routine steps of every prediction at debug; what an operator acts on (busy, unavailable, re-attached) at info. */
   log?(level: "debug" | "info", message: string, meta: Record<string, unknown>): void;
 }

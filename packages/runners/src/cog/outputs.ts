@@ -1,6 +1,6 @@
 import { pipeline, Transform, type Readable } from "node:stream";
 import type { Dispatcher } from "undici";
-import { extensionForMediaType, fileReferences } from "@svc/core";
+import { extensionForMediaType, fileReferences, outputKeysIn } from "@svc/core";
 import { RunnerError } from "../runner.js";
 import { guardedAgents, guardedGet, RefusedUrl, type RunOutputs } from "@svc/storage";
 
@@ -16,16 +16,21 @@ function decodeDataUrl(url: string): { body: Buffer; ext: string } {
 /** How long one output file's download may take. */
 export const COG_OUTPUT_TIMEOUT_MS = 120_000;
 
-/** How a Cog model's outputs are fetched: from anywhere public, and from its own servers. */
+/**
+ * How a Cog model's outputs are fetched: from anywhere public, and from its own servers. A file
+ * Cog uploaded to us (its --upload-url, the workers' upload endpoint) is ours already: kept.
+ */
 export function cogFetchPolicy(
   servers: readonly string[],
-  limits: { allowPrivateOutputs: boolean; maxOutputBytes: number },
+  limits: { allowPrivateOutputs: boolean; maxOutputBytes: number; publicBaseUrl?: string },
 ): OutputFetchPolicy {
+  const base = limits.publicBaseUrl;
   return {
     allowPrivate: limits.allowPrivateOutputs,
     trustedOrigins: new Set(servers.map((server) => new URL(server).origin)),
     timeoutMs: COG_OUTPUT_TIMEOUT_MS,
     maxBytes: limits.maxOutputBytes,
+    ...(base && { ours: (ref: string) => outputKeysIn(ref, base).size > 0 }),
   };
 }
 
@@ -42,6 +47,8 @@ export interface OutputFetchPolicy {
   trustedOrigins: ReadonlySet<string>;
   timeoutMs: number;
   maxBytes: number;
+  /** An output URL that is one of ours already (uploaded to the service): kept as it is. */
+  ours?(ref: string): boolean;
 }
 
 /** Outputs up to this size (declared by the server) are read into memory rather than streamed. */
@@ -123,7 +130,7 @@ export async function copyOutputs(
 ): Promise<string[]> {
   const urls: string[] = [];
   for (const [i, ref] of fileReferences(output).entries()) {
-    const copied = known?.get(ref);
+    const copied = known?.get(ref) ?? (policy.ours?.(ref) ? ref : undefined);
     if (copied) {
       urls.push(copied);
       continue;
