@@ -147,6 +147,15 @@ export function comfyPrompt(
   return workflow;
 }
 
+/** A file an output node saved, as /history names it (fetched with /view). */
+const comfyFiles = z.array(
+  z.looseObject({
+    filename: z.string(),
+    subfolder: z.string().default(""),
+    type: z.string().default("output"),
+  }),
+);
+
 /** A prompt's entry in ComfyUI's /history: its outputs by node, and how it ended. */
 export const comfyHistoryEntrySchema = z.looseObject({
   prompt: z.array(z.unknown()).optional(),
@@ -154,33 +163,9 @@ export const comfyHistoryEntrySchema = z.looseObject({
     .record(
       z.string(),
       z.looseObject({
-        images: z
-          .array(
-            z.looseObject({
-              filename: z.string(),
-              subfolder: z.string().default(""),
-              type: z.string().default("output"),
-            }),
-          )
-          .optional(),
-        gifs: z
-          .array(
-            z.looseObject({
-              filename: z.string(),
-              subfolder: z.string().default(""),
-              type: z.string().default("output"),
-            }),
-          )
-          .optional(),
-        audio: z
-          .array(
-            z.looseObject({
-              filename: z.string(),
-              subfolder: z.string().default(""),
-              type: z.string().default("output"),
-            }),
-          )
-          .optional(),
+        images: comfyFiles.optional(),
+        gifs: comfyFiles.optional(),
+        audio: comfyFiles.optional(),
       }),
     )
     .default({}),

@@ -9,6 +9,7 @@ export * from "./fakeCogServer.js";
 export * from "./fakeOpenAIServer.js";
 export * from "./fakeComfyUI.js";
 export * from "./tcpProxy.js";
+export * from "./rawHttp.js";
 export * from "./media.js";
 export * from "./s3Server.js";
 export * from "./metrics.js";

@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import { stat } from "node:fs/promises";
-import { connect } from "node:net";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import type { AnyRun, FileObject as FileView, ModelRunClient } from "@svc/sdk";
 import {
   claimedPng,
+  rawHttp,
   freePort,
   seedCogModel,
   startFakeCog,
@@ -228,20 +228,7 @@ describe("input files", () => {
 
   it("when an upload's body is cut short, malformed or abandoned, then it is a 4xx (or nothing, for a client gone) and the API keeps serving", async () => {
     const port = Number(new URL(service.base).port);
-    const raw = (bytes: Buffer | string, hangUpAfterMs?: number) =>
-      new Promise<string>((resolve) => {
-        const socket = connect(port, "127.0.0.1");
-        let answer = "";
-        socket.on("data", (chunk) => {
-          answer += chunk.toString("latin1");
-          // A whole JSON answer (its body is the last thing on the wire) is all that is awaited.
-          if (/\r\n\r\n\{[\s\S]*\}$/.test(answer)) socket.destroy();
-        });
-        socket.on("error", () => resolve(answer));
-        socket.on("close", () => resolve(answer));
-        socket.write(bytes);
-        if (hangUpAfterMs !== undefined) setTimeout(() => socket.destroy(), hangUpAfterMs);
-      });
+    const raw = (bytes: Buffer | string, hangUpAfterMs?: number) => rawHttp(port, bytes, hangUpAfterMs);
     const head = (headers: string) =>
       `POST /api/v1/files HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${live.key}\r\n${headers}\r\n`;
     const png = testPng(8, 8);

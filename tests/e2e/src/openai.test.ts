@@ -1,11 +1,10 @@
 import { execFile } from "node:child_process";
-import { connect } from "node:net";
 import { writeFile, mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { createOpenAI } from "@ai-sdk/openai";
-import { testPng, waitFor } from "@svc/testkit";
+import { rawHttp, testPng, waitFor } from "@svc/testkit";
 import { generateImage } from "ai";
 import OpenAI, { toFile } from "openai";
 import { limitedKey, startService, type E2EService } from "./service.js";
@@ -210,19 +209,7 @@ describe("OpenAI's client", () => {
 
   it("when a form is cut short, malformed, of unknown files or abandoned, then it is OpenAI's 400 (or nothing) and the API keeps serving", async () => {
     const port = Number(new URL(service.base).port);
-    const raw = (bytes: Buffer | string, hangUpAfterMs?: number) =>
-      new Promise<string>((resolve) => {
-        const socket = connect(port, "127.0.0.1");
-        let answer = "";
-        socket.on("data", (chunk) => {
-          answer += chunk.toString("latin1");
-          if (/\r\n\r\n\{[\s\S]*\}$/.test(answer)) socket.destroy();
-        });
-        socket.on("error", () => resolve(answer));
-        socket.on("close", () => resolve(answer));
-        socket.write(bytes);
-        if (hangUpAfterMs !== undefined) setTimeout(() => socket.destroy(), hangUpAfterMs);
-      });
+    const raw = (bytes: Buffer | string, hangUpAfterMs?: number) => rawHttp(port, bytes, hangUpAfterMs);
     const head = (path: string, headers: string) =>
       `POST /openai/v1${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${liveKey}\r\n${headers}\r\n`;
     const form = (...parts: string[]) =>

@@ -83,7 +83,7 @@ export async function importCogModel(
   const unitsFrom =
     o.unitsFrom ?? (o.category === "image" ? (likeModel ? "num_images" : "num_outputs") : undefined);
   const name = o.name ?? o.id;
-  const parsed = catalogueEntrySchema.safeParse({
+  const parsed = importedEntry({
     id: o.id,
     name,
     // Public: never the server's address, which is the operators' business.
@@ -107,11 +107,15 @@ export async function importCogModel(
     },
     input_schema: inputSchema,
   });
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new ImportRefused("invalid", `${issue.path.join(".")}: ${issue.message}`);
-  }
-  return storeImportedModel(db, by, parsed.data, o.replace ?? false);
+  return storeImportedModel(db, by, parsed, o.replace ?? false);
+}
+
+/** A candidate catalogue entry, parsed, or the import refused naming its first problem. */
+export function importedEntry(candidate: unknown): CatalogueEntry {
+  const parsed = catalogueEntrySchema.safeParse(candidate);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  throw new ImportRefused("invalid", `${issue.path.join(".")}: ${issue.message}`);
 }
 
 /** A runner's settings as the audit log keeps them: a sealed key is replaced by the fact of it. */

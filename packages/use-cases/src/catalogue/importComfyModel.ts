@@ -3,7 +3,6 @@
 // checked against each other; the server must answer /system_stats. As with Cog, the server's
 // answers are never echoed.
 import {
-  catalogueEntrySchema,
   comfyInputSchema,
   comfyUIRunnerSchema,
   modelServerUrl,
@@ -12,7 +11,7 @@ import {
 } from "@svc/core";
 import type { Db } from "@svc/db";
 import type { ActedBy } from "../operator/actedBy.js";
-import { ImportRefused, refuseMetadataHost, storeImportedModel } from "./importCogModel.js";
+import { ImportRefused, importedEntry, refuseMetadataHost, storeImportedModel } from "./importCogModel.js";
 
 export interface ComfyImportOptions {
   server: string;
@@ -59,7 +58,7 @@ export async function importComfyModel(
   const inputSchema = comfyInputSchema(runner.data.workflow, runner.data.bindings);
   const name = o.name ?? o.id;
   const perImage = category === "image" && runner.data.bindings.some((b) => b.field === "num_images");
-  const parsed = catalogueEntrySchema.safeParse({
+  const parsed = importedEntry({
     id: o.id,
     name,
     description: o.description ?? `${name}, a ${category} model.`,
@@ -76,11 +75,7 @@ export async function importComfyModel(
     runner: runner.data,
     input_schema: inputSchema,
   });
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new ImportRefused("invalid", `${issue.path.join(".")}: ${issue.message}`);
-  }
-  return storeImportedModel(db, by, parsed.data, o.replace ?? false);
+  return storeImportedModel(db, by, parsed, o.replace ?? false);
 }
 
 async function reachComfy(base: string): Promise<boolean> {

@@ -2,7 +2,6 @@
 // catalogue: the admin CLI's `models import --openai` and the operator console's import come here.
 // As with Cog, the server's answers are never echoed: "not reachable", or "does not serve it".
 import {
-  catalogueEntrySchema,
   modelServerUrl,
   OPENAI_SERVER_APIS,
   OPENAI_SERVER_OUTPUT,
@@ -14,7 +13,7 @@ import {
 } from "@svc/core";
 import type { Db } from "@svc/db";
 import type { ActedBy } from "../operator/actedBy.js";
-import { ImportRefused, refuseMetadataHost, storeImportedModel } from "./importCogModel.js";
+import { ImportRefused, importedEntry, refuseMetadataHost, storeImportedModel } from "./importCogModel.js";
 
 export interface OpenAIImportOptions {
   /** The server's base URL (without /v1). */
@@ -63,7 +62,7 @@ export async function importOpenAIModel(
     );
   const category = OPENAI_SERVER_OUTPUT[o.api];
   const name = o.name ?? o.id;
-  const parsed = catalogueEntrySchema.safeParse({
+  const parsed = importedEntry({
     id: o.id,
     name,
     description: o.description ?? `${name}, a ${category} model.`,
@@ -82,11 +81,7 @@ export async function importOpenAIModel(
     },
     input_schema: openAIServerInputSchema(o.api),
   });
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new ImportRefused("invalid", `${issue.path.join(".")}: ${issue.message}`);
-  }
-  return storeImportedModel(db, by, parsed.data, o.replace ?? false);
+  return storeImportedModel(db, by, parsed, o.replace ?? false);
 }
 
 /** GET /v1/models: no redirects, 10 s; "not reachable" for anything but a model list. */
