@@ -96,7 +96,7 @@ const predictionsOf = (server) =>
   KIND === "cog"
     ? server.predictions
     : KIND === "comfyui"
-      ? new Map(server.prompts.map((p) => [p.clientId, { ...p, id: p.clientId }]))
+      ? new Map(server.prompts.map((p) => [p.extraData.svc_run_id, { ...p, id: p.extraData.svc_run_id }]))
       : new Map(
           [...server.work].flatMap(([prompt, w]) =>
             runOfPrompt.has(prompt) ? [[runOfPrompt.get(prompt), { ...w, id: runOfPrompt.get(prompt) }]] : [],
@@ -279,9 +279,11 @@ console.log(
 console.log(
   `told position vs runs that started before: mean error ${results.position_error_mean.toFixed(2)}, max ${results.position_error_max}; estimate error p50 ${ms(results.estimate_error_p50_ms ?? 0)}, p90 ${ms(results.estimate_error_p90_ms ?? 0)}`,
 );
+// A prompt taken at once starts a ms or two after its POST; one that waited behind another, at
+// least that one's whole run (hundreds of ms) later.
 console.log(
   KIND === "comfyui"
-    ? `prompts waiting in ComfyUI's own queues: ${slow.reduce((n, s) => n + s.prompts.filter((p) => p.startedAt - (p.queuedAt ?? p.startedAt) > 0).length, 0)}`
+    ? `prompts waiting in ComfyUI's own queues: ${slow.reduce((n, s) => n + s.prompts.filter((p) => p.startedAt - (p.queuedAt ?? p.startedAt) > 10).length, 0)}`
     : `${KIND === "cog" ? "409s" : "429s"} from busy servers: ${conflicts}`,
 );
 console.log(JSON.stringify(results));

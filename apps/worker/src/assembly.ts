@@ -23,7 +23,8 @@ import type { WorkerDeps } from "./deps.js";
 import { createWorkerMetrics } from "./metrics.js";
 import { loadBlocklist } from "./runs/contentPolicy.js";
 import { startTracing } from "@svc/telemetry";
-import type { ExecuteDeps } from "./runs/executeRun.js";
+import { executeRun, type ExecuteDeps } from "./runs/executeRun.js";
+import { localRuns } from "./runs/localRuns.js";
 import { workerDispatcher } from "./scheduling/dispatcher.js";
 import { webhookSender } from "./webhooks/sendWebhook.js";
 import type { DeliverDeps } from "./webhooks/deliverWebhook.js";
@@ -87,16 +88,24 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
     leaseMs: config.SCHEDULER_LEASE_MS,
     // The slot just freed here: the run given it starts on its server now (its input came with the
     // dispatch), not after a job hop and a start statement. Never for a blocked prompt.
-    begin: async ({ runId, slot, pool, input }) => {
+    // A run executed elsewhere only when its work's result reaches any worker (Cog's webhook).
+    begin: async ({ runId, slot, pool, input }, here) => {
       if (input === undefined) return false;
       const settings = await runnerOf(pool);
       const runner = settings && runners.for(settings);
-      if (!settings || !runner?.begin) return false;
+      if (!settings || !runner?.begin || traitsOf(settings).executesWhereLeased !== here) return false;
       const parsed = JSON.parse(input) as Record<string, unknown>;
       if (contentPolicyOutcome(parsed, blocklist)) return false;
       // A file gone meanwhile: the job's start fails the run, charged nothing.
       const given = await fileInputs(pool, parsed);
       return given ? runner.begin({ runId, input: given, settings, slot }) : false;
+    },
+    here: {
+      wants: async ({ pool }) => {
+        const settings = await runnerOf(pool);
+        return local.accepting() && settings !== null && traitsOf(settings).executesWhereLeased;
+      },
+      launch: (dispatched, begun) => local.launch(dispatched, begun),
     },
     handedOver: (pool, seconds) => metrics.slotHandover.observe({ model: pool }, seconds),
   });
@@ -161,6 +170,12 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
     },
     metrics,
   };
+  const local = localRuns({
+    leased: queues.leased,
+    execute: (job, signal, begun) => executeRun(execute, job, signal, begun),
+    backstopMs: config.RUN_LOCK_MS,
+    logger,
+  });
   const deliver: DeliverDeps = {
     db,
     logger,
@@ -191,6 +206,7 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
     threads,
     renderSlots,
     execute,
+    local,
     deliver,
     tracing,
   };

@@ -109,7 +109,11 @@ export async function startWorker(deps: WorkerDeps, components: Components): Pro
       if (channel === cogDone && COG_DONE_CHANNEL.accepts(id)) {
         void parts.cogResults.announced(id);
       } else if (channel === cancels && CANCEL_CHANNEL.accepts(id)) {
-        if (runWorkers.map((w) => w.cancelJob(id, "canceled")).some(Boolean))
+        if (
+          [...runWorkers.map((w) => w.cancelJob(id, "canceled")), parts.local.cancel(id, "canceled")].some(
+            Boolean,
+          )
+        )
           logger.info("run canceled while executing; runner aborted", { run_id: id });
       }
     });
@@ -157,7 +161,7 @@ export async function startWorker(deps: WorkerDeps, components: Components): Pro
       // leases of their runs lapse, or are taken back by the worker that takes over. Closing the
       // connections would wait for the running jobs too, so nothing after this stops. (A later
       // close(true) would not help: BullMQ returns the pending graceful close.)
-      const graceful = Promise.all([...workers.values()].map((w) => w.close()));
+      const graceful = Promise.all([...[...workers.values()].map((w) => w.close()), parts.local.drain()]);
       if ((await withinGrace(graceful, config.SHUTDOWN_GRACE_MS)) !== ABANDON) return;
       logger.warn("grace period over; leaving unfinished runs to other workers");
       return ABANDON;

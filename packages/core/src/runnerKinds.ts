@@ -30,6 +30,14 @@ export interface RunnerTraits {
    * by id (the worker reads the file from the store itself, for runners on its own threads).
    */
   files: "urls" | "ids";
+  /**
+   * Whether a leased run executes in the worker that leased its slot, its job only a backstop
+   * (taken over if that worker stops renewing it). For servers whose answer comes back on the
+   * request that sent the work (an OpenAI-style server, ComfyUI's socket), so that no job hop
+   * and no other worker stand between a freed slot and its next piece of work. Cog needs none:
+   * its prediction is sent by the leasing worker and its result reaches any worker by webhook.
+   */
+  executesWhereLeased: boolean;
 }
 
 type TraitsOf = {
@@ -48,6 +56,8 @@ const TRAITS: TraitsOf = {
       instant: free && s.delay_ms === 0,
       output: s.generator === "upscale" ? "image" : s.generator,
       files: "ids",
+      // A worker renders its own share of the render threads: any worker may take a run.
+      executesWhereLeased: false,
     };
   },
   // Model servers, each with `concurrency` slots, a slot bound to its server.
@@ -62,6 +72,7 @@ const TRAITS: TraitsOf = {
     instant: false,
     output: s.output,
     files: "urls",
+    executesWhereLeased: false,
   }),
   // OpenAI-style media servers, each with `concurrency` slots. An image edit's file goes in a
   // multipart form, which the worker builds from the file's bytes; a video's reference image is
@@ -77,6 +88,7 @@ const TRAITS: TraitsOf = {
     instant: false,
     output: OPENAI_SERVER_OUTPUT[s.api],
     files: s.api === "videos" ? "urls" : "ids",
+    executesWhereLeased: true,
   }),
   // ComfyUI servers run one prompt at a time from their own FIFO queue: one slot each, so that
   // runs wait in our fair queue, never in theirs. Input images are uploaded to the server's
@@ -87,6 +99,7 @@ const TRAITS: TraitsOf = {
     instant: false,
     output: s.output,
     files: "ids",
+    executesWhereLeased: true,
   }),
 };
 

@@ -1,4 +1,4 @@
-import { Queue } from "bullmq";
+import { Queue, type Job } from "bullmq";
 import type { RedisClient } from "./redis.js";
 import {
   CANCEL_CHANNEL,
@@ -80,6 +80,31 @@ export async function launchRuns(
     })),
   );
   await addJobs(q, entries);
+}
+
+/**
+ * The jobs of leased runs that the dispatching worker executes itself (core's
+ * executesWhereLeased), each due `delayMs` from now: a backstop that any worker takes over if the
+ * dispatching one stops pushing it back (a crash). One attempt fewer than a job's: the first is
+ * the dispatching worker's own. Resolves to the jobs, in Redis.
+ */
+export async function backstopRuns(
+  q: LeasedRunsQueue,
+  dispatched: readonly Dispatched[],
+  delayMs: number,
+): Promise<Job<LeasedRunJob>[]> {
+  const at = Date.now();
+  const attempts = Math.max(1, (LEASED_RUN_JOB.options.attempts ?? 1) - 1);
+  const entries = jobEntries(
+    LEASED_RUN_JOB,
+    dispatched.map(({ runId, slot, pool }) => ({
+      data: { runId, slot, pool, leasedAt: at },
+      opts: { delay: delayMs, attempts },
+    })),
+  );
+  const [first] = entries;
+  if (entries.length === 1) return [await q.add(first!.name, first!.data, first!.opts)];
+  return entries.length ? q.addBulk(entries) : [];
 }
 
 /**

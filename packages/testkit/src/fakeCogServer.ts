@@ -1,6 +1,7 @@
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import { renderImage } from "@svc/runners";
+import { preciseNow } from "./clock.js";
 
 // A stand-in for a Cog model container (replicate/cog), which cannot run here (no GPU, no
 // Docker). It speaks Cog's documented HTTP API: GET /health-check, GET /openapi.json,
@@ -192,7 +193,7 @@ export async function startFakeCog(
         `data:image/png;base64,${renderImage(String(p.input.prompt), width, height, i).toString("base64")}`,
     );
   };
-  const now = () => performance.timeOrigin + performance.now();
+  const now = preciseNow;
   /** Cog's input preparation: every URL input fetched before predict(); the failure, if any. */
   const download = async (p: Prediction): Promise<string | undefined> => {
     for (const [field, value] of Object.entries(p.input ?? {})) {

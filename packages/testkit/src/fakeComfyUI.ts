@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { WebSocketServer, type WebSocket } from "ws";
 import { testPng } from "./media.js";
+import { preciseNow } from "./clock.js";
 
 // A ComfyUI server as comfyanonymous/ComfyUI's server.py and execution.py serve one: POST /prompt
 // (validated: unknown nodes and missing inputs are 400 with node_errors), its own FIFO queue with
@@ -35,6 +36,8 @@ type Workflow = Record<string, { class_type: string; inputs: Record<string, unkn
 export interface FakeComfyPrompt {
   id: string;
   clientId: string;
+  /** Its extra_data as posted (ComfyUI keeps it, client_id added, in its queue and history). */
+  extraData: Record<string, unknown>;
   prompt: Workflow;
   number: number;
   /** When POST /prompt put it in the queue, and when the GPU took it. */
@@ -80,7 +83,13 @@ export async function startFakeComfyUI(
   const emit = (clientId: string, type: string, data: Record<string, unknown>) => {
     for (const ws of sockets.get(clientId) ?? []) ws.send(JSON.stringify({ type, data }));
   };
-  const queueItem = (p: FakeComfyPrompt) => [p.number, p.id, p.prompt, { client_id: p.clientId }, ["9"]];
+  const queueItem = (p: FakeComfyPrompt) => [
+    p.number,
+    p.id,
+    p.prompt,
+    { ...p.extraData, client_id: p.clientId },
+    ["9"],
+  ];
 
   async function body(req: IncomingMessage): Promise<Buffer> {
     const chunks: Buffer[] = [];
@@ -144,7 +153,7 @@ export async function startFakeComfyUI(
     if (!p) return;
     running = p;
     p.status = "running";
-    p.startedAt = Date.now();
+    p.startedAt = preciseNow();
     fake.maxConcurrent = Math.max(fake.maxConcurrent, 1);
     const nodes = Object.entries(p.prompt);
     const sampler = nodes.find(([, n]) => n.class_type === "KSampler");
@@ -183,7 +192,7 @@ export async function startFakeComfyUI(
         meta: {},
       });
       p.status = "success";
-      p.endedAt = Date.now();
+      p.endedAt = preciseNow();
       running = undefined;
       emit(p.clientId, "executing", { node: null, prompt_id: p.id });
       emit(p.clientId, "execution_success", { prompt_id: p.id, timestamp: Date.now() });
@@ -212,6 +221,7 @@ export async function startFakeComfyUI(
       const json = JSON.parse((await body(req)).toString("utf8") || "{}") as {
         prompt?: Workflow;
         client_id?: string;
+        extra_data?: Record<string, unknown>;
       };
       if (!json.prompt)
         return send(res, 400, {
@@ -223,9 +233,10 @@ export async function startFakeComfyUI(
       const p: FakeComfyPrompt = {
         id: randomUUID(),
         clientId: json.client_id ?? "",
+        extraData: json.extra_data ?? {},
         prompt: json.prompt,
         number: number++,
-        queuedAt: Date.now(),
+        queuedAt: preciseNow(),
         status: "pending",
       };
       prompts.push(p);
@@ -253,7 +264,7 @@ export async function startFakeComfyUI(
         interrupts.push(p.id);
         clearInterval(timer);
         p.status = "interrupted";
-        p.endedAt = Date.now();
+        p.endedAt = preciseNow();
         running = undefined;
         history.set(p.id, {
           prompt: queueItem(p),

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { testPng, testWav } from "./media.js";
+import { preciseNow } from "./clock.js";
 
 // An OpenAI-style media server as vLLM-Omni, SGLang's diffusion server and LocalAI serve one
 // (their OpenAI-compatible routes, after openai/openai-node's resources: images.ts, videos.ts,
@@ -177,7 +178,7 @@ export async function startFakeOpenAIServer(
         .map(Number) as [number, number];
       if (!(n >= 1 && n <= 4) || !(w > 0 && h > 0)) return error(res, 400, "invalid n or size");
       if (!hold(res)) return;
-      const done = { startedAt: Date.now() } as { startedAt: number; endedAt?: number };
+      const done = { startedAt: preciseNow() } as { startedAt: number; endedAt?: number };
       work.set(String(body.prompt), done);
       try {
         if (!(await after(unitMs * n, res))) return;
@@ -186,7 +187,7 @@ export async function startFakeOpenAIServer(
           b64_json: testPng(side ?? w, side ?? h, `${String(body.prompt)} ${i}`).toString("base64"),
         }));
         send(res, 200, { created: Math.floor(Date.now() / 1000), data });
-        done.endedAt = Date.now();
+        done.endedAt = preciseNow();
       } finally {
         release();
       }

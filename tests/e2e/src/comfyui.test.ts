@@ -73,7 +73,9 @@ describe("ComfyUI workflows", () => {
         height: 768,
       });
     const sent = server.prompts.at(-1)!;
-    expect(sent.clientId).toBe(run.run_id);
+    // Its messages go to the worker's socket (its client id); its run is named in its extra_data.
+    expect(sent.clientId).toMatch(/^svc-/);
+    expect(sent.extraData.svc_run_id).toBe(run.run_id);
     expect(sent.prompt["6"]!.inputs.text).toBe("a lighthouse");
     expect(sent.prompt["5"]!.inputs).toMatchObject({ width: 1024, height: 768, batch_size: 2 });
     expect(sent.prompt["3"]!.inputs.steps).toBe(6);
@@ -168,7 +170,9 @@ describe("ComfyUI workflows", () => {
     const first = await client.runs.create("comfy/long", { input: { prompt: "long", steps: 50 } });
     const second = await client.runs.create("comfy/long", { input: { prompt: "waiting", steps: 50 } });
     await waitFor(async () =>
-      server.prompts.some((p) => p.clientId === first.run_id && p.status === "running") ? true : null,
+      server.prompts.some((p) => p.extraData.svc_run_id === first.run_id && p.status === "running")
+        ? true
+        : null,
     );
     // One prompt per server: the second waits in our queue, not in ComfyUI's.
     expect((await client.runs.get(second.run_id)).status).toBe("QUEUED");
@@ -177,8 +181,10 @@ describe("ComfyUI workflows", () => {
     await client.runs.cancel(first.run_id);
     expect(await ended(first.run_id)).toMatchObject({ status: "CANCELED", tokens_charged: 0 });
     await waitFor(async () => (server.interrupts.length ? true : null));
-    expect(server.interrupts).toEqual([server.prompts.find((p) => p.clientId === first.run_id)!.id]);
-    expect(server.prompts.some((p) => p.clientId === second.run_id)).toBe(false);
+    expect(server.interrupts).toEqual([
+      server.prompts.find((p) => p.extraData.svc_run_id === first.run_id)!.id,
+    ]);
+    expect(server.prompts.some((p) => p.extraData.svc_run_id === second.run_id)).toBe(false);
   });
 
   it("when the server goes down, then runs wait QUEUED and start once it is back", async () => {
@@ -202,14 +208,16 @@ describe("ComfyUI workflows", () => {
     const server = await comfy({ stepMs: 100 });
     await seedComfyModel(service.database.db, "comfy/reattach", [server.url], COMFY_TXT2IMG);
     const run = await client.runs.create("comfy/reattach", { input: { prompt: "survive", steps: 30 } });
-    await waitFor(async () => (server.prompts.some((p) => p.clientId === run.run_id) ? true : null));
+    await waitFor(async () =>
+      server.prompts.some((p) => p.extraData.svc_run_id === run.run_id) ? true : null,
+    );
     worker.child.kill("SIGKILL");
     await worker.exited;
     worker = await service.startWorker({ METRICS_PORT: String(await freePort()) });
     // The run is taken over once its job is found stalled (however long a loaded machine takes):
     // its prompt, finished meanwhile on the server, is found in the history and not sent again.
     expect(await ended(run.run_id, client, 80_000)).toMatchObject({ status: "COMPLETED" });
-    expect(server.prompts.filter((p) => p.clientId === run.run_id)).toHaveLength(1);
+    expect(server.prompts.filter((p) => p.extraData.svc_run_id === run.run_id)).toHaveLength(1);
   }, 120_000);
 
   it("when two accounts burst at a pool of three ComfyUI servers, then they take turns and no server runs two prompts at once", async () => {
@@ -232,7 +240,7 @@ describe("ComfyUI workflows", () => {
     const started = servers
       .flatMap((s) => s.prompts)
       .sort((x, y) => x.startedAt! - y.startedAt!)
-      .map((p) => (runsA.some((r) => r.run_id === p.clientId) ? "A" : "B"));
+      .map((p) => (runsA.some((r) => r.run_id === p.extraData.svc_run_id) ? "A" : "B"));
     // B's first runs start within the next round of A's, not after A's twelve.
     expect(started.slice(0, 10).filter((x) => x === "B").length).toBeGreaterThanOrEqual(3);
     expect(Math.max(...servers.map((s) => s.maxConcurrent))).toBe(1);

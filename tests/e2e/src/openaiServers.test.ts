@@ -5,9 +5,12 @@ import {
   seedOpenAIModel,
   startFakeOpenAIServer,
   testPng,
+  TEST_REDIS_URL,
   waitFor,
   type FakeOpenAIServer,
 } from "@svc/testkit";
+import { Redis } from "ioredis";
+import { createLeasedRunsQueue } from "@svc/queue";
 import { startService, type E2EService } from "./service.js";
 
 // OpenAI-style media servers (vLLM-Omni, SGLang, LocalAI) behind the scheduler, through the built
@@ -18,12 +21,14 @@ describe("OpenAI-style media servers", () => {
   let videos: FakeOpenAIServer;
   let speech: FakeOpenAIServer;
   let client: Awaited<ReturnType<E2EService["account"]>>["client"];
+  let worker: Awaited<ReturnType<E2EService["startWorker"]>>;
   const KEY = "sk-upstream-secret";
 
   beforeAll(async () => {
-    service = await startService();
+    // A short lock: a run whose worker dies is taken over within seconds.
+    service = await startService({ RUN_LOCK_MS: "2000", SCHEDULER_LEASE_MS: "6000" });
     await service.startApi();
-    await service.startWorker();
+    worker = await service.startWorker();
     images = await startFakeOpenAIServer({ model: "Qwen/Qwen-Image", apiKey: KEY, unitMs: 100 });
     videos = await startFakeOpenAIServer({ model: "Wan-AI/Wan2.2-T2V", apiKey: KEY, unitMs: 100 });
     speech = await startFakeOpenAIServer({ model: "kokoro", unitMs: 50 });
@@ -230,4 +235,39 @@ describe("OpenAI-style media servers", () => {
     expect(openSecret(parseSecretsKey(service.env.SECRETS_KEY!), runner.api_key_enc)).toBe(KEY);
     expect(JSON.stringify(await client.models.get("oai/image"))).not.toContain(runner.api_key_enc);
   });
+  it("when the worker executing a run it leased is killed, then another worker takes the run over from its job", async () => {
+    const gpu = await startFakeOpenAIServer({ model: "slow-image", unitMs: 1_500 });
+    try {
+      await seedOpenAIModel(service.database.db, "oai/takeover", [gpu.url], {
+        api: "images",
+        model: "slow-image",
+      });
+      const first = await client.runs.create("oai/takeover", { input: { prompt: "first" } });
+      const second = await client.runs.create("oai/takeover", { input: { prompt: "second" } });
+      // The second run waits for the server; the worker that hears the first one's answer leases
+      // it the slot and executes it itself, its request sent at once: its job waits, delayed.
+      await waitFor(async () => (gpu.received.some((r) => r.body.prompt === "second") ? true : null), {
+        what: "the second run's request",
+      });
+      expect((await ended(first.run_id)).status).toBe("COMPLETED");
+      const redis = new Redis(TEST_REDIS_URL);
+      const leased = createLeasedRunsQueue(redis, service.prefix);
+      try {
+        expect(await (await leased.getJob(second.run_id))?.getState()).toBe("delayed");
+      } finally {
+        await leased.close();
+        redis.disconnect();
+      }
+      worker.child.kill("SIGKILL");
+      await worker.exited;
+      worker = await service.startWorker();
+      // Its job comes due once nobody pushes it back, and the new worker sends the request again
+      // (an images request has nothing to re-attach to): completed, charged its one image (5 tokens).
+      const run = await ended(second.run_id);
+      expect(run).toMatchObject({ status: "COMPLETED", tokens_charged: 5 });
+      expect(gpu.received.filter((r) => r.body.prompt === "second")).toHaveLength(2);
+    } finally {
+      await gpu.close();
+    }
+  }, 60_000);
 });

@@ -42,6 +42,9 @@ export interface ExecuteDeps {
   metrics?: Pick<WorkerMetrics, "runsFinished" | "runQueueWait" | "tokensCharged" | "dispatchLatency">;
 }
 
+/** What executing a run reads of its job: BullMQ's, or a view of it for a run executed where leased. */
+export type RunJobOf<T> = Pick<Job<T>, "id" | "data" | "attemptsMade" | "opts">;
+
 export type ExecuteOutcome = "completed" | "failed" | "canceled" | "skipped";
 
 type Decision = Parameters<RunLifecycle["finish"]>[1];
@@ -54,15 +57,17 @@ type Decision = Parameters<RunLifecycle["finish"]>[1];
  */
 export async function executeRun(
   deps: ExecuteDeps,
-  job: Job<DirectRunJob | LeasedRunJob>,
+  job: RunJobOf<DirectRunJob | LeasedRunJob>,
   cancelSignal?: AbortSignal,
+  /** The run's work, sent to its slot by this process before its start (a run executed where leased). */
+  sentEarly?: Promise<boolean>,
 ): Promise<ExecuteOutcome> {
   const { runId } = job.data;
   if (!("slot" in job.data)) return execute(deps, job, cancelSignal);
   deps.slots.hold(runId);
   let outcome: ExecuteOutcome;
   try {
-    outcome = await execute(deps, job, cancelSignal);
+    outcome = await execute(deps, job, cancelSignal, sentEarly);
   } catch (error) {
     deps.slots.forget(runId);
     throw error;
@@ -84,8 +89,9 @@ export async function executeRun(
  */
 async function execute(
   deps: ExecuteDeps,
-  job: Job<DirectRunJob | LeasedRunJob>,
+  job: RunJobOf<DirectRunJob | LeasedRunJob>,
   cancelSignal?: AbortSignal,
+  sentEarly?: Promise<boolean>,
 ): Promise<ExecuteOutcome> {
   const { runs } = deps;
   const { runId } = job.data;
@@ -102,11 +108,13 @@ async function execute(
     const ended = await executeInstant(deps, job, instant, log, throughOutage);
     if (ended) return ended;
   }
+  // Sent before the start: by this process (sentEarly), or by the worker that leased the slot.
+  const begun = sentEarly ?? ("slot" in job.data && job.data.begun ? Promise.resolve(true) : undefined);
   const startBegan = Date.now();
   const run = await throughOutage("start", () => runs.start(runId));
   if (!run) {
     // Work sent before the start (by the dispatching worker) for a run canceled meanwhile stops.
-    if ("slot" in job.data && job.data.begun) await deps.abandon(job.data.pool, runId, job.data.slot);
+    if ("slot" in job.data && begun && (await begun)) await deps.abandon(job.data.pool, runId, job.data.slot);
     log.info("run already finished; nothing to do");
     return "skipped";
   }
@@ -114,7 +122,7 @@ async function execute(
   const files = executionFiles(deps, run);
   let ended: ExecuteOutcome | undefined;
   try {
-    ended = await executeStarted(deps, job, run, log, throughOutage, traced, files, cancelSignal);
+    ended = await executeStarted(deps, job, run, log, throughOutage, traced, files, cancelSignal, begun);
     return ended;
   } finally {
     await files.close(log);
@@ -163,7 +171,7 @@ function executionFiles(deps: ExecuteDeps, run: Pick<Started, "id" | "runner" | 
  */
 async function executeInstant(
   deps: ExecuteDeps,
-  job: Job<DirectRunJob>,
+  job: RunJobOf<DirectRunJob>,
   instant: InstantRun,
   log: Logger,
   throughOutage: <T>(transition: string, fn: () => Promise<T>) => Promise<T>,
@@ -281,13 +289,14 @@ function runTrace(
 
 async function executeStarted(
   deps: ExecuteDeps,
-  job: Job<DirectRunJob | LeasedRunJob>,
+  job: RunJobOf<DirectRunJob | LeasedRunJob>,
   run: Started,
   log: Logger,
   throughOutage: <T>(transition: string, fn: () => Promise<T>) => Promise<T>,
   traced: RunTrace,
   files: ExecutionFiles,
   cancelSignal?: AbortSignal,
+  begun?: Promise<boolean>,
 ): Promise<ExecuteOutcome> {
   const { runs, metrics } = deps;
   const { runId } = job.data;
@@ -361,7 +370,7 @@ async function executeStarted(
         unitsRequested: run.unitsRequested,
         slot: leased?.slot,
         fresh: run.attempts === 1,
-        ...(leased?.begun && run.attempts === 1 && { begun: Promise.resolve(true) }),
+        ...(begun && run.attempts === 1 && { begun }),
         progress: files.progress,
         inputFile: deps.inputFile,
         fileFields,

@@ -17,10 +17,17 @@ export interface WorkerDispatcher {
   close(): void;
 }
 
+/** The dispatched runs `wants` says yes to (false when it fails: the run goes the usual way). */
+async function pick(dispatched: Dispatched[], wants: (d: Dispatched) => Promise<boolean>) {
+  const picked = await Promise.all(dispatched.map((d) => wants(d).catch(() => false)));
+  return dispatched.filter((_, i) => picked[i]);
+}
+
 /**
  * The worker's side of the scheduler: every slot that frees here (a run's end, a Cog `completed`
  * webhook, a server back, a lapsed lease) dispatches in the same script call, and the runs it
- * leased go to the workers at once (in a queue of their own, behind no unlimited model's runs).
+ * leased go to the workers at once (in a queue of their own, behind no unlimited model's runs), or
+ * start here at once when their server answers on the request that sends the work (`here`).
  * Leases of the runs executing here are renewed every third of SCHEDULER_LEASE_MS; a crashed
  * worker's leases lapse, and a timer set to the next expiry gives their slots back on time.
  */
@@ -29,8 +36,20 @@ export function workerDispatcher(deps: {
   leased: LeasedRunsQueue;
   logger: Logger;
   leaseMs: number;
-  /** Sends a leased run's work to its slot at once (true when sent); its job then only continues it. */
-  begin?(dispatched: Dispatched): Promise<boolean>;
+  /**
+   * Sends a leased run's work to its slot at once (true when sent); its execution then only
+   * continues it (`here`: in this process; else in whichever worker takes its job).
+   */
+  begin?(dispatched: Dispatched, here: boolean): Promise<boolean>;
+  /**
+   * Runs this worker executes itself as soon as they are leased (core's executesWhereLeased), when
+   * it still takes work: `wants` picks them, `launch` starts them (runs/localRuns.ts).
+   */
+  here?: {
+    wants(dispatched: Dispatched): Promise<boolean>;
+    /** `begun`: each run's begin, sent meanwhile (its execution continues it). */
+    launch(dispatched: Dispatched[], begun: ReadonlyMap<string, Promise<boolean>>): Promise<void>;
+  };
   /**
    * A slot released here went to the next waiting run, whose work reached the slot's server
    * `seconds` after the release began: this control plane's part of a server's idle gap.
@@ -44,16 +63,18 @@ export function workerDispatcher(deps: {
     if (!dispatched.length) return;
     const since = released ?? performance.now();
     const leased = performance.now();
+    const here = deps.here ? await pick(dispatched, deps.here.wants) : [];
+    const elsewhere = here.length ? dispatched.filter((d) => !here.includes(d)) : dispatched;
     const begun = new Set<string>();
     if (deps.begin)
       await Promise.all(
-        dispatched.map(async (d) => {
-          if (!(await deps.begin!(d).catch(() => false))) return;
+        elsewhere.map(async (d) => {
+          if (!(await deps.begin!(d, false).catch(() => false))) return;
           begun.add(d.runId);
           if (released !== undefined) deps.handedOver?.(d.pool, (performance.now() - released) / 1000);
         }),
       );
-    await launchRuns(deps.leased, dispatched, begun);
+    await Promise.all([launchRuns(deps.leased, elsewhere, begun), here.length && launchHere(here, released)]);
     const launched = performance.now();
     for (const d of dispatched)
       logger.debug("run dispatched", {
@@ -64,6 +85,21 @@ export function workerDispatcher(deps: {
         lease_ms: +(leased - since).toFixed(2),
         enqueue_ms: +(launched - leased).toFixed(2),
       });
+  };
+  /**
+   * Runs executed here: their work leaves for the slot at once (begin), while their backstop jobs
+   * are written and their starts recorded; the execution then continues it.
+   */
+  const launchHere = (here: Dispatched[], released?: number) => {
+    const begun = new Map(
+      here.map((d) => {
+        const sent = deps.begin ? deps.begin(d, true).catch(() => false) : Promise.resolve(false);
+        if (released !== undefined)
+          void sent.then((yes) => yes && deps.handedOver?.(d.pool, (performance.now() - released) / 1000));
+        return [d.runId, sent] as const;
+      }),
+    );
+    return deps.here!.launch(here, begun);
   };
   let expiryTimer: NodeJS.Timeout | undefined;
   let expiryAt = Infinity;

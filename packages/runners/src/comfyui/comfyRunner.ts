@@ -1,10 +1,11 @@
-import { randomInt } from "node:crypto";
+import { randomInt, randomUUID } from "node:crypto";
 import { WebSocket } from "undici";
 import {
   comfyHistoryEntrySchema,
   comfyOutputFiles,
   comfyPrompt,
   extensionForMediaType,
+  namesFiles,
   serverOfSlot,
   type ComfyHistoryEntry,
   type ComfyUISettings,
@@ -22,6 +23,28 @@ export interface ComfyRunnerDeps {
 class ServerFailed extends Error {}
 
 type Json = Record<string, unknown>;
+type Message = { type?: string; data?: Json };
+
+/** The key of a prompt's extra_data that names its run (ComfyUI keeps it in its queue and history). */
+export const COMFY_RUN_KEY = "svc_run_id";
+
+/** How long a prompt sent by begin() waits for its run to claim it. */
+const UNCLAIMED_MS = 60_000;
+/** Prompts whose messages are kept until someone listens (they may arrive before /prompt's answer). */
+const EARLY_PROMPTS_MAX = 100;
+
+/**
+ * This process's socket on a server (/ws with the process's client id): ComfyUI sends it the
+ * messages of every prompt this process sent there, each naming its prompt; `listeners` take them
+ * by prompt id. Opened on first use and again after it drops, never waited for: while it is not
+ * open, a run reads its end from /history.
+ */
+interface Channel {
+  socket: WebSocket | null;
+  opening: boolean;
+  listeners: Map<string, (message: Message) => void>;
+  early: Map<string, Message[]>;
+}
 
 /**
  * Runs a workflow on ComfyUI servers, on the server of the slot the scheduler leased the run (one
@@ -32,8 +55,54 @@ type Json = Record<string, unknown>;
  * end is read from /history (also the fallback when the socket drops). Cancel interrupts the
  * running prompt (POST /interrupt with its id) or deletes a pending one from the queue.
  */
-export function createComfyRunner(deps: ComfyRunnerDeps): Runner {
+export function createComfyRunner(deps: ComfyRunnerDeps): Runner & { close(): void } {
   const log = deps.log ?? (() => {});
+  const clientId = `svc-${randomUUID()}`;
+  const channels = new Map<string, Channel>();
+
+  function channel(server: string): Channel {
+    let c = channels.get(server);
+    if (!c)
+      channels.set(server, (c = { socket: null, opening: false, listeners: new Map(), early: new Map() }));
+    if (c.socket || c.opening) return c;
+    const opened = c;
+    opened.opening = true;
+    openSocket(server, clientId)
+      .then((socket) => {
+        opened.socket = socket;
+        socket.addEventListener("message", (event) => route(opened, event.data));
+        socket.addEventListener("close", () => {
+          if (opened.socket === socket) opened.socket = null;
+        });
+      })
+      .catch(() => {})
+      .finally(() => (opened.opening = false));
+    return c;
+  }
+
+  function route(c: Channel, raw: unknown) {
+    if (typeof raw !== "string") return; // binary preview frames
+    let message: Message;
+    try {
+      message = JSON.parse(raw) as Message;
+    } catch {
+      return;
+    }
+    const promptId = message.data?.prompt_id;
+    if (typeof promptId !== "string") return;
+    const listener = c.listeners.get(promptId);
+    if (listener) return listener(message);
+    c.early.set(promptId, [...(c.early.get(promptId) ?? []), message]);
+    if (c.early.size > EARLY_PROMPTS_MAX) c.early.delete(c.early.keys().next().value!);
+  }
+
+  /** Takes a prompt's messages (those that came before too) until the returned function is called. */
+  function listen(c: Channel, promptId: string, listener: (message: Message) => void) {
+    c.listeners.set(promptId, listener);
+    for (const message of c.early.get(promptId) ?? []) listener(message);
+    c.early.delete(promptId);
+    return () => c.listeners.delete(promptId);
+  }
 
   async function call(
     s: ComfyUISettings,
@@ -63,8 +132,12 @@ export function createComfyRunner(deps: ComfyRunnerDeps): Runner {
 
   /** The run's prompt already on the server (a re-attach): in its queue or its history. */
   async function findPrompt(s: ComfyUISettings, server: string, runId: string): Promise<string | null> {
-    const ofRun = (item: unknown) =>
-      Array.isArray(item) && (item[3] as Json | undefined)?.client_id === runId ? String(item[1]) : null;
+    const ofRun = (item: unknown) => {
+      const extra = Array.isArray(item) ? (item[3] as Json | undefined) : undefined;
+      return extra?.[COMFY_RUN_KEY] === runId || extra?.client_id === runId
+        ? String((item as unknown[])[1])
+        : null;
+    };
     const queue = (await (await call(s, server, "queue")).json()) as {
       queue_running?: unknown[];
       queue_pending?: unknown[];
@@ -112,22 +185,32 @@ export function createComfyRunner(deps: ComfyRunnerDeps): Runner {
     return uploaded;
   }
 
-  /** Sends the prompt; a workflow the server refuses (node_errors) fails the run with its words. */
-  async function send(ctx: RunContext, s: ComfyUISettings, server: string): Promise<string> {
-    const uploaded = await upload(ctx, s, server);
-    const prompt = comfyPrompt(s, ctx.input, uploaded, randomInt(0, 2 ** 32));
-    const res = await call(s, server, "prompt", json({ prompt, client_id: ctx.runId }), ctx.signal);
-    const body = (await res.json().catch(() => ({}))) as {
+  /**
+   * Sends the run's prompt, its messages to this process's socket and its run named in its
+   * extra_data; a workflow the server refuses (node_errors) fails the run with its words.
+   */
+  async function send(
+    s: ComfyUISettings,
+    server: string,
+    runId: string,
+    input: Record<string, unknown>,
+    uploaded: Record<string, string>,
+    signal?: AbortSignal,
+  ): Promise<string> {
+    const prompt = comfyPrompt(s, input, uploaded, randomInt(0, 2 ** 32));
+    const body = { prompt, client_id: clientId, extra_data: { [COMFY_RUN_KEY]: runId } };
+    const res = await call(s, server, "prompt", json(body), signal);
+    const answer = (await res.json().catch(() => ({}))) as {
       prompt_id?: string;
       error?: unknown;
       node_errors?: unknown;
     };
-    if (res.status === 400 || !body.prompt_id) {
-      const error = body.error as { message?: string; details?: string } | string | undefined;
+    if (res.status === 400 || !answer.prompt_id) {
+      const error = answer.error as { message?: string; details?: string } | string | undefined;
       const message =
         typeof error === "string" ? error : [error?.message, error?.details].filter(Boolean).join(": ");
       const nodes = Object.entries(
-        (body.node_errors ?? {}) as Record<
+        (answer.node_errors ?? {}) as Record<
           string,
           { errors?: { message?: string; details?: string }[]; class_type?: string }
         >,
@@ -142,7 +225,7 @@ export function createComfyRunner(deps: ComfyRunnerDeps): Runner {
         `ComfyUI refused the workflow: ${[message, nodes].filter(Boolean).join(" — ").slice(0, 500)}`,
       );
     }
-    return body.prompt_id;
+    return answer.prompt_id;
   }
 
   /** The prompt's history entry once it has ended, following /ws while it runs (polling if it drops). */
@@ -151,38 +234,39 @@ export function createComfyRunner(deps: ComfyRunnerDeps): Runner {
     s: ComfyUISettings,
     server: string,
     promptId: string,
-    socket: WebSocket | null,
+    c: Channel,
+    free: () => void,
   ): Promise<ComfyHistoryEntry> {
     const ended = new AbortController();
     const done = AbortSignal.any([ctx.signal, ended.signal]);
-    socket?.addEventListener("message", (event) => {
-      if (typeof event.data !== "string") return; // binary preview frames
-      let message: { type?: string; data?: Json };
-      try {
-        message = JSON.parse(event.data) as typeof message;
-      } catch {
-        return;
-      }
+    const unlisten = listen(c, promptId, (message) => {
       const data = message.data ?? {};
-      if (data.prompt_id !== undefined && data.prompt_id !== promptId) return;
       if (message.type === "progress")
         ctx.progress({ logs: `node ${String(data.node)}: step ${String(data.value)}/${String(data.max)}` });
-      if (["execution_success", "execution_error", "execution_interrupted"].includes(message.type ?? ""))
-        ended.abort();
-      if (message.type === "executing" && data.node === null) ended.abort();
+      const end =
+        ["execution_success", "execution_error", "execution_interrupted"].includes(message.type ?? "") ||
+        (message.type === "executing" && data.node === null);
+      if (!end || ended.signal.aborted) return;
+      // The server is free from here: the next run's prompt goes while this one's end is read.
+      free();
+      ended.abort();
     });
-    for (let wait = 250; ; wait = Math.min(wait * 2, 2_000)) {
-      const res = await call(s, server, `history/${encodeURIComponent(promptId)}`, {}, ctx.signal);
-      const history = (await res.json().catch(() => ({}))) as Record<string, unknown>;
-      const parsed = comfyHistoryEntrySchema.safeParse(history[promptId]);
-      if (parsed.success && (parsed.data.status?.completed || parsed.data.status?.status_str))
-        return parsed.data;
-      // Woken by the socket's end message, or polled (a dropped socket, a missed message, or
-      // an end announced before its history was written).
-      const listening = socket?.readyState === WebSocket.OPEN && !ended.signal.aborted;
-      await abortableDelay(listening ? 30_000 : wait, listening ? done : ctx.signal).catch(() => {
-        ctx.signal.throwIfAborted();
-      });
+    try {
+      for (let wait = 250; ; wait = Math.min(wait * 2, 2_000)) {
+        const res = await call(s, server, `history/${encodeURIComponent(promptId)}`, {}, ctx.signal);
+        const history = (await res.json().catch(() => ({}))) as Record<string, unknown>;
+        const parsed = comfyHistoryEntrySchema.safeParse(history[promptId]);
+        if (parsed.success && (parsed.data.status?.completed || parsed.data.status?.status_str))
+          return parsed.data;
+        // Woken by the socket's end message, or polled (no socket, a missed message, or an end
+        // announced before its history was written).
+        const listening = c.socket?.readyState === WebSocket.OPEN && !ended.signal.aborted;
+        await abortableDelay(listening ? 30_000 : wait, ended.signal.aborted ? ctx.signal : done).catch(() =>
+          ctx.signal.throwIfAborted(),
+        );
+      }
+    } finally {
+      unlisten();
     }
   }
 
@@ -213,22 +297,69 @@ export function createComfyRunner(deps: ComfyRunnerDeps): Runner {
     return urls;
   }
 
+  /**
+   * Prompts sent by begin() before their runs' starts committed, by run id, until run() (or
+   * abandon()) claims them; one never claimed (its run failed to start here) is forgotten.
+   */
+  const sent = new Map<string, Promise<string>>();
+  const claim = (runId: string) => {
+    const early = sent.get(runId);
+    sent.delete(runId);
+    return early;
+  };
+
   return {
+    // The prompt leaves while the run's start is recorded; run() follows it in this process (core's
+    // executesWhereLeased). Not for an input with files: those are uploaded first, at the start.
+    async begin({ runId, input, settings, slot }) {
+      const server = slot ? serverOfSlot(slot) : null;
+      if (settings.kind !== "comfyui" || !server || namesFiles(input)) return false;
+      channel(server);
+      const promptId = send(settings, server, runId, input, {});
+      sent.set(runId, promptId);
+      promptId.catch(() => {});
+      setTimeout(() => {
+        if (sent.get(runId) === promptId) sent.delete(runId);
+      }, UNCLAIMED_MS).unref();
+      return true;
+    },
+
+    async abandon({ runId, settings, slot }) {
+      const early = claim(runId);
+      const server = slot ? serverOfSlot(slot) : null;
+      if (!early || !server || settings.kind !== "comfyui") return;
+      const promptId = await early.catch(() => null);
+      if (promptId) await cancel(settings, server, promptId).catch(() => {});
+    },
+
+    close() {
+      for (const c of channels.values()) c.socket?.close();
+      channels.clear();
+    },
+
     async run(ctx) {
       if (ctx.settings.kind !== "comfyui") throw new RunnerError("INTERNAL_ERROR", "not a ComfyUI model");
       const s = ctx.settings;
       const server = ctx.slot ? serverOfSlot(ctx.slot) : null;
       if (!server) throw new Error("a ComfyUI model's run has no server slot");
-      // The socket first, so that no message of the prompt is missed.
-      const socket = await openSocket(server, ctx.runId).catch(() => null);
+      const c = channel(server);
+      const early = ctx.fresh && ctx.begun && (await ctx.begun) ? claim(ctx.runId) : undefined;
       let promptId: string | null = null;
       try {
-        promptId = ctx.fresh ? null : await findPrompt(s, server, ctx.runId);
-        if (promptId)
-          log("info", "comfyui prompt re-attached", { server, prompt_id: promptId, run_id: ctx.runId });
-        else promptId = await send(ctx, s, server);
-        const entry = await follow(ctx, s, server, promptId, socket);
-        void deps.slots?.release(ctx.runId).catch(() => {});
+        if (early) {
+          promptId = await early;
+          ctx.signal.throwIfAborted();
+        } else {
+          promptId = ctx.fresh ? null : await findPrompt(s, server, ctx.runId);
+          if (promptId)
+            log("info", "comfyui prompt re-attached", { server, prompt_id: promptId, run_id: ctx.runId });
+          else
+            promptId = await send(s, server, ctx.runId, ctx.input, await upload(ctx, s, server), ctx.signal);
+        }
+        let freed: Promise<unknown> | undefined;
+        const free = () => (freed ??= deps.slots?.release(ctx.runId).catch(() => {}));
+        const entry = await follow(ctx, s, server, promptId, c, free);
+        await free();
         if (entry.status?.status_str === "error") {
           const messages = (entry.status.messages ?? []) as [string, Json][];
           const interrupted = messages.some(([type]) => type === "execution_interrupted");
@@ -249,8 +380,6 @@ export function createComfyRunner(deps: ComfyRunnerDeps): Runner {
         if (error instanceof ServerFailed)
           log("info", "comfyui server failed", { server, error: error.message });
         throw error;
-      } finally {
-        socket?.close();
       }
     },
   };

@@ -10,7 +10,7 @@ export const comfyUIKind: RunnerKind<"comfyui"> = {
       ...(options.slots && { slots: options.slots }),
       ...(options.log && { log: options.log }),
     });
-    return { for: () => runner };
+    return { for: () => runner, close: async () => runner.close() };
   },
   serverUp: (_settings, server, timeoutMs) => comfyServerUp(server, timeoutMs),
 };

@@ -1,0 +1,138 @@
+import { newId } from "@svc/core";
+import { createLogger } from "@svc/logger";
+import {
+  createLeasedRunsQueue,
+  createRedis,
+  type Dispatched,
+  type LeasedRunJob,
+  type LeasedRunsQueue,
+  type RedisClient,
+} from "@svc/queue";
+import { deleteRedisPrefix, testQueuePrefix, TEST_REDIS_URL, waitFor } from "@svc/testkit";
+import { PassThrough } from "node:stream";
+import type { RunJobOf } from "./executeRun.js";
+import { localRuns } from "./localRuns.js";
+
+// Leased runs executed by the worker that leased them, against the real Redis: their jobs are the
+// backstop another worker takes over from (delayed while the run executes here, then removed).
+describe("runs executed where they were leased", () => {
+  let redis: RedisClient;
+  let leased: LeasedRunsQueue;
+  const prefix = testQueuePrefix();
+  const logger = createLogger({ service: "worker", level: "error", stream: new PassThrough() });
+
+  beforeAll(async () => {
+    redis = createRedis(TEST_REDIS_URL, "worker");
+    leased = createLeasedRunsQueue(redis, prefix);
+  });
+  afterAll(async () => {
+    await leased.close();
+    await deleteRedisPrefix(prefix);
+    await redis.quit();
+  });
+
+  const dispatched = (): Dispatched => ({
+    runId: newId("run"),
+    slot: "http://gpu:8000#0",
+    pool: "oai/local",
+  });
+  const stateOf = async (runId: string) => (await leased.getJob(runId))?.getState() ?? "gone";
+
+  /** An execution that ends when told to, recording what it was given. */
+  function controlled() {
+    const seen: { job: RunJobOf<LeasedRunJob>; signal: AbortSignal; begun?: Promise<boolean> }[] = [];
+    const ends = new Map<string, (error?: Error) => void>();
+    return {
+      seen,
+      end: (runId: string, error?: Error) => ends.get(runId)!(error),
+      execute: (job: RunJobOf<LeasedRunJob>, signal: AbortSignal, begun?: Promise<boolean>) => {
+        seen.push({ job, signal, begun });
+        return new Promise<void>((resolve, reject) => {
+          ends.set(job.data.runId, (error) => (error ? reject(error) : resolve()));
+          signal.addEventListener("abort", () => reject(signal.reason as Error), { once: true });
+        });
+      },
+    };
+  }
+
+  it("when a run is launched here, then it executes at once with its begin, its job waits delayed, and the job goes when the run ends", async () => {
+    const exec = controlled();
+    const local = localRuns({ leased, execute: exec.execute, backstopMs: 30_000, logger });
+    const run = dispatched();
+    const begun = Promise.resolve(true);
+    await local.launch([run], new Map([[run.runId, begun]]));
+    expect(exec.seen).toHaveLength(1);
+    expect(exec.seen[0]!.job.data).toMatchObject({ runId: run.runId, slot: run.slot, pool: run.pool });
+    expect(exec.seen[0]!.begun).toBe(begun);
+    // The first of a job's three attempts; the job keeps two for its retries.
+    expect(exec.seen[0]!.job).toMatchObject({ attemptsMade: 0, opts: { attempts: 3 } });
+    expect(await stateOf(run.runId)).toBe("delayed");
+    expect((await leased.getJob(run.runId))!.opts.attempts).toBe(2);
+    exec.end(run.runId);
+    await waitFor(async () => ((await stateOf(run.runId)) === "gone" ? true : null), {
+      what: "the job removed",
+    });
+    await local.drain();
+  });
+
+  it("when a run executes longer than the backstop delay, then its job is pushed back and never comes due", async () => {
+    const exec = controlled();
+    const local = localRuns({ leased, execute: exec.execute, backstopMs: 400, logger });
+    const run = dispatched();
+    await local.launch([run]);
+    // When it comes due: its score in the delayed set (BullMQ keeps ms times 0x1000 there).
+    const due = async () =>
+      Math.floor(Number(await redis.zscore(`${prefix}:leased-runs:delayed`, run.runId)) / 0x1000);
+    const firstDue = await due();
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(await stateOf(run.runId)).toBe("delayed");
+    expect(await due()).toBeGreaterThan(firstDue + 500);
+    exec.end(run.runId);
+    await local.drain();
+  });
+
+  it("when an attempt fails for the worker's reasons, then its job comes due after a job's backoff, for another worker to retry", async () => {
+    const exec = controlled();
+    const local = localRuns({ leased, execute: exec.execute, backstopMs: 30_000, logger });
+    const run = dispatched();
+    await local.launch([run]);
+    exec.end(run.runId, new Error("postgres went away"));
+    await waitFor(
+      async () => {
+        const job = await leased.getJob(run.runId);
+        return job && job.delay === 1_000 ? true : null;
+      },
+      { what: "the job's retry scheduled" },
+    );
+    expect(await stateOf(run.runId)).toMatch(/delayed|waiting/);
+    await local.drain();
+    await (await leased.getJob(run.runId))!.remove();
+  });
+
+  it("when a run executing here is canceled, then its execution's signal aborts; a run not here is not its to cancel", async () => {
+    const exec = controlled();
+    const local = localRuns({ leased, execute: exec.execute, backstopMs: 30_000, logger });
+    const run = dispatched();
+    await local.launch([run]);
+    expect(local.cancel(newId("run"), "canceled")).toBe(false);
+    expect(local.cancel(run.runId, "canceled")).toBe(true);
+    expect(exec.seen[0]!.signal.aborted).toBe(true);
+    await local.drain();
+  });
+
+  it("when the worker stops, then it takes no more runs and waits for those executing here", async () => {
+    const exec = controlled();
+    const local = localRuns({ leased, execute: exec.execute, backstopMs: 30_000, logger });
+    const run = dispatched();
+    await local.launch([run]);
+    expect(local.accepting()).toBe(true);
+    let drained = false;
+    const draining = local.drain().then(() => (drained = true));
+    expect(local.accepting()).toBe(false);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(drained).toBe(false);
+    exec.end(run.runId);
+    await draining;
+    expect(drained).toBe(true);
+  });
+});
