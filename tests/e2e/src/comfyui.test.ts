@@ -63,10 +63,15 @@ describe("ComfyUI workflows", () => {
       input: { prompt: "a lighthouse", image_size: "landscape_4_3", num_images: 2, steps: 6 },
     });
     const logs: string[] = [];
-    for await (const event of client.stream(run.run_id))
+    const shown: unknown[] = [];
+    for await (const event of client.stream(run.run_id)) {
       if (event.type === "progress" && event.progress.logs) logs.push(event.progress.logs);
+      if (event.type === "progress" && event.progress.output) shown.push(event.progress.output);
+    }
     const done = await ended(run.run_id);
     expect(done).toMatchObject({ status: "COMPLETED", tokens_charged: 10 });
+    // The images were shown as the SaveImage node reported them, before the run ended: the same files.
+    expect(shown.at(-1)).toEqual((done as unknown as { output: unknown }).output);
     for (const url of imagesOf(done))
       expect(pngSize(Buffer.from(await (await fetch(url)).arrayBuffer()))).toEqual({
         width: 1024,

@@ -23,6 +23,7 @@ export interface ComfyRunnerDeps {
 class ServerFailed extends Error {}
 
 type Json = Record<string, unknown>;
+type ComfyFile = ReturnType<typeof comfyOutputFiles>[number];
 type Message = { type?: string; data?: Json };
 
 /** The key of a prompt's extra_data that names its run (ComfyUI keeps it in its queue and history). */
@@ -236,6 +237,7 @@ export function createComfyRunner(deps: ComfyRunnerDeps): Runner & { close(): vo
     promptId: string,
     c: Channel,
     free: () => void,
+    made: (output: unknown) => void,
   ): Promise<ComfyHistoryEntry> {
     const ended = new AbortController();
     const done = AbortSignal.any([ctx.signal, ended.signal]);
@@ -243,6 +245,7 @@ export function createComfyRunner(deps: ComfyRunnerDeps): Runner & { close(): vo
       const data = message.data ?? {};
       if (message.type === "progress")
         ctx.progress({ logs: `node ${String(data.node)}: step ${String(data.value)}/${String(data.max)}` });
+      if (message.type === "executed") made(data.output);
       const end =
         ["execution_success", "execution_error", "execution_interrupted"].includes(message.type ?? "") ||
         (message.type === "executing" && data.node === null);
@@ -279,9 +282,13 @@ export function createComfyRunner(deps: ComfyRunnerDeps): Runner & { close(): vo
     else await call(s, server, "queue", json({ delete: [promptId] }));
   }
 
-  async function outputs(ctx: RunContext, s: ComfyUISettings, server: string, entry: ComfyHistoryEntry) {
-    const urls: string[] = [];
-    for (const [i, f] of comfyOutputFiles(entry).entries()) {
+  /**
+   * A run's output files, each fetched with /view and stored once: as its node reports it made
+   * them (shown on the run while the prompt goes on), or at the end from the history.
+   */
+  function outputFiles(ctx: RunContext, s: ComfyUISettings, server: string) {
+    const stored = new Map<string, Promise<string>>();
+    const store = async (f: ComfyFile, name: number) => {
       const query = new URLSearchParams({ filename: f.filename, subfolder: f.subfolder, type: f.type });
       const res = await call(s, server, `view?${query}`, {}, ctx.signal);
       if (!res.ok)
@@ -292,9 +299,21 @@ export function createComfyRunner(deps: ComfyRunnerDeps): Runner & { close(): vo
       const ext = f.filename.includes(".")
         ? f.filename.slice(f.filename.lastIndexOf(".") + 1).toLowerCase()
         : "bin";
-      urls.push(await ctx.outputs.save(`${i}.${ext}`, bytes, ctx.signal));
-    }
-    return urls;
+      return ctx.outputs.save(`${name}.${ext}`, bytes, ctx.signal);
+    };
+    return (files: ComfyFile[]) =>
+      Promise.all(
+        files.map((f) => {
+          const key = `${f.type}/${f.subfolder}/${f.filename}`;
+          if (!stored.has(key)) {
+            // One that failed is fetched again by the next caller (the end's, at the latest).
+            const url = store(f, stored.size);
+            stored.set(key, url);
+            url.catch(() => stored.delete(key));
+          }
+          return stored.get(key)!;
+        }),
+      );
   }
 
   /**
@@ -358,7 +377,28 @@ export function createComfyRunner(deps: ComfyRunnerDeps): Runner & { close(): vo
         }
         let freed: Promise<unknown> | undefined;
         const free = () => (freed ??= deps.slots?.release(ctx.runId).catch(() => {}));
-        const entry = await follow(ctx, s, server, promptId, c, free);
+        const files = outputFiles(ctx, s, server);
+        // Images shown as their nodes make them (a unit each, charged if the run is canceled);
+        // a video or audio is one piece of the run's seconds, shown at the end.
+        const shown: ComfyFile[] = [];
+        let showing = Promise.resolve();
+        const made = (output: unknown) => {
+          const parsed = comfyHistoryEntrySchema.safeParse({ outputs: { node: output } });
+          if (s.output !== "image" || !parsed.success) return;
+          shown.push(...comfyOutputFiles(parsed.data));
+          const now = [...shown];
+          showing = showing
+            .then(async () => {
+              const urls = await files(now);
+              ctx.progress({
+                completed: urls.length,
+                total: Math.max(ctx.unitsRequested, urls.length),
+                output: cogOutput(s.output, urls),
+              });
+            })
+            .catch(() => {});
+        };
+        const entry = await follow(ctx, s, server, promptId, c, free, made);
         await free();
         if (entry.status?.status_str === "error") {
           const messages = (entry.status.messages ?? []) as [string, Json][];
@@ -370,7 +410,8 @@ export function createComfyRunner(deps: ComfyRunnerDeps): Runner & { close(): vo
             `ComfyUI failed: ${String(error?.exception_message ?? "the prompt failed")}`.slice(0, 500),
           );
         }
-        const urls = await outputs(ctx, s, server, entry);
+        await showing;
+        const urls = await files(comfyOutputFiles(entry));
         return {
           units: s.output === "image" ? urls.length : ctx.unitsRequested,
           output: cogOutput(s.output, urls),
