@@ -25,6 +25,7 @@ import { loadBlocklist } from "./runs/contentPolicy.js";
 import { startTracing } from "@svc/telemetry";
 import { executeRun, type ExecuteDeps } from "./runs/executeRun.js";
 import { localRuns } from "./runs/localRuns.js";
+import { redisRunNotes } from "./runs/runNotes.js";
 import { workerDispatcher } from "./scheduling/dispatcher.js";
 import { webhookSender } from "./webhooks/sendWebhook.js";
 import type { DeliverDeps } from "./webhooks/deliverWebhook.js";
@@ -122,6 +123,7 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
     ffmpegPath: config.FFMPEG_PATH,
     secretsKey,
     slots: dispatcher,
+    notes: redisRunNotes(redis, prefix),
     allowPrivateOutputs: config.WEBHOOK_ALLOW_PRIVATE_URLS,
     maxOutputBytes: config.OUTPUT_MAX_BYTES,
     log: (level, message, meta) => logger[level](message, meta),

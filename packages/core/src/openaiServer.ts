@@ -73,6 +73,7 @@ export const openAIVideoJobSchema = z.looseObject({
   progress: z.number().nullish(),
   error: z.looseObject({ message: z.string().optional(), code: z.string().nullish() }).nullish(),
 });
+export type OpenAIVideoJob = z.infer<typeof openAIVideoJobSchema>;
 
 export const openAIImagesSchema = z.looseObject({
   data: z.array(z.looseObject({ b64_json: z.string().nullish(), url: z.string().nullish() })),

@@ -7,12 +7,14 @@ import { cogKind } from "./cog/index.js";
 import { builtinKind } from "./generators/index.js";
 import { openAIKind } from "./openai/index.js";
 import { comfyUIKind } from "./comfyui/index.js";
-import type { Runner } from "./runner.js";
+import type { Runner, RunNotes } from "./runner.js";
 
 export interface RunnersOptions {
   cog?: CogRunnerDeps;
   /** The runs' places on their models' servers: a run gives its slot back as soon as its server is done. */
   slots?: Pick<CogSlots, "release">;
+  /** Where runners keep what re-attaching to a run's work after a crash takes (Redis, in the worker). */
+  notes?: RunNotes;
   /** Opens model servers' sealed API keys (SECRETS_KEY). */
   secretsKey?: Buffer;
   /** Output URLs may point at loopback/private addresses (without Cog configured: Cog's say so). */

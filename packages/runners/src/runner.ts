@@ -45,6 +45,16 @@ export interface Runner {
   abandon?(ctx: Pick<RunContext, "runId" | "settings" | "slot">): Promise<void>;
 }
 
+/**
+ * What a runner keeps about a run's work outside its process (an OpenAI-style server's video job
+ * id), so that the worker taking the run over after a crash re-attaches to that work rather than
+ * sending it again. Kept a day.
+ */
+export interface RunNotes {
+  get(runId: string, what: string): Promise<string | null>;
+  set(runId: string, what: string, value: string): Promise<void>;
+}
+
 /** A failure that belongs to the run (it ends FAILED with this code) rather than to the worker. */
 export class RunnerError extends Error {
   constructor(

@@ -270,4 +270,29 @@ describe("OpenAI-style media servers", () => {
       await gpu.close();
     }
   }, 60_000);
+  it("when the worker is killed while a video is being made, then the next one follows the server's job: the video is made once", async () => {
+    const gpu = await startFakeOpenAIServer({ model: "slow-video", unitMs: 700 });
+    try {
+      await seedOpenAIModel(service.database.db, "oai/video-takeover", [gpu.url], {
+        api: "videos",
+        model: "slow-video",
+      });
+      const clip = await client.runs.create("oai/video-takeover", {
+        input: { prompt: "survive", duration_seconds: 5 },
+      });
+      await waitFor(async () => (gpu.received.some((r) => r.body.prompt === "survive") ? true : null), {
+        what: "the video job's creation",
+      });
+      worker.child.kill("SIGKILL");
+      await worker.exited;
+      worker = await service.startWorker();
+      const run = await ended(clip.run_id);
+      expect(run).toMatchObject({ status: "COMPLETED", tokens_charged: 5 * 4 });
+      expect(gpu.received.filter((r) => r.path === "/v1/videos" && r.body.prompt === "survive")).toHaveLength(
+        1,
+      );
+    } finally {
+      await gpu.close();
+    }
+  }, 60_000);
 });

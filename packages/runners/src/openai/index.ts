@@ -11,6 +11,7 @@ export const openAIKind: RunnerKind<"openai"> = {
       maxOutputBytes: options.maxOutputBytes ?? 500 * 1024 * 1024,
       ...(options.log && { log: options.log }),
       ...(options.slots && { slots: options.slots }),
+      ...(options.notes && { notes: options.notes }),
     });
     return { for: () => runner };
   },

@@ -5,9 +5,10 @@ import {
   openAIServerBody,
   openAIVideoJobSchema,
   serverOfSlot,
+  type OpenAIVideoJob,
   type OpenAIServerSettings,
 } from "@svc/core";
-import { abortableDelay, RunnerError, type RunContext, type Runner } from "../runner.js";
+import { abortableDelay, RunnerError, type RunContext, type Runner, type RunNotes } from "../runner.js";
 import { cogOutput, copyOutputs, type OutputFetchPolicy } from "../cog/outputs.js";
 import { authorization } from "./health.js";
 
@@ -18,10 +19,15 @@ export interface OpenAIRunnerDeps {
   maxOutputBytes: number;
   /** Gives a run's slot back once its server has answered (the worker also does, at the run's end). */
   slots?: { release(runId: string): Promise<void> };
+  /** Where a video job's id is kept, for the worker that takes the run over after a crash. */
+  notes?: RunNotes;
   log?(level: "debug" | "info", message: string, meta: Record<string, unknown>): void;
 }
 
 type Answer = Dispatcher.ResponseData;
+
+/** The note (RunNotes) that keeps a run's video job: its server and id. */
+const VIDEO_NOTE = "openai-video";
 
 /** How long an early request's answer waits for its run to claim it. */
 const UNCLAIMED_MS = 60_000;
@@ -180,21 +186,54 @@ export function createOpenAIRunner(deps: OpenAIRunnerDeps): Runner {
     return { units: ctx.unitsRequested, output: cogOutput("audio", urls) };
   }
 
+  /**
+   * The video job an earlier attempt of the run created (its worker died), as its server has it
+   * now; null when there is none, or the server no longer knows it (it is created again).
+   */
+  async function videoOfEarlierAttempt(ctx: RunContext, s: OpenAIServerSettings) {
+    const note = await deps.notes?.get(ctx.runId, VIDEO_NOTE);
+    const known = note ? (JSON.parse(note) as { server?: unknown; id?: unknown }) : {};
+    if (typeof known.server !== "string" || typeof known.id !== "string" || !s.servers.includes(known.server))
+      return null;
+    try {
+      const res = await call(s, known.server, `v1/videos/${encodeURIComponent(known.id)}`, {}, ctx.signal);
+      const job = openAIVideoJobSchema.safeParse(await res.body.json().catch(() => null));
+      return job.success ? { server: known.server, job: job.data } : null;
+    } catch (error) {
+      if (error instanceof RunnerError) return null;
+      throw error;
+    }
+  }
+
   async function videos(
     ctx: RunContext,
     s: OpenAIServerSettings,
-    server: string,
+    slotServer: string,
     fileFields: readonly string[],
   ) {
-    const created = openAIVideoJobSchema.safeParse(
-      await (await first(ctx, s, server, fileFields)).body.json().catch(() => null),
-    );
-    if (!created.success)
-      throw new RunnerError("MODEL_ERROR", "the model server's answer is not a video job");
-    const id = encodeURIComponent(created.data.id);
-    log("debug", "video job created", { server, job_id: created.data.id, run_id: ctx.runId });
+    const earlier = ctx.fresh ? null : await videoOfEarlierAttempt(ctx, s);
+    let server = slotServer;
+    let job: OpenAIVideoJob;
+    if (earlier) {
+      ({ server, job } = earlier);
+      log("info", "video job re-attached", { server, job_id: job.id, run_id: ctx.runId });
+    } else {
+      const created = openAIVideoJobSchema.safeParse(
+        await (await first(ctx, s, server, fileFields)).body.json().catch(() => null),
+      );
+      if (!created.success)
+        throw new RunnerError("MODEL_ERROR", "the model server's answer is not a video job");
+      job = created.data;
+      log("debug", "video job created", { server, job_id: job.id, run_id: ctx.runId });
+      // Kept for a worker that takes the run over: it follows this job rather than making another.
+      await deps.notes
+        ?.set(ctx.runId, VIDEO_NOTE, JSON.stringify({ server, id: job.id }))
+        .catch((error: unknown) =>
+          log("info", "the video job's id could not be kept", { error: (error as Error).message }),
+        );
+    }
+    const id = encodeURIComponent(job.id);
     try {
-      let job = created.data;
       while (job.status === "queued" || job.status === "in_progress") {
         await abortableDelay(s.poll_interval_ms, ctx.signal);
         const polled = openAIVideoJobSchema.safeParse(
