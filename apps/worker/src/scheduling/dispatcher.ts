@@ -87,10 +87,10 @@ export function workerDispatcher(deps: {
       });
   };
   /**
-   * Runs executed here: their work leaves for the slot at once (begin), while their backstop jobs
-   * are written and their starts recorded; the execution then continues it.
+   * Runs executed here: their work leaves for the slot at once (begin), then their backstop jobs
+   * are written and their starts recorded meanwhile; the execution then continues it.
    */
-  const launchHere = (here: Dispatched[], released?: number) => {
+  const launchHere = async (here: Dispatched[], released?: number) => {
     const begun = new Map(
       here.map((d) => {
         const sent = deps.begin ? deps.begin(d, true).catch(() => false) : Promise.resolve(false);
@@ -99,6 +99,8 @@ export function workerDispatcher(deps: {
         return [d.runId, sent] as const;
       }),
     );
+    // The requests leave before the backstop jobs are built (their JavaScript would delay them).
+    await Promise.all(begun.values());
     return deps.here!.launch(here, begun);
   };
   let expiryTimer: NodeJS.Timeout | undefined;
