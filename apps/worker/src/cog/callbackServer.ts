@@ -160,13 +160,13 @@ export async function startCogCallbackServer(opts: {
             run_id: id,
             at: performance.timeOrigin + performance.now(),
           });
-          // The slot first: the next run is on its way to the server while the result is stored.
-          const released = opts
+          // The slot first, the result once the next run's prediction is on its way: storing a
+          // prediction (its outputs as data URLs, serialized) would hold up the release's answer.
+          await opts
             .release(id)
             .catch((error: unknown) => opts.logger.warn("slot release failed", { run_id: id, error }));
           opts.progress.ended(id);
           await opts.results.store(id, prediction);
-          await released;
         } else if (prediction.status === "processing") {
           const report = {
             ...(typeof prediction.logs === "string" &&
