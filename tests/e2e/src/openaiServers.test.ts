@@ -253,7 +253,11 @@ describe("OpenAI-style media servers", () => {
       const redis = new Redis(TEST_REDIS_URL);
       const leased = createLeasedRunsQueue(redis, service.prefix);
       try {
-        expect(await (await leased.getJob(second.run_id))?.getState()).toBe("delayed");
+        // Written just after the request left.
+        await waitFor(
+          async () => ((await (await leased.getJob(second.run_id))?.getState()) === "delayed" ? true : null),
+          { what: "the second run's job, delayed" },
+        );
       } finally {
         await leased.close();
         redis.disconnect();
@@ -280,9 +284,17 @@ describe("OpenAI-style media servers", () => {
       const clip = await client.runs.create("oai/video-takeover", {
         input: { prompt: "survive", duration_seconds: 5 },
       });
-      await waitFor(async () => (gpu.received.some((r) => r.body.prompt === "survive") ? true : null), {
-        what: "the video job's creation",
-      });
+      // Killed once the job's id is kept (a worker dying between the server's answer and that
+      // write leaves nothing to follow: the job is made again).
+      const redis = new Redis(TEST_REDIS_URL);
+      try {
+        await waitFor(
+          async () => (await redis.get(`${service.prefix}:run-note:openai-video:${clip.run_id}`)) ?? null,
+          { what: "the video job's id kept" },
+        );
+      } finally {
+        redis.disconnect();
+      }
       worker.child.kill("SIGKILL");
       await worker.exited;
       worker = await service.startWorker();
