@@ -32,5 +32,6 @@ export * from "./runnerKinds.js";
 export * from "./views.js";
 export * from "./literals.js";
 export * from "./ttlCache.js";
+export * from "./timeLimit.js";
 export * from "./adapters/replicate.js";
 export * from "./adapters/openai.js";

@@ -1,3 +1,5 @@
+import v8 from "node:v8";
+import vm from "node:vm";
 import request from "supertest";
 import { ledgerTotals } from "@svc/db";
 import { createAccountWithKeys, seedTestModels } from "@svc/testkit";
@@ -333,5 +335,24 @@ describe("runs without a worker", () => {
         .expect(400);
       expect(res.body.error.details[0].path).toBe("idempotency-key");
     });
+  });
+
+  // On Node 20 a timeout combined by AbortSignal.any is lost to a garbage collection that runs
+  // first; a wait must end on time however often the collector runs meanwhile.
+  it("when garbage is collected during a Prefer: wait, then the wait still ends on time", async () => {
+    v8.setFlagsFromString("--expose-gc");
+    const gc = vm.runInNewContext("gc") as () => void;
+    const collecting = setInterval(gc, 10);
+    try {
+      const started = Date.now();
+      const res = await create(live, "acme/pixel/fast", { input: { prompt: "collected" } })
+        .set("Prefer", "wait=1")
+        .timeout(15_000)
+        .expect(201);
+      expect(res.body.data.status).toBe("queued");
+      expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      clearInterval(collecting);
+    }
   });
 });

@@ -9,6 +9,7 @@ import {
   presentRun,
   type RunnerSettings,
   statusRank,
+  timeLimit,
   type QueuePlace,
   type RunEvent,
   type RunRecord,
@@ -71,7 +72,8 @@ export async function waitForEnd<R extends RunRecord>(
     // After a lost subscription the stored state is read again: an end may have been missed.
     if (m === "resync" || (m.event.type === "status" && isTerminal(m.event.status))) wake();
   });
-  const signals = AbortSignal.any([gone, rt.closing, AbortSignal.timeout(seconds * 1_000)]);
+  const limit = timeLimit(seconds * 1_000, gone, rt.closing);
+  const signals = limit.signal;
   const onAbort = () => wake();
   signals.addEventListener("abort", onAbort, { once: true });
   try {
@@ -84,6 +86,7 @@ export async function waitForEnd<R extends RunRecord>(
   } finally {
     stop();
     signals.removeEventListener("abort", onAbort);
+    limit.clear();
   }
 }
 

@@ -1,6 +1,7 @@
 import got, { type Got } from "got";
 import { Agent, request } from "undici";
 import {
+  withTimeLimit,
   COG_TERMINAL,
   mapCogInput,
   serverOfSlot,
@@ -219,15 +220,11 @@ export function createCogRunner(deps: CogRunnerDeps): Runner {
       // Cog forgets a finished prediction, so a PUT now would run the model a second time: the
       // result gets a moment to arrive first. A prediction still running is re-attached to after.
       if (!prediction && !fresh) {
-        // A controller and a timer of our own rather than AbortSignal.timeout, whose signal the
-        // timer holds only weakly: nothing but a collected signal could keep this wait open.
-        const grace = new AbortController();
-        const timer = setTimeout(() => grace.abort(), TAKEOVER_RESULT_GRACE_MS);
-        try {
-          prediction = await deps.results.wait(id, AbortSignal.any([signal, grace.signal]));
-        } finally {
-          clearTimeout(timer);
-        }
+        // A limit whose timer holds its signal (core's timeLimit): nothing but a collected
+        // signal could keep this wait open otherwise.
+        prediction = await withTimeLimit(TAKEOVER_RESULT_GRACE_MS, [signal], (limited) =>
+          deps.results.wait(id, limited),
+        );
         if (signal.aborted) {
           if (server) await cancel(s, server, id);
           throw signal.reason;

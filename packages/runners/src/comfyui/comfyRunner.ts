@@ -1,6 +1,7 @@
 import { randomInt, randomUUID } from "node:crypto";
 import { FormData, request, WebSocket, type Dispatcher } from "undici";
 import {
+  timeLimit,
   comfyHistoryEntrySchema,
   comfyOutputFiles,
   comfyPrompt,
@@ -115,14 +116,18 @@ export function createComfyRunner(deps: ComfyRunnerDeps): Runner & { close(): vo
     signal?: AbortSignal,
   ) {
     let res: Dispatcher.ResponseData;
+    // The limit covers the answer and its body, and is cleared once the body is over.
+    const limit = timeLimit(s.request_timeout_ms, signal);
     try {
       res = await request(new URL(path, `${server}/`), {
         method: init.method ?? "GET",
         ...(init.headers && { headers: init.headers }),
         ...(init.body !== undefined && { body: init.body }),
-        signal: AbortSignal.any([AbortSignal.timeout(s.request_timeout_ms), ...(signal ? [signal] : [])]),
+        signal: limit.signal,
       });
+      res.body.once("close", limit.clear);
     } catch (error) {
+      limit.clear();
       signal?.throwIfAborted();
       throw new ServerFailed(`${server}: ${(error as Error).message}`);
     }

@@ -1,5 +1,6 @@
 import { FormData, request, type Dispatcher } from "undici";
 import {
+  timeLimit,
   namesFiles,
   openAIImagesSchema,
   openAIServerBody,
@@ -67,6 +68,8 @@ export function createOpenAIRunner(deps: OpenAIRunnerDeps): Runner {
     signal: AbortSignal,
   ): Promise<Answer> {
     let res: Answer;
+    // The limit covers the answer and its body, and is cleared once the body is over.
+    const limit = timeLimit(s.request_timeout_ms, signal);
     try {
       // undici's request rather than fetch: a fraction of its cost per call, on the idle gap's path.
       res = await request(new URL(path, `${server}/`), {
@@ -76,9 +79,11 @@ export function createOpenAIRunner(deps: OpenAIRunnerDeps): Runner {
           ...(init.json !== undefined && { "content-type": "application/json" }),
         },
         body: init.json !== undefined ? JSON.stringify(init.json) : init.body,
-        signal: AbortSignal.any([signal, AbortSignal.timeout(s.request_timeout_ms)]),
+        signal: limit.signal,
       });
+      res.body.once("close", limit.clear);
     } catch (error) {
+      limit.clear();
       signal.throwIfAborted();
       throw new ServerFailed(`${server}: ${(error as Error).message}`);
     }
