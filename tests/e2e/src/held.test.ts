@@ -2,6 +2,7 @@ import { connect } from "node:net";
 import { createApiKey, revokeApiKey } from "@svc/db";
 import { addUser } from "@svc/use-cases";
 import { waitFor } from "@svc/testkit";
+import OpenAI from "openai";
 import { startService, type E2EService } from "./service.js";
 
 // Event streams and waiting requests against the built API, as a client that holds too many
@@ -225,6 +226,67 @@ describe("held connections", () => {
       headers: { cookie, "x-csrf-token": csrf_token },
     });
     expect(out.status).toBe(200);
+    expect(await ended(open.res)).toBe(true);
+  });
+
+  it("when Replicate's stream and OpenAI's synchronous calls meet the caps, then each takes a place, nothing is made past them, and no answer after a run invites a retry", async () => {
+    const api = await service.startApi({
+      HELD_PER_KEY: "2",
+      AUTH_CACHE_TTL_MS: "1000",
+      SYNC_WAIT_MAX_SECONDS: "1",
+    });
+    const { accountId } = await service.account(1000);
+    const made = (await createApiKey(service.database.db, accountId, "live", "held", 100))!;
+    const auth = { authorization: `Bearer ${made.key}` };
+    const runsMade = () => service.database.db.run.count({ where: { apiKeyId: made.record.id } });
+    const created = await fetch(`${api.base}/api/v1/models/test/slow/run`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify({ input: { prompt: "streamed" } }),
+    });
+    const { run_id } = ((await created.json()) as { data: { run_id: string } }).data;
+    const replicateStream = () => openStream(`${api.base}/replicate/v1/predictions/${run_id}/stream`, auth);
+
+    // Replicate's stream counts against the key's cap as ours does.
+    const two = await Promise.all([replicateStream(), replicateStream()]);
+    expect(two.map((s) => s.res.status)).toEqual([200, 200]);
+    const third = await replicateStream();
+    expect(third.res.status).toBe(429);
+    expect(((await third.res.json()) as { detail: string }).detail).toMatch(/API key/);
+
+    // OpenAI's images with the key's places full: 429 before anything is made, however often the
+    // official client retries.
+    const openai = new OpenAI({ apiKey: made.key, baseURL: `${api.base}/openai/v1`, maxRetries: 2 });
+    const before = await runsMade();
+    await expect(
+      openai.images.generate({ model: "acme/pixel/fast", prompt: "over the cap" }),
+    ).rejects.toMatchObject({ status: 429 });
+    expect(await runsMade()).toBe(before);
+
+    // With room again, a run that does not end in time (no worker here): one 504 that tells the
+    // client not to retry, so one call makes one run (canceled, charged nothing).
+    for (const s of two) s.close();
+    await waitFor(
+      async () =>
+        (await (await fetch(`${api.base}/metrics`)).text()).match(/^svc_held_connections 0$/m) ? true : null,
+      { what: "the streams' places given back" },
+    );
+    const raw = await fetch(`${api.base}/openai/v1/images/generations`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify({ model: "acme/pixel/fast", prompt: "too slow" }),
+    });
+    expect(raw.status).toBe(504);
+    expect(raw.headers.get("x-should-retry")).toBe("false");
+    await expect(
+      openai.images.generate({ model: "acme/pixel/fast", prompt: "too slow again" }),
+    ).rejects.toMatchObject({ status: 504 });
+    expect(await runsMade()).toBe(before + 2);
+
+    // A revoked key's Replicate stream ends.
+    const open = await replicateStream();
+    expect(open.res.status).toBe(200);
+    await revokeApiKey(service.database.db, made.record.id);
     expect(await ended(open.res)).toBe(true);
   });
 });

@@ -187,10 +187,43 @@ export async function waitForRun(
     throw error;
   });
   if (!place) return { kind: "not_held" };
+  return waitHeld(deps, res, runId, seconds, place);
+}
+
+/** Waits for the run's end in a place already held (taken before the run was made). */
+async function waitHeld(
+  deps: AppDeps,
+  res: Response,
+  runId: string,
+  seconds: number,
+  place: HeldPlace,
+): Promise<Waited<Awaited<ReturnType<typeof readRun>>>> {
   const stop = AbortSignal.any([clientGone(res), place.signal]);
   const run = await waitForEnd(deps.realtime, runId, () => readRun(deps, res, runId), seconds, stop);
   if (place.signal.aborted) return { kind: "credential_ended" };
   return { kind: "read", run };
+}
+
+/**
+ * A synchronous call's run: the place it waits in is taken first, so that past the caps the call
+ * is a 429 with nothing made or charged (which a client may retry), then the run is made by
+ * `start`. From then on every answer, an error too, tells clients not to retry
+ * (`x-should-retry: false`, which OpenAI's clients obey): a retry would make another run.
+ */
+export async function startSyncRun(
+  deps: AppDeps,
+  res: Response,
+  start: () => Promise<StartedRun>,
+): Promise<{ started: StartedRun; place: HeldPlace }> {
+  const place = await hold(deps.held, res);
+  try {
+    const started = await start();
+    res.set("x-should-retry", "false");
+    return { started, place };
+  } catch (error) {
+    place.release();
+    throw error;
+  }
 }
 
 /**
@@ -199,8 +232,8 @@ export async function waitForRun(
  * leaves first, or a wait that runs out, cancels the run (charged by the partial-cancel rules:
  * what was delivered) so that nobody pays for work nobody will receive.
  */
-export async function runToEnd(deps: AppDeps, res: Response, runId: string) {
-  const waited = await waitForRun(deps, res, runId, deps.config.SYNC_WAIT_MAX_SECONDS);
+export async function runToEnd(deps: AppDeps, res: Response, runId: string, place: HeldPlace) {
+  const waited = await waitHeld(deps, res, runId, deps.config.SYNC_WAIT_MAX_SECONDS, place);
   const run = waited.kind === "read" ? waited.run : null;
   if (run && run.status !== "QUEUED" && run.status !== "EXECUTING") return run;
   await deps.runs.cancel(authOf(res), runId).catch((error: unknown) => {

@@ -27,7 +27,15 @@ import { readForm } from "../../http/form.js";
 import { rawRoute, route, type Route, type RouteContext } from "../../http/route.js";
 import { header } from "../../openapi/register.js";
 import { waitForEnd } from "../../runs/realtime.js";
-import { hold, queuedRecord, readRun, runnableModel, runToEnd, startRun } from "../../runs/startRun.js";
+import {
+  startSyncRun,
+  queuedRecord,
+  readRun,
+  runnableModel,
+  runToEnd,
+  startRun,
+} from "../../runs/startRun.js";
+import type { HeldPlace } from "../../runs/heldConnections.js";
 import type { AppDeps } from "../../deps.js";
 import * as S from "./schemas.js";
 
@@ -83,6 +91,12 @@ async function startOpenAIRun(
     }
     throw error;
   }
+}
+
+/** A synchronous call's run (images, speech): its waiting place taken before it is made. */
+async function syncOpenAIRun(...args: Parameters<typeof startOpenAIRun>) {
+  const { started, place } = await startSyncRun(args[0].deps, args[0].res, () => startOpenAIRun(...args));
+  return { run: started.run, place };
 }
 
 /** A run that failed, as the synchronous call's error: the client's fault (400) or the run's (502). */
@@ -214,9 +228,8 @@ async function imagesResponse(deps: AppDeps, res: Response, run: Run, format: "u
  * its progress events), then image_generation.completed with the last image and usage. No model
  * server streams partial images; ours are the run's images, one by one.
  */
-async function streamImages(ctx: RouteContext, runId: string, partials: number) {
+async function streamImages(ctx: RouteContext, runId: string, partials: number, place: HeldPlace) {
   const { deps, res } = ctx;
-  const place = await hold(deps.held, res);
   res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache, no-transform" });
   const event = (type: string, data: object) =>
     res.writableEnded
@@ -311,9 +324,9 @@ const generateImages = rawRoute({
   async handler({ body }, ctx) {
     checkOutputFormat(body.output_format);
     const ask = { prompt: body.prompt, n: body.n, size: body.size };
-    const { run } = await startOpenAIRun(ctx, body.model, "image", ask, ctx.req.body);
-    if (body.stream) return streamImages(ctx, run.id, body.partial_images ?? 3);
-    const ended = await runToEnd(ctx.deps, ctx.res, run.id);
+    const { run, place } = await syncOpenAIRun(ctx, body.model, "image", ask, ctx.req.body);
+    if (body.stream) return streamImages(ctx, run.id, body.partial_images ?? 3, place);
+    const ended = await runToEnd(ctx.deps, ctx.res, run.id, place);
     ctx.res.json(await imagesResponse(ctx.deps, ctx.res, ended, body.response_format ?? "url"));
   },
 });
@@ -346,8 +359,8 @@ const editImages = route({
     if (!image) throw paramError("image", "An image is required.");
     const mask = form.files.mask?.id ?? body.mask;
     const ask: OpenAIAsk = { prompt: body.prompt, n: body.n, size: body.size, image, ...(mask && { mask }) };
-    const { run } = await startOpenAIRun(ctx, body.model, "image", ask, { ...body, image, mask });
-    const ended = await runToEnd(ctx.deps, ctx.res, run.id);
+    const { run, place } = await syncOpenAIRun(ctx, body.model, "image", ask, { ...body, image, mask });
+    const ended = await runToEnd(ctx.deps, ctx.res, run.id, place);
     return imagesResponse(ctx.deps, ctx.res, ended, body.response_format ?? "url");
   },
 });
@@ -567,8 +580,8 @@ const createSpeech = rawRoute({
       ...(voice && { voice }),
       ...(body.response_format && { responseFormat: body.response_format }),
     };
-    const { run } = await startOpenAIRun(ctx, body.model, "audio", ask, ctx.req.body);
-    const ended = await runToEnd(ctx.deps, ctx.res, run.id);
+    const { run, place } = await syncOpenAIRun(ctx, body.model, "audio", ask, ctx.req.body);
+    const ended = await runToEnd(ctx.deps, ctx.res, run.id, place);
     if (ended.status !== "COMPLETED") throw failure(ended);
     const file = outputFiles(ctx.deps, ended)[0];
     if (!file) throw new ApiError("RUN_FAILED", "The run made no audio file.");

@@ -29,7 +29,8 @@ import { modelId } from "../../routes/models.js";
 import { runHeaders } from "../../routes/runs.js";
 import { defaultSigningSecret } from "../../routes/webhooks.js";
 import { waitForEnd } from "../../runs/realtime.js";
-import { queuedRecord, readRun, startRun, waitForRun, type StartedRun } from "../../runs/startRun.js";
+import { clientGone } from "../../http/clientGone.js";
+import { hold, queuedRecord, readRun, startRun, waitForRun, type StartedRun } from "../../runs/startRun.js";
 import type { AppDeps } from "../../deps.js";
 import * as S from "./schemas.js";
 
@@ -221,9 +222,9 @@ const streamPrediction = rawRoute({
   tags,
   summary: "A prediction's output as Server-Sent Events (Replicate's stream: output, then done)",
   description:
-    "Ends with the run: `output` (its output as JSON) and `done` for a run that succeeded, `error` (`{detail}`) for one that failed, `done` with `{reason: canceled}` for one canceled. A comment line every 15 s keeps proxies from closing the stream. Our own event stream (GET /api/v1/runs/{id}/events) also carries progress.",
+    "Ends with the run: `output` (its output as JSON) and `done` for a run that succeeded, `error` (`{detail}`) for one that failed, `done` with `{reason: canceled}` for one canceled. A comment line every 15 s keeps proxies from closing the stream. Our own event stream (GET /api/v1/runs/{id}/events) also carries progress. The stream holds a place among the key's held connections (429 past the caps, as our event streams) and ends when the key is revoked.",
   params: byId,
-  errors: [404],
+  errors: [404, 429],
   responses: {
     200: {
       description: "The event stream",
@@ -233,20 +234,25 @@ const streamPrediction = rawRoute({
   async handler({ params }, { deps, res }) {
     const first = await readRun(deps, res, params.id);
     if (!first) throw notFound(params.id);
+    // A place among the held connections, as every long-held response takes (429 past the caps);
+    // it ends the stream when the key is revoked or the session ends.
+    const place = await hold(deps.held, res);
     res.status(200).set({ "Content-Type": "text/event-stream", "Cache-Control": "no-store" }).flushHeaders();
     const beat = setInterval(() => res.write(": ping\n\n"), 15_000);
-    const gone = new AbortController();
-    res.once("close", () => gone.abort());
+    const gone = AbortSignal.any([clientGone(res), place.signal]);
+    const send = (event: string, data: unknown) =>
+      res.writableEnded ||
+      res.write(`event: ${event}\ndata: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`);
     try {
       let run = first;
-      while (!isTerminal(run.status) && !gone.signal.aborted) {
-        run =
-          (await waitForEnd(deps.realtime, run.id, () => readRun(deps, res, run.id), 3_600, gone.signal)) ??
-          run;
+      while (!isTerminal(run.status) && !gone.aborted) {
+        run = (await waitForEnd(deps.realtime, run.id, () => readRun(deps, res, run.id), 3_600, gone)) ?? run;
         if (deps.realtime.closing.aborted) break;
       }
-      const send = (event: string, data: unknown) =>
-        res.write(`event: ${event}\ndata: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`);
+      if (place.signal.aborted && !isTerminal(run.status)) {
+        send("error", { detail: "The API key was revoked, or the session ended." });
+        return;
+      }
       if (run.status === "COMPLETED") {
         send("output", (await predictionView(deps, run)).output);
         send("done", {});
@@ -254,6 +260,7 @@ const streamPrediction = rawRoute({
       else if (run.status === "CANCELED") send("done", { reason: "canceled" });
     } finally {
       clearInterval(beat);
+      place.release();
       res.end();
     }
   },
