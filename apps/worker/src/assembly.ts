@@ -140,7 +140,7 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
       },
     }),
   });
-  const storage = runOutputs(store, config.PUBLIC_BASE_URL);
+  const storage = runOutputs(store, config.PUBLIC_BASE_URL, secretsKey);
   const cogProgress = cogProgressOutputs({
     storage,
     basisOf: (runId) => runOutputBasis(sqlPool(db), runId),

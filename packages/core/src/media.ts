@@ -1,3 +1,5 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { randomBase62 } from "./ids.js";
 /**
  * The media types of outputs the service stores and serves inline, by file extension. A file
  * with any other extension is served as a download (application/octet-stream, attachment), so an
@@ -34,6 +36,50 @@ export function servedMediaType(fileName: string): string | null {
 
 /** An output directory's name (OUTPUT_DIR/<token>/<file>): "out_" and 22 base62 characters. */
 export const OUTPUT_TOKEN = /^out_[0-9A-Za-z]{22}$/;
+
+// An execution's token says which run it was made for: 11 random characters, then 11 of an HMAC
+// (SECRETS_KEY) of the run id and them. So a run's own files are told from any of our URLs its
+// output merely names (an echo of another run's URL): only the key can mint a token of a run.
+// The file's own name adds 128 random bits, so a token names no file by itself.
+const NONCE = 11;
+const tokenKey = (secretsKey: Buffer) => createHmac("sha256", secretsKey).update("output-tokens").digest();
+function tokenMac(secretsKey: Buffer, runId: string, nonce: string): string {
+  const digest = createHmac("sha256", tokenKey(secretsKey)).update(`${runId}.${nonce}`).digest();
+  let mac = "";
+  for (let i = 0; mac.length < 22 - NONCE; i++) mac += BASE62[digest[i]! % 62];
+  return mac;
+}
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+/** A new execution's token for `runId`'s files. */
+export function runOutputToken(secretsKey: Buffer, runId: string): string {
+  const nonce = randomBase62(NONCE);
+  return `out_${nonce}${tokenMac(secretsKey, runId, nonce)}`;
+}
+
+/** Whether an output token was minted for `runId` (its files are that run's own). */
+export function isTokenOfRun(secretsKey: Buffer, runId: string, token: string): boolean {
+  if (!OUTPUT_TOKEN.test(token)) return false;
+  const nonce = token.slice(4, 4 + NONCE);
+  const expected = Buffer.from(tokenMac(secretsKey, runId, nonce));
+  const given = Buffer.from(token.slice(4 + NONCE));
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/**
+ * The files a run made, among the output URLs its output holds (in the output's order): those
+ * under a token minted for it. Never every URL of ours in it: an output may name another run's.
+ */
+export function runFilesIn(
+  output: unknown,
+  publicBaseUrl: string,
+  secretsKey: Buffer,
+  runId: string,
+): [url: string, key: string][] {
+  return [...outputKeysIn(output, publicBaseUrl)].filter(([, key]) =>
+    isTokenOfRun(secretsKey, runId, key.slice(0, key.indexOf("/"))),
+  );
+}
 
 /** Left in an output directory whose files retention deleted, so that their URLs answer 410. */
 export const EXPIRED_MARKER = ".expired";

@@ -17,7 +17,7 @@ import {
 const runners = createRunners();
 const runnerFor = runners.for;
 afterAll(() => runners.close());
-const localStorage = (dir: string, base: string) => runOutputs(localStore(dir), base);
+const localStorage = (dir: string, base: string) => runOutputs(localStore(dir), base, Buffer.alloc(32));
 
 /** An MP4's boxes, enough to check it: brand, duration, the video track's size and codec. */
 function readMp4(file: Buffer) {
@@ -124,7 +124,7 @@ describe("video and audio encoded with ffmpeg", () => {
       input,
       settings: { ...settings, generator },
       signal: new AbortController().signal,
-      outputs: localStorage(dir, "http://x")(),
+      outputs: localStorage(dir, "http://x")("run_test"),
       unitsRequested: 1,
       progress: () => {},
     });
@@ -195,7 +195,7 @@ describe("video and audio encoded with ffmpeg", () => {
         input: { prompt: "x", duration_seconds: 1 },
         settings,
         signal: new AbortController().signal,
-        outputs: localStorage(dir, "http://x")(),
+        outputs: localStorage(dir, "http://x")("run_test"),
         unitsRequested: 1,
         progress: () => {},
       }),
@@ -211,7 +211,7 @@ describe("video and audio encoded with ffmpeg", () => {
       input: { prompt: "long", duration_seconds: 10, fps: 24, video_size: "square" },
       settings,
       signal: controller.signal,
-      outputs: localStorage(await mkdtemp(join(tmpdir(), "svc-media-")), "http://x")(),
+      outputs: localStorage(await mkdtemp(join(tmpdir(), "svc-media-")), "http://x")("run_test"),
       unitsRequested: 10,
       progress: () => {},
     });
@@ -232,7 +232,7 @@ describe("built-in runners with local storage", () => {
         input: { prompt: "bells", duration_seconds: 2 },
         settings,
         signal: new AbortController().signal,
-        outputs: storage(),
+        outputs: storage("run_test"),
         unitsRequested: 2,
         progress: (report) => reports.push(report),
       });
@@ -259,7 +259,7 @@ describe("built-in runners with local storage", () => {
       input: { prompt: "slow", num_images: 1 },
       settings: { kind: "builtin", generator: "image", delay_ms: 10_000 },
       signal: controller.signal,
-      outputs: localStorage(tmpdir(), "http://x")(),
+      outputs: localStorage(tmpdir(), "http://x")("run_test"),
       unitsRequested: 1,
       progress: () => {},
     });
@@ -276,7 +276,7 @@ describe("built-in runners with local storage", () => {
       input: { prompt: "steps", num_images: 2, image_size: "square_hd" },
       settings,
       signal: new AbortController().signal,
-      outputs: localStorage(await mkdtemp(join(tmpdir(), "svc-out-")), "http://x")(),
+      outputs: localStorage(await mkdtemp(join(tmpdir(), "svc-out-")), "http://x")("run_test"),
       unitsRequested: 2,
       progress: (report) => reports.push(report),
     });

@@ -48,7 +48,7 @@ const meanAbs = (a: Float64Array, b: Float64Array) =>
 
 async function upscale(image: Uint8Array, contentType: string) {
   const dir = await mkdtemp(join(tmpdir(), "svc-upscale-"));
-  const outputs = runOutputs(localStore(dir), "https://api.test")();
+  const outputs = runOutputs(localStore(dir), "https://api.test", Buffer.alloc(32))("run_test");
   const result = await runners.for(settings).run({
     runId: "run_upscale",
     input: { image: "file_0123456789abcdefghijkl" },
@@ -106,7 +106,7 @@ describe("acme/upscale: a trained x2 super-resolution network on the render thre
         settings,
         unitsRequested: 1,
         signal: new AbortController().signal,
-        outputs: runOutputs(localStore(tmpdir()), "https://api.test")(),
+        outputs: runOutputs(localStore(tmpdir()), "https://api.test", Buffer.alloc(32))("run_test"),
         progress: () => {},
         inputFile: async () => undefined,
       }),

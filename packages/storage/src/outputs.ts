@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import { outputKeysIn, outputUrl, randomBase62, replaceStrings } from "@svc/core";
+import { outputKeysIn, outputUrl, randomBase62, replaceStrings, runOutputToken } from "@svc/core";
 import type { OutputStore } from "./store.js";
 
 /** Where one execution of one run puts its files. */
@@ -17,7 +17,12 @@ export interface RunOutputs {
   discardExcept(kept: unknown): Promise<number>;
 }
 
-export type OutputStorage = () => RunOutputs;
+/**
+ * One execution's outputs, under a token minted for its run (core's runOutputToken), so that the
+ * run's own files can be told from other URLs its output names. null: a file whose run is not
+ * known (a Cog server that uploads without X-Prediction-ID), which no run counts as its own.
+ */
+export type OutputStorage = (runId: string | null) => RunOutputs;
 
 /**
  * Each execution writes under its own token and each file under a name with a random part of its
@@ -27,9 +32,9 @@ export type OutputStorage = () => RunOutputs;
  * The URL stored in the run is always the API's (PUBLIC_BASE_URL/files/<token>/<name>): it stays
  * valid whatever OUTPUT_URLS says, and signed URLs are made from it at each read.
  */
-export function runOutputs(store: OutputStore, publicBaseUrl: string): OutputStorage {
-  return () => {
-    const token = `out_${randomBase62()}`;
+export function runOutputs(store: OutputStore, publicBaseUrl: string, secretsKey: Buffer): OutputStorage {
+  return (runId) => {
+    const token = runId ? runOutputToken(secretsKey, runId) : `out_${randomBase62()}`;
     const saved = new Map<string, string>();
     const pending = new Set<Promise<unknown>>();
     let over = false;

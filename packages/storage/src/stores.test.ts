@@ -39,7 +39,7 @@ function executionOutputs(storeOf: () => OutputStore, read: (key: string) => Pro
   const keyOf = (url: string) => url.slice(`${base}/files/`.length);
 
   it("when an execution saves files, then no file's URL can be derived from another's", async () => {
-    const outputs = runOutputs(storeOf(), base)();
+    const outputs = runOutputs(storeOf(), base, Buffer.alloc(32))("run_test");
     const first = await outputs.save("0.png", Buffer.from("a"));
     const second = await outputs.save("1.png", Buffer.from("b"));
     const [token, name] = keyOf(first).split("/");
@@ -51,7 +51,7 @@ function executionOutputs(storeOf: () => OutputStore, read: (key: string) => Pro
   });
 
   it("when the execution is over, then the files not kept go, once the save under way has ended, and later saves are refused", async () => {
-    const outputs = runOutputs(storeOf(), base)();
+    const outputs = runOutputs(storeOf(), base, Buffer.alloc(32))("run_test");
     const shown = await outputs.save("0.png", Buffer.from("shown"));
     const late = new Readable({ read() {} });
     const saving = outputs.save("1.png", late);
@@ -342,9 +342,9 @@ describe("local store", () => {
   );
 
   it("when outputs are saved for two runs, then each has its own token and URL under /files", async () => {
-    const storage = runOutputs(store, "https://api.test/");
-    const a = await storage().save("0.png", Buffer.from("a"));
-    const b = await storage().save("0.png", megabytes(3));
+    const storage = runOutputs(store, "https://api.test/", Buffer.alloc(32));
+    const a = await storage("run_test").save("0.png", Buffer.from("a"));
+    const b = await storage("run_test").save("0.png", megabytes(3));
     expect(a).toMatch(/^https:\/\/api\.test\/files\/out_[0-9A-Za-z]{22}\/[0-9A-Za-z]{22}-0\.png$/);
     expect(b).not.toBe(a);
     expect((await readdir(dir)).length).toBe(2);

@@ -214,7 +214,7 @@ export async function startFakeCog(
    * A server started with --upload-url PUTs each output file to it, named, and gives the answer's
    * Location as the output instead of a data URL.
    */
-  const uploaded = async (output: unknown): Promise<unknown> => {
+  const uploaded = async (output: unknown, predictionId: string): Promise<unknown> => {
     const urls = Array.isArray(output) ? output : [output];
     const located = await Promise.all(
       urls.map(async (url, i) => {
@@ -222,7 +222,8 @@ export async function startFakeCog(
         if (!match) return url;
         const res = await fetch(`${opts.uploadUrl}output-${i}.png`, {
           method: "PUT",
-          headers: { "content-type": match[1]! },
+          // As Cog's uploader does (cog/server/clients.py, coglet): the prediction it uploads for.
+          headers: { "content-type": match[1]!, "x-prediction-id": predictionId },
           body: Buffer.from(match[2]!, "base64"),
         });
         cog.uploads.push({ status: res.status, location: res.headers.get("location") });
@@ -242,7 +243,7 @@ export async function startFakeCog(
       // Uploading takes a moment: the prediction ends once its files are uploaded.
       const output = outputOf(p);
       p.status = "uploading" as never;
-      void uploaded(output).then((located) => {
+      void uploaded(output, p.id).then((located) => {
         p.status = "succeeded";
         p.output = located;
         p.endedAt = now();

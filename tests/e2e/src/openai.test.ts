@@ -1,10 +1,5 @@
-import { execFile } from "node:child_process";
-import { writeFile, mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { promisify } from "node:util";
 import { createOpenAI } from "@ai-sdk/openai";
-import { rawHttp, testPng, waitFor } from "@svc/testkit";
+import { probeMedia, rawHttp, testPng, waitFor } from "@svc/testkit";
 import { generateImage } from "ai";
 import OpenAI, { toFile } from "openai";
 import { limitedKey, startService, type E2EService } from "./service.js";
@@ -138,29 +133,40 @@ describe("OpenAI's client", () => {
     }
     expect(current).toMatchObject({ id: video.id, status: "completed", progress: 100, error: null });
     const content = await openai.videos.downloadContent(video.id);
-    const bytes = Buffer.from(await content.arrayBuffer());
-    const dir = await mkdtemp(join(tmpdir(), "openai-video-"));
-    await writeFile(join(dir, "video.mp4"), bytes);
-    const { stdout } = await promisify(execFile)("ffprobe", [
-      "-v",
-      "error",
-      "-show_entries",
-      "format=format_name,duration:stream=width,height",
-      "-of",
-      "json",
-      join(dir, "video.mp4"),
-    ]);
-    const probed = JSON.parse(stdout) as {
-      format: { format_name: string; duration: string };
-      streams: { width: number; height: number }[];
-    };
-    expect(probed.format.format_name).toMatch(/mp4/);
-    expect(Number(probed.format.duration)).toBeCloseTo(2, 0);
+    // The testkit's own ffprobe (an npm package), never the machine's.
+    const probed = await probeMedia(Buffer.from(await content.arrayBuffer()));
+    expect(probed.format).toMatch(/mp4/);
+    expect(probed.seconds).toBeCloseTo(2, 0);
     expect(probed.streams[0]).toMatchObject({ width: 320, height: 180 });
 
     const listed = await openai.videos.list();
     expect(listed.data.map((v) => v.id)).toContain(video.id);
     expect(await openai.videos.delete(video.id)).toMatchObject({ id: video.id, deleted: true });
+    // Its own file went with it.
+    expect((await raised(openai.videos.downloadContent(video.id))).status).toBe(410);
+  });
+
+  it("when a run of another account echoes one of our output URLs, then the video routes neither serve nor delete that file", async () => {
+    // A's image, at its output URL.
+    const image = await openai.images.generate({ model: "test/instant", prompt: "mine" });
+    const url = image.data![0]!.url!;
+    expect((await fetch(url)).status).toBe(200);
+    // B (a free test key) runs the echo with A's URL as its prompt: the URL is in its output.
+    const b = await service.account(0);
+    const echoed = await fetch(`${service.base}/api/v1/models/acme/echo/run`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${b.testKey}`, "content-type": "application/json", prefer: "wait=10" },
+      body: JSON.stringify({ input: { prompt: url } }),
+    });
+    const echo = ((await echoed.json()) as { data: { run_id: string; status: string; output: unknown } }).data;
+    expect(echo.status).toBe("COMPLETED");
+    expect(JSON.stringify(echo.output)).toContain(url);
+    // The echo is not a video, and the file is not its own: 404 for both, and A's file stays.
+    const bClient = client(b.testKey);
+    expect((await raised(bClient.videos.downloadContent(echo.run_id))).status).toBe(404);
+    expect((await raised(bClient.videos.delete(echo.run_id))).status).toBe(404);
+    expect((await raised(bClient.videos.retrieve(echo.run_id))).status).toBe(404);
+    expect((await fetch(url)).status).toBe(200);
   });
 
   it("when speech is made, then the audio model's file comes back in the asked format", async () => {

@@ -2,11 +2,20 @@ import { createHmac } from "node:crypto";
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { Transform } from "node:stream";
-import { COG_TERMINAL, cogPredictionSchema, cogUploadToken, constantTimeEqual, OUTPUT_NAME } from "@svc/core";
+import {
+  COG_TERMINAL,
+  cogPredictionSchema,
+  cogUploadToken,
+  constantTimeEqual,
+  idPattern,
+  OUTPUT_NAME,
+} from "@svc/core";
 import type { OutputStorage } from "@svc/storage";
 import type { Logger } from "@svc/logger";
 import type { CogProgress } from "./progressOutputs.js";
 import type { RedisCogResults } from "./results.js";
+
+const RUN_ID = idPattern("run");
 
 const MAX_BODY = 256 * 1024 * 1024;
 
@@ -126,7 +135,9 @@ export async function startCogCallbackServer(opts: {
         done(size > uploads.maxBytes ? new Error("too large") : null, chunk);
       },
     });
-    const files = uploads.storage();
+    // Cog names the prediction (our run id) it uploads for: its files are then that run's own.
+    const prediction = req.headers["x-prediction-id"];
+    const files = uploads.storage(typeof prediction === "string" && RUN_ID.test(prediction) ? prediction : null);
     files
       .save(name, req.pipe(limited))
       .then((url) => {

@@ -37,7 +37,7 @@ export function cogProgressOutputs(deps: {
       if (Object.keys(rest).length) await deps.record(runId, rest);
       return;
     }
-    const outputs = deps.storage();
+    const outputs = deps.storage(runId);
     let urls: string[];
     try {
       urls = await copyOutputs(

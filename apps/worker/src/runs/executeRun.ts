@@ -139,7 +139,7 @@ type ExecutionFiles = ReturnType<typeof executionFiles>;
  * made after a cancel or a time-out, whose unit was never charged, is never served.
  */
 function executionFiles(deps: ExecuteDeps, run: Pick<Started, "id" | "runner" | "unitsRequested">) {
-  const outputs = deps.storage();
+  const outputs = deps.storage(run.id);
   const kept: Promise<unknown>[] = [];
   const basis = { kind: outputKindOf(run.runner), unitsRequested: run.unitsRequested };
   return {
@@ -197,7 +197,7 @@ async function executeInstant(
           input,
           settings: instant.runner,
           signal: new AbortController().signal,
-          outputs: deps.storage(),
+          outputs: deps.storage(runId),
           unitsRequested: instant.unitsRequested,
           fresh: true,
           progress: async () => {},

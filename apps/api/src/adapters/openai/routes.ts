@@ -12,7 +12,8 @@ import {
   isTerminal,
   openAIParam,
   openAIUsage,
-  outputKeysIn,
+  parseSecretsKey,
+  runFilesIn,
   presentOpenAIModel,
   presentVideo,
   servedMediaType,
@@ -24,7 +25,7 @@ import { findModel, findRunForAccount, listModels, listRuns, type Run } from "@s
 import { authOf } from "../../auth/authenticate.js";
 import { clientGone } from "../../http/clientGone.js";
 import { readForm } from "../../http/form.js";
-import { rawRoute, route, type Route, type RouteContext } from "../../http/route.js";
+import { perApp, rawRoute, route, type Route, type RouteContext } from "../../http/route.js";
 import { header } from "../../openapi/register.js";
 import { waitForEnd } from "../../runs/realtime.js";
 import {
@@ -108,10 +109,14 @@ function failure(run: RunRecord): ApiError {
     : new ApiError("RUN_FAILED", message);
 }
 
-/** The run's output files, in the output's order (their stable URLs and store keys). */
-const outputFiles = (deps: AppDeps, run: { output: unknown }) => [
-  ...outputKeysIn(run.output, deps.config.PUBLIC_BASE_URL).entries(),
-];
+const secretsKey = perApp(({ config }) => parseSecretsKey(config.SECRETS_KEY));
+
+/**
+ * The files the run made, in its output's order (their stable URLs and store keys): never merely
+ * any URL of ours its output names (a model that echoes its input may name another run's).
+ */
+const outputFiles = (deps: AppDeps, run: { id: string; output: unknown }) =>
+  runFilesIn(run.output, deps.config.PUBLIC_BASE_URL, secretsKey(deps), run.id);
 
 async function readOutput(deps: AppDeps, key: string): Promise<Buffer> {
   const object = await deps.outputs.store.read(key, {});
@@ -241,7 +246,7 @@ async function streamImages(ctx: RouteContext, runId: string, partials: number, 
   let chain = Promise.resolve();
   const sendUpTo = (output: unknown) => {
     chain = chain.then(async () => {
-      const files = outputFiles(deps, { output });
+      const files = outputFiles(deps, { id: runId, output });
       for (; sent < files.length && sent < partials; sent++) {
         const b64_json = (await readOutput(deps, files[sent]![1])).toString("base64");
         event("image_generation.partial_image", { ...common, b64_json, partial_image_index: sent });
@@ -434,10 +439,11 @@ const createVideo = route({
 
 const byVideo = z.object({ id: z.string().meta({ example: "run_4ReEbWIXuDXbjwlguHgMmo" }) });
 
+/** The caller's run by id, if it is a video: the video routes answer for no other run. */
 async function videoRun(ctx: RouteContext, id: string): Promise<Run> {
   const auth = authOf(ctx.res);
   const run = await findRunForAccount(ctx.deps.db, id, auth.accountId, auth.mode);
-  if (!run) throw videoNotFound(id);
+  if (!run || !(await ctx.deps.models(run.modelId))?.outputsVideo) throw videoNotFound(id);
   return run;
 }
 
