@@ -155,10 +155,15 @@ describe("OpenAI's client", () => {
     const b = await service.account(0);
     const echoed = await fetch(`${service.base}/api/v1/models/acme/echo/run`, {
       method: "POST",
-      headers: { authorization: `Bearer ${b.testKey}`, "content-type": "application/json", prefer: "wait=10" },
+      headers: {
+        authorization: `Bearer ${b.testKey}`,
+        "content-type": "application/json",
+        prefer: "wait=10",
+      },
       body: JSON.stringify({ input: { prompt: url } }),
     });
-    const echo = ((await echoed.json()) as { data: { run_id: string; status: string; output: unknown } }).data;
+    const echo = ((await echoed.json()) as { data: { run_id: string; status: string; output: unknown } })
+      .data;
     expect(echo.status).toBe("COMPLETED");
     expect(JSON.stringify(echo.output)).toContain(url);
     // The echo is not a video, and the file is not its own: 404 for both, and A's file stays.

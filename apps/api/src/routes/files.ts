@@ -1,14 +1,11 @@
-import type { Request } from "express";
-import { PassThrough, type Readable } from "node:stream";
-import busboy from "busboy";
 import { z } from "zod";
 import { ApiError, ACCEPTED_FILE_TYPES, inputFileKey } from "@svc/core";
 import { deleteFile, findFile, listFiles } from "@svc/db";
-import { FileRefused } from "@svc/storage";
-import { fileRefusal, ingestFile, presentFile } from "@svc/use-cases";
+import { presentFile } from "@svc/use-cases";
 import { authOf } from "../auth/authenticate.js";
 import { cursorSchema, paginate } from "../http/cursor.js";
 import { rawRoute, route, type Route, type RouteContext } from "../http/route.js";
+import { receiveUpload } from "../http/upload.js";
 import { pageLimit } from "../http/validate.js";
 import * as R from "../openapi/responses.js";
 import { sendInputFile } from "../outputs/files.js";
@@ -27,88 +24,6 @@ export const fileOwner = ({ res }: RouteContext) => {
 };
 export const fileOr404 = async (ctx: RouteContext, id: string) =>
   (await findFile(ctx.deps.db, fileOwner(ctx), id)) ?? Promise.reject(notFound(id));
-
-/** The upload's body failed as it came (cut short, a malformed form): the client's fault, a 400. */
-class BodyCut extends Error {}
-
-/**
- * The file of an upload: the whole body (any Content-Type but multipart), or a multipart form's
- * first file part (Replicate's clients name it `content`). Content-Length past the limit is
- * refused before a byte is read; a body without one is cut off at the limit as it streams.
- * The file reaches the store through a stream of our own (`part`): refusing it (its type, its
- * size) ends that stream, never the request, whose socket must still carry the answer; and a body
- * that fails as it comes (a client gone, a form cut short) fails `part` with BodyCut rather than
- * leaving its reader waiting or an error event unheard.
- */
-function uploadedFile(req: Request, maxBytes: number): Promise<Readable> {
-  if (Number(req.get("content-length") ?? 0) > maxBytes)
-    throw new ApiError("PAYLOAD_TOO_LARGE", `The file is larger than ${maxBytes} bytes.`);
-  const coding = (req.get("content-encoding") ?? "identity").trim().toLowerCase();
-  if (coding !== "identity")
-    throw new ApiError("UNSUPPORTED_MEDIA_TYPE", "Send the file as it is, without a Content-Encoding.");
-  // Its reader (if the upload gets that far) hears its failure; an upload refused before that
-  // (a form without a boundary) must not leave the failure an unheard error event.
-  const part = new PassThrough().on("error", () => {});
-  const cut = (why: string) => () => part.destroy(new BodyCut(why));
-  req.on("error", cut("the upload's connection failed"));
-  req.on("close", () => {
-    if (!req.complete) cut("the upload ended before its body did")();
-  });
-  if (!req.is("multipart/form-data")) return Promise.resolve(req.pipe(part));
-  return new Promise((resolve, reject) => {
-    let parser: busboy.Busboy;
-    try {
-      parser = busboy({ headers: req.headers, limits: { files: 1, fields: 20, fieldSize: 64 * 1024 } });
-    } catch {
-      return reject(
-        new ApiError("VALIDATION_ERROR", "The multipart body cannot be read (its boundary is missing)."),
-      );
-    }
-    let found = false;
-    parser.on("file", (_name, stream) => {
-      found = true;
-      stream.on("error", cut("the multipart body is malformed or cut short"));
-      stream.pipe(part);
-      resolve(part);
-    });
-    parser.on("error", () => {
-      if (found) cut("the multipart body is malformed or cut short")();
-      else reject(new ApiError("VALIDATION_ERROR", "The multipart body cannot be read."));
-    });
-    parser.on("close", () => {
-      if (!found)
-        reject(
-          new ApiError("VALIDATION_ERROR", "The form holds no file.", [
-            { path: "content", message: "expected a file part" },
-          ]),
-        );
-    });
-    req.pipe(parser);
-  });
-}
-
-/** The file an upload request carries, typed and stored (shared by every API style's upload). */
-export async function receiveUpload(ctx: RouteContext) {
-  const { req, deps } = ctx;
-  const { accountId, mode, keyId } = authOf(ctx.res);
-  try {
-    const source = await uploadedFile(req, deps.config.FILE_MAX_BYTES);
-    return await ingestFile(deps.files, { accountId, mode, apiKeyId: keyId }, source, "upload");
-  } catch (error) {
-    if (error instanceof FileRefused) throw fileRefusal(error);
-    if (error instanceof BodyCut)
-      throw new ApiError("VALIDATION_ERROR", `The upload was not received whole: ${error.message}.`);
-    throw error;
-  } finally {
-    // A body not read to its end (refused on its length or its first bytes): the answer closes
-    // the connection, and what the client still sends is dropped rather than stored.
-    if (!req.complete) {
-      ctx.res.set("Connection", "close");
-      req.unpipe();
-      req.resume();
-    }
-  }
-}
 
 const uploadFile = route({
   method: "post",

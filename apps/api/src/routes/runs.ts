@@ -17,7 +17,7 @@ import {
 } from "@svc/core";
 import { listRuns } from "@svc/db";
 import { runView, streamRunEvents } from "../runs/realtime.js";
-import { hold, readRun, startRun, waitForRun } from "../runs/startRun.js";
+import { hold, idempotencyKeyHeader, readRun, startRun, waitForRun } from "../runs/startRun.js";
 import { authOf } from "../auth/authenticate.js";
 import { cursorSchema, dateTimeQuery, paginate } from "../http/cursor.js";
 import { pageLimit } from "../http/validate.js";
@@ -62,7 +62,7 @@ const preferHeader = z
   });
 
 export const runHeaders = z.object({
-  "idempotency-key": z.string().min(1).max(255).optional(),
+  "idempotency-key": idempotencyKeyHeader,
   prefer: preferHeader,
   "cancel-after": z
     .string()

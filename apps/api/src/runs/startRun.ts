@@ -3,6 +3,7 @@
 // into a StartRun and the run it gets back into its own answer, so admission, billing, budgets,
 // allow-lists, test keys, idempotency and fair share are the same whichever way a run comes in.
 import type { Response } from "express";
+import { z } from "zod";
 import {
   ApiError,
   budgetRefusal,
@@ -22,6 +23,14 @@ import { fileFieldsFor, validateRunInput } from "./inputValidator.js";
 import { waitForEnd } from "./realtime.js";
 import { testRunQuota } from "./testRunQuota.js";
 import { checkWebhookUrl } from "../webhooks/checkUrl.js";
+
+/** The Idempotency-Key header, as every API style that makes runs takes it. */
+export const idempotencyKeyHeader = z
+  .string()
+  .min(1)
+  .max(255)
+  .optional()
+  .meta({ description: "Replays the run made with the same key and body within 24 hours" });
 
 export const testRuns = perApp(({ redis, config }) =>
   testRunQuota(redis, config.QUEUE_PREFIX, config.TEST_RUNS_PER_DAY),

@@ -137,7 +137,9 @@ export async function startCogCallbackServer(opts: {
     });
     // Cog names the prediction (our run id) it uploads for: its files are then that run's own.
     const prediction = req.headers["x-prediction-id"];
-    const files = uploads.storage(typeof prediction === "string" && RUN_ID.test(prediction) ? prediction : null);
+    const files = uploads.storage(
+      typeof prediction === "string" && RUN_ID.test(prediction) ? prediction : null,
+    );
     files
       .save(name, req.pipe(limited))
       .then((url) => {

@@ -68,6 +68,16 @@ describe("OpenAI's requests as our models' inputs", () => {
     });
     expect(refusal(CLIP, { prompt: "waves", seconds: "4.5" }).param).toBe("seconds");
     expect(refusal(IMAGE, { prompt: "x", image: "file_a" })).toMatchObject({ param: "image" });
+    // A video's image is its input_reference, and that is what refusals name.
+    expect(refusal(IMAGE, { prompt: "x", image: "file_a", imageParam: "input_reference" })).toMatchObject({
+      param: "input_reference",
+    });
+    const { paramOf } = inputFromOpenAI(CLIP, {
+      prompt: "w",
+      image: "file_a",
+      imageParam: "input_reference",
+    });
+    expect(openAIParam(paramOf, "input.first_frame")).toBe("input_reference");
   });
 
   it("when an edit goes to a model without a prompt, then the image goes alone; a plain prompt to it is refused", () => {

@@ -23,6 +23,8 @@ export interface OpenAIAsk {
   voice?: string;
   /** An image in (images.edit's image, videos' input_reference): a file of ours, or a URL. */
   image?: string;
+  /** The parameter the image came as, which refusals name (images: image; videos: input_reference). */
+  imageParam?: "image" | "input_reference";
   mask?: string;
 }
 
@@ -117,8 +119,9 @@ export function inputFromOpenAI(
   if (ask.voice !== undefined && fields.voice) set("voice", "voice", ask.voice);
   if (ask.image !== undefined) {
     const field = fileFieldsOf(schema).find((f) => f.kinds.includes("image"));
-    if (!field) throw new OpenAIParamError("image", "This model takes no image.");
-    set(field.name, "image", ask.image);
+    const param = ask.imageParam ?? "image";
+    if (!field) throw new OpenAIParamError(param, "This model takes no image.");
+    set(field.name, param, ask.image);
   }
   if (ask.mask !== undefined) {
     if (!fields.mask) throw new OpenAIParamError("mask", "This model takes no mask.");

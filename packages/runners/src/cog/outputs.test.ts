@@ -74,7 +74,12 @@ describe("Cog outputs fetched from URLs", () => {
     ...extra,
   });
   const copy = (output: unknown, p = policy()) =>
-    copyOutputs(output, runOutputs(localStore(dir), "http://files.test", Buffer.alloc(32))("run_test"), new AbortController().signal, p);
+    copyOutputs(
+      output,
+      runOutputs(localStore(dir), "http://files.test", Buffer.alloc(32))("run_test"),
+      new AbortController().signal,
+      p,
+    );
 
   it("when an output is on the model's own server, then it is copied with the type the server declared", async () => {
     const [url] = await copy([`${modelUrl}/0.png`]);

@@ -24,11 +24,12 @@ import {
 import { findModel, findRunForAccount, listModels, listRuns, type Run } from "@svc/db";
 import { authOf } from "../../auth/authenticate.js";
 import { clientGone } from "../../http/clientGone.js";
-import { readForm } from "../../http/form.js";
+import { readForm } from "../../http/upload.js";
 import { perApp, rawRoute, route, type Route, type RouteContext } from "../../http/route.js";
 import { header } from "../../openapi/register.js";
 import { waitForEnd } from "../../runs/realtime.js";
 import {
+  idempotencyKeyHeader,
   startSyncRun,
   queuedRecord,
   readRun,
@@ -39,6 +40,9 @@ import {
 import type { HeldPlace } from "../../runs/heldConnections.js";
 import type { AppDeps } from "../../deps.js";
 import * as S from "./schemas.js";
+
+/** The headers a creating route reads (Idempotency-Key, as long as our API takes it). */
+const runCreationHeaders = z.object({ "idempotency-key": idempotencyKeyHeader });
 
 const TOKENS_HEADER = "X-Tokens-Charged";
 const tokensHeader = {
@@ -314,6 +318,7 @@ const generateImages = rawRoute({
     schema: generateBody,
     example: { model: "acme/pixel/fast", prompt: "a lighthouse at dawn", size: "1024x576" },
   },
+  headers: runCreationHeaders,
   guards: ["runCreation"],
   errors: [403, 404, 409, 502, 504],
   responses: {
@@ -348,6 +353,7 @@ const editImages = route({
     example: { model: "acme/upscale", image: "file_5bS2vVd1LnZRvYqNZ3H9aA" },
     files: ["image", "mask"],
   },
+  headers: runCreationHeaders,
   guards: ["runCreation"],
   errors: [403, 404, 409, 413, 502, 504],
   reply: { status: 200, schema: S.ImagesResponse, description: "The images", headers: tokensHeader },
@@ -407,6 +413,7 @@ const createVideo = route({
     example: { model: "acme/motion/clip", prompt: "waves", seconds: "4", size: "320x180" },
     files: ["input_reference"],
   },
+  headers: runCreationHeaders,
   guards: ["runCreation"],
   errors: [403, 404, 409, 413],
   reply: { status: 200, schema: S.Video, description: "The video, queued" },
@@ -430,7 +437,7 @@ const createVideo = route({
       prompt: body.prompt,
       seconds: body.seconds,
       size: body.size,
-      ...(image && { image }),
+      ...(image && { image, imageParam: "input_reference" as const }),
     };
     const started = await startOpenAIRun(ctx, body.model, "video", ask, { ...body, input_reference: image });
     return asVideo(queuedRecord(started));
@@ -570,6 +577,7 @@ const createSpeech = rawRoute({
     schema: speechBody,
     example: { model: "acme/voice/tone", input: "a calm sea", response_format: "mp3" },
   },
+  headers: runCreationHeaders,
   guards: ["runCreation"],
   errors: [403, 404, 409, 502, 504],
   responses: {

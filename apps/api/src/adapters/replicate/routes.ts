@@ -24,7 +24,8 @@ import { rawRoute, route, type Route, type RouteContext } from "../../http/route
 import { pageLimit, queryInt } from "../../http/validate.js";
 import { header } from "../../openapi/register.js";
 import { sendInputFile } from "../../outputs/files.js";
-import { fileOr404, fileOwner, filesPage, listQuery, receiveUpload } from "../../routes/files.js";
+import { receiveUpload } from "../../http/upload.js";
+import { fileOr404, fileOwner, filesPage, listQuery } from "../../routes/files.js";
 import { modelId } from "../../routes/models.js";
 import { runHeaders } from "../../routes/runs.js";
 import { defaultSigningSecret } from "../../routes/webhooks.js";

@@ -1,0 +1,192 @@
+// Every file that comes in with a request, whatever the API style, comes through here: our
+// uploads (POST /api/v1/files), Replicate's (POST /replicate/v1/files) and OpenAI's forms
+// (images/edits, videos). One path, so that what a client that drops, lies about its size or
+// sends a hostile form can do is decided once:
+// - a body declared larger than it may be is 413 before a byte is read; a part that grows past
+//   FILE_MAX_BYTES is 413 as soon as it does, with the rest of the body left unread;
+// - a client that leaves mid-file fails its file at once: no descriptor, no partial file, no
+//   memory is left behind, and files the form had already taken are deleted;
+// - fields are storable text (no NUL, no lone surrogate), each file field is given once.
+import { PassThrough, type Readable } from "node:stream";
+import busboy from "busboy";
+import { ApiError, inputFileKey } from "@svc/core";
+import { deleteFile, type File } from "@svc/db";
+import { FileRefused } from "@svc/storage";
+import { fileRefusal, ingestFile } from "@svc/use-cases";
+import { authOf } from "../auth/authenticate.js";
+import { unstorableText } from "./boundary.js";
+import type { RouteContext } from "./route.js";
+
+/** A request's fields, and the files among them, taken in as the caller's files. */
+export interface Form {
+  fields: Record<string, unknown>;
+  files: Record<string, File>;
+}
+
+const FIELDS_MAX = 50;
+const FIELD_BYTES_MAX = 64 * 1024;
+/** What a form may carry beyond its files: its fields and the parts' headers. */
+const FORM_OVERHEAD_BYTES = FIELDS_MAX * FIELD_BYTES_MAX;
+
+/** The body failed as it came (cut short, a malformed form): the client's fault, a 400. */
+class BodyCut extends Error {}
+
+const invalid = (message: string, path?: string) =>
+  new ApiError("VALIDATION_ERROR", message, path ? [{ path, message }] : undefined);
+
+/**
+ * The file of an upload: the whole body (any Content-Type but multipart), or a multipart form's
+ * first file part, whatever its name (Replicate's clients name it `content`).
+ */
+export async function receiveUpload(ctx: RouteContext): Promise<File> {
+  const form = await receive(ctx, "body");
+  const file = form.files.file;
+  if (!file) throw invalid("The form holds no file.", "content");
+  return file;
+}
+
+/**
+ * The body of a route declared with `form`: a JSON object as it is (parsed by the JSON
+ * middleware), or a multipart form whose fields are strings and whose file parts named in
+ * `files` (`image`, or `image[]` as `image`, once each) are typed, stored and recorded as the
+ * caller's files (FILE_MAX_BYTES, FILE_MAX_PIXELS: what an upload gets).
+ */
+export async function readForm(ctx: RouteContext, files: readonly string[]): Promise<Form> {
+  const { req } = ctx;
+  if (typeof req.is("multipart/form-data") !== "string") {
+    const body: unknown = req.body ?? {};
+    if (typeof body !== "object" || Array.isArray(body))
+      throw invalid("The body must be a JSON object or a multipart form.");
+    return { fields: body as Record<string, unknown>, files: {} };
+  }
+  return receive(ctx, files);
+}
+
+/** `files`: the form's file fields, or "body": the body is one file (`file`), raw or in a form. */
+async function receive(ctx: RouteContext, files: readonly string[] | "body"): Promise<Form> {
+  const { req, res, deps } = ctx;
+  const maxBytes = deps.config.FILE_MAX_BYTES;
+  const multipart = typeof req.is("multipart/form-data") === "string";
+  const bodyMax = multipart
+    ? maxBytes * (files === "body" ? 1 : files.length) + FORM_OVERHEAD_BYTES
+    : maxBytes;
+  if (Number(req.get("content-length") ?? 0) > bodyMax)
+    throw new ApiError("PAYLOAD_TOO_LARGE", `The body is larger than ${bodyMax} bytes.`);
+  const coding = (req.get("content-encoding") ?? "identity").trim().toLowerCase();
+  if (coding !== "identity")
+    throw new ApiError("UNSUPPORTED_MEDIA_TYPE", "Send the file as it is, without a Content-Encoding.");
+
+  const auth = authOf(res);
+  const owner = { accountId: auth.accountId, mode: auth.mode, apiKeyId: auth.keyId };
+  const form: Form = { fields: {}, files: {} };
+  /** Files being read: each a stream of our own, so that refusing one never ends the request. */
+  const open = new Set<PassThrough>();
+  const taken: Promise<unknown>[] = [];
+  let failure: unknown;
+  let fail: (error: unknown) => void = () => {};
+  const failed = new Promise<never>((_, reject) => {
+    fail = (error) => {
+      if (failure !== undefined) return;
+      failure = error;
+      // Every file still coming ends now, so that its reader (and its store write) ends too.
+      for (const part of open) part.destroy(error instanceof BodyCut ? error : new BodyCut("refused"));
+      reject(error);
+    };
+  });
+  failed.catch(() => {});
+  const take = (name: string, source: Readable) => {
+    const part = new PassThrough().on("error", () => {});
+    open.add(part);
+    part.on("close", () => open.delete(part));
+    source.on("error", () => part.destroy(new BodyCut("the multipart body is malformed or cut short")));
+    source.pipe(part);
+    const ingested = ingestFile(deps.files, owner, part, "upload").then((file) => {
+      form.files[name] = file;
+    });
+    ingested.catch(fail);
+    taken.push(ingested);
+  };
+  req.on("error", () => fail(new BodyCut("the upload's connection failed")));
+  req.on("close", () => {
+    if (!req.complete) fail(new BodyCut("the upload ended before its body did"));
+  });
+
+  try {
+    if (!multipart) {
+      take("file", req);
+    } else {
+      let parser: busboy.Busboy;
+      try {
+        parser = busboy({
+          headers: req.headers,
+          limits: {
+            files: files === "body" ? 1 : files.length,
+            fields: FIELDS_MAX,
+            fieldSize: FIELD_BYTES_MAX,
+            fileSize: maxBytes,
+          },
+        });
+      } catch {
+        throw invalid("The multipart body cannot be read (its boundary is missing).");
+      }
+      const seen = new Set<string>();
+      const parsed = new Promise<void>((resolve) => {
+        parser.on("field", (name, value, info) => {
+          const problem = unstorableText(name) ?? unstorableText(value);
+          if (problem) return fail(invalid(`The field ${JSON.stringify(name)} ${problem}.`, name));
+          if (info.valueTruncated)
+            return fail(invalid(`The field ${name} is longer than ${FIELD_BYTES_MAX} bytes.`, name));
+          form.fields[name] = value;
+        });
+        parser.on("file", (part, stream) => {
+          if (failure !== undefined) return void stream.resume();
+          const name = files === "body" ? "file" : part.replace(/\[\]$/, "");
+          if (files !== "body" && (!files.includes(name) || seen.has(name))) {
+            stream.resume();
+            return fail(
+              invalid(
+                `The form's file ${JSON.stringify(part)} is not taken here (expected ${files.join(", ")}, one each).`,
+                part,
+              ),
+            );
+          }
+          seen.add(name);
+          stream.on("limit", () =>
+            fail(new FileRefused("too_large", `The file is larger than ${maxBytes} bytes.`)),
+          );
+          take(name, stream);
+        });
+        parser.on("filesLimit", () => fail(invalid("The form holds too many files.")));
+        parser.on("fieldsLimit", () => fail(invalid("The form holds too many fields.")));
+        parser.on("error", () => fail(new BodyCut("the multipart body is malformed or cut short")));
+        parser.on("close", resolve);
+      });
+      req.pipe(parser);
+      await Promise.race([parsed, failed]);
+    }
+    await Promise.race([Promise.all(taken), failed]);
+    return form;
+  } catch (error) {
+    fail(error);
+    // What the form had taken goes with it (never shown, never a run's); the rest is failing now.
+    await Promise.allSettled(taken);
+    const made = Object.values(form.files);
+    await Promise.allSettled(
+      made.map(async (file) => {
+        await deleteFile(deps.db, owner, file.id);
+        await deps.files.store.remove([inputFileKey(file.id, file.contentType)]);
+      }),
+    );
+    if (error instanceof FileRefused) throw fileRefusal(error);
+    if (error instanceof BodyCut) throw invalid(`The upload was not received whole: ${error.message}.`);
+    throw error;
+  } finally {
+    // A body not read to its end (refused on its length, its type or a part): the answer closes
+    // the connection, and what the client still sends is dropped rather than stored.
+    if (!req.complete) {
+      res.set("Connection", "close");
+      req.unpipe();
+      req.resume();
+    }
+  }
+}
