@@ -20,7 +20,7 @@ describe("one upload path for every API style", () => {
   let port: number;
   let dir: string;
   let key: string;
-  const routes = [
+  const routes: { path: string; part: string; fields: Record<string, string> }[] = [
     { path: "/api/v1/files", part: "content", fields: {} },
     { path: "/replicate/v1/files", part: "content", fields: {} },
     { path: "/openai/v1/images/edits", part: "image", fields: { model: "acme/upscale" } },
