@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import fc from "fast-check";
 import { loadCatalogue, seedCatalogue } from "@svc/db";
-import { createAccountWithKeys } from "@svc/testkit";
+import { createAccountWithKeys, testPng } from "@svc/testkit";
 import { buildOpenApiDocument } from "../openapi/document.js";
 import { startApi, type ApiHarness } from "../test/harness.js";
 import { adapterOf } from "../routes/api.js";
@@ -128,6 +128,19 @@ const nastyText = fc.oneof(
   fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)), maxLength: 12 }),
 );
 
+/** A value in about one request in five, else null (fc.option's freq says how often null is). */
+const rarely = <T>(arbitrary: fc.Arbitrary<T>) =>
+  fc.oneof({ weight: 4, arbitrary: fc.constant(null) }, { weight: 1, arbitrary });
+
+/** What a header value can carry: visible ASCII, space and latin-1 (obs-text). */
+const headerText = fc.string({
+  unit: fc
+    .integer({ min: 0x20, max: 0xff })
+    .filter((c) => c !== 0x7f)
+    .map((c) => String.fromCharCode(c)),
+  maxLength: 40,
+});
+
 /** A path segment or query value: nasty text percent-encoded, or a raw malformed encoding. */
 const targetPiece = fc.oneof(
   { weight: 3, arbitrary: nastyText.map(encodeUnits) },
@@ -159,6 +172,43 @@ const deepJson = fc
     ),
   );
 
+/**
+ * Multipart forms as OpenAI's and Replicate's clients send them, made hostile: fields of nasty
+ * names and values (NUL, lone surrogates, 3,000 characters), file parts under the names the forms
+ * take and others, twice, of a real PNG or random bytes, cut short or without a closing boundary.
+ */
+const formPart = fc.oneof(
+  fc
+    .record({
+      name: fc.oneof(
+        fc.constantFrom("model", "prompt", "size", "seconds", "n", "response_format"),
+        nastyText,
+      ),
+      value: fc.oneof(fc.constantFrom("acme/upscale", "acme/motion/clip", "acme/pixel/fast", "4"), nastyText),
+    })
+    .map(({ name, value }) =>
+      Buffer.from(`--XYZ\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
+    ),
+  fc
+    .record({
+      name: fc.constantFrom("image", "image[]", "mask", "input_reference", "content", "file", "x"),
+      bytes: fc.oneof(
+        fc.constant(Buffer.from(testPng(8, 8))),
+        fc.uint8Array({ maxLength: 64 }).map((b) => Buffer.from(b)),
+      ),
+    })
+    .map(({ name, bytes }) =>
+      Buffer.concat([
+        Buffer.from(`--XYZ\r\nContent-Disposition: form-data; name="${name}"; filename="a.png"\r\n\r\n`),
+        bytes,
+        Buffer.from("\r\n"),
+      ]),
+    ),
+);
+const formBody = fc
+  .record({ parts: fc.array(formPart, { maxLength: 6 }), end: fc.constantFrom("--XYZ--\r\n", "", "--XY") })
+  .map(({ parts, end }) => Buffer.concat([...parts, Buffer.from(end)]));
+
 const body = fc.oneof(
   fc
     .record(
@@ -183,9 +233,14 @@ const body = fc.oneof(
     "\uFEFF{}",
   ),
   fc.uint8Array({ maxLength: 64 }).map((bytes) => Buffer.from(bytes)),
+  formBody,
+  formBody,
 );
 
 const contentType = fc.constantFrom(
+  "multipart/form-data; boundary=XYZ",
+  "multipart/form-data; boundary=XYZ",
+  "multipart/form-data",
   "application/json",
   "application/json",
   "application/json; charset=utf-16",
@@ -278,6 +333,13 @@ describe("a campaign of malformed requests over every route", () => {
           }),
           { freq: 3 },
         ),
+        longIdempotencyKey: rarely(fc.integer({ min: 256, max: 6000 })),
+        // The other request headers the routes that make runs read (no valid wait: with no worker
+        // here, each would hold the campaign for its length).
+        prefer: rarely(
+          fc.oneof(fc.constantFrom("wait=0", "wait=99999", "wait=-1", "respond-async"), headerText),
+        ),
+        cancelAfter: rarely(fc.oneof(fc.constantFrom("1s", "0", "25h", "1h30m", "-5"), headerText)),
         methodSwap: fc.option(fc.constantFrom("PUT", "PATCH", "OPTIONS", "HEAD", "DELETE", "POST", "GET"), {
           freq: 8,
         }),
@@ -294,6 +356,9 @@ describe("a campaign of malformed requests over every route", () => {
         if (r.key === "live" || r.key === "test") headers.authorization = `Bearer ${keys[r.key]}`;
         if (r.key === "bogus") headers.authorization = `Bearer svc_live_${"x".repeat(43)}`;
         if (r.idempotencyKey !== null) headers["idempotency-key"] = r.idempotencyKey;
+        if (r.longIdempotencyKey !== null) headers["idempotency-key"] = "k".repeat(r.longIdempotencyKey);
+        if (r.prefer !== null && !/^\s*wait\s*(=\s*\d+\s*)?$/i.test(r.prefer)) headers.prefer = r.prefer;
+        if (r.cancelAfter !== null) headers["cancel-after"] = r.cancelAfter;
         if (r.body !== null && r.contentType) headers["content-type"] = r.contentType;
         // Node's client would send a GET's body without a length, as a second (garbage) request.
         if (r.body !== null) headers["content-length"] = String(Buffer.byteLength(r.body));
