@@ -16,7 +16,13 @@ export const modelServerUrl = z
     if (!URL.canParse(url)) return true;
     const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
     return !ipaddr.isValid(host) || !isMetadataAddress(host);
-  }, "a model server cannot be at a link-local or cloud metadata address");
+  }, "a model server cannot be at a link-local or cloud metadata address")
+  // One spelling per server (host case, default port, trailing slash): a server's places are
+  // counted by its URL, shared by every model that names it (the scheduler's `serving`).
+  .transform((url) => {
+    const parsed = new URL(url);
+    return `${parsed.origin}${parsed.pathname.replace(/\/+$/, "")}${parsed.search}`;
+  });
 
 // Cog (replicate/cog) HTTP contract: the settings of a cog runner in the catalogue, how our
 // public input maps onto a Cog model's own input, and the prediction object Cog sends back.

@@ -13,6 +13,10 @@
 //   <pool>:meta    HASH vt (the pass of the last pick), queued (runs waiting)
 //   <pool>:slots   SET slot ids (the capacity: healthy servers x concurrency, or render threads)
 //   <pool>:busy    HASH slot -> run
+//   serving        HASH server slot -> run, across every pool: a server's places are the server's,
+//                  shared by every model that names it (ComfyUI workflows, a LocalAI or SGLang
+//                  process serving several models, two catalogue entries of one Cog URL)
+//   srvpools:<server>  SET pools whose slots are on the server (filled when one of its places frees)
 //   <pool>:health  HASH server -> up | down, or down<TAB>its state (STARTING, HTTP 503, no answer)
 //   <pool>:held    LIST how long the last 100 runs released held their slot (ms), newest first
 //   <pool>:duty    STRING the process doing the pool's periodic duty (health checks), with a TTL
@@ -39,6 +43,7 @@ const GLOBAL = [
   "keyrunning",
   "keylimit",
   "pools",
+  "serving",
 ] as const;
 /** Keys of one pool, `<pool>:<name>`. */
 type PoolKey = "ring" | "heads" | "passes" | "meta" | "slots" | "busy" | "health" | "held" | "duty";
@@ -64,7 +69,7 @@ export function schedulerKeys(prefix: string) {
 
 /**
  * The layout as Lua, for scripts that get the root as `P`: K.<global>, K.pool(pool, name),
- * K.lane(pool, lane, account), K.parked(pool, lane, key), K.parkedPools(key).
+ * K.lane(pool, lane, account), K.parked(pool, lane, key), K.parkedPools(key), K.serverPools(server).
  */
 export const LUA_KEYS = `local K = {}
 ${GLOBAL.map((name) => `K.${name} = P .. '${name}'`).join("\n")}
@@ -72,4 +77,5 @@ function K.pool(pool, name) return P .. pool .. ':' .. name end
 function K.lane(pool, lane, account) return P .. pool .. ':' .. lane .. ':' .. account end
 function K.parked(pool, lane, key) return P .. pool .. ':p' .. lane .. ':' .. key end
 function K.parkedPools(key) return P .. 'parked:' .. key end
+function K.serverPools(server) return P .. 'srvpools:' .. server end
 `;

@@ -212,6 +212,31 @@ describe("scheduler (Redis)", () => {
     expect(await s!.stats("m/move")).toMatchObject({ leased: 1 });
   });
 
+  it("when two models name one server, then its place is the server's: one run at a time across both, the freed place going to either", async () => {
+    const [s] = make();
+    const a = [run("acct_wf", { pool: "m/workflow-a" }), run("acct_wf", { pool: "m/workflow-a" })];
+    const b = [run("acct_wf2", { pool: "m/workflow-b" })];
+    await enqueue(s!, [...a, ...b]);
+    // Both pools see the one server's one place; the first to fill it holds it for both.
+    const first = await s!.setSlots("m/workflow-a", ["http://comfy#0"]);
+    expect(first.map((d) => d.runId)).toEqual([a[0]!.runId]);
+    expect(await s!.setSlots("m/workflow-b", ["http://comfy#0"])).toEqual([]);
+    // Its end frees the place for the other model's run too: one of the two waiting runs takes it.
+    const next = await s!.release([a[0]!.runId]);
+    expect(next).toHaveLength(1);
+    expect([a[1]!.runId, b[0]!.runId]).toContain(next[0]!.runId);
+    const last = await s!.release([next[0]!.runId]);
+    expect(last).toHaveLength(1);
+    expect(await s!.release([last[0]!.runId])).toEqual([]);
+    // The other model moves to another server: the two no longer share a place.
+    await s!.setSlots("m/workflow-b", ["http://other#0"]);
+    const both = await enqueue(s!, [
+      run("acct_wf", { pool: "m/workflow-a" }),
+      run("acct_wf2", { pool: "m/workflow-b" }),
+    ]);
+    expect(both.map((d) => d.slot).sort()).toEqual(["http://comfy#0", "http://other#0"]);
+  });
+
   it("when a pool's stats are read, then each busy slot of its capacity tells when its run was leased", async () => {
     const [s] = make();
     await s!.setSlots("m/since", ["http://one#0", "http://two#0", "http://three#0"]);

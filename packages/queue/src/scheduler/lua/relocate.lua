@@ -12,7 +12,7 @@ local b = redis.call('HGETALL', K.pool(pool, 'busy'))
 for i = 1, #b, 2 do busy[b[i]] = true end
 for _, slot in ipairs(redis.call('SMEMBERS', K.pool(pool, 'slots'))) do
   local server = string.match(slot, '^(.*)#%d+$') or slot
-  if not busy[slot] and not avoid[server] then
+  if not busy[slot] and not avoid[server] and redis.call('HEXISTS', K.serving, slot) == 0 then
     release(run, nil)
     lease(pool, run, slot, account, key)
     return slot

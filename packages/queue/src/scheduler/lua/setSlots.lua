@@ -2,6 +2,17 @@
 local pools = purge()
 local pool = ARGV[4]
 local slots = K.pool(pool, 'slots')
+-- The pool is listed under each server it now has slots on, and leaves the others' lists.
+local servers = {}
+for i = 5, #ARGV do
+  local server = serverOf(ARGV[i])
+  if server then servers[server] = true end
+end
+for _, old in ipairs(redis.call('SMEMBERS', slots)) do
+  local server = serverOf(old)
+  if server and not servers[server] then redis.call('SREM', K.serverPools(server), pool) end
+end
+for server in pairs(servers) do redis.call('SADD', K.serverPools(server), pool) end
 redis.call('DEL', slots)
 for i = 5, #ARGV do redis.call('SADD', slots, ARGV[i]) end
 redis.call('SADD', K.pools, pool)

@@ -7,6 +7,12 @@ local function split(v)
   for part in string.gmatch(v, '([^\t]+)') do out[#out + 1] = part end
   return out
 end
+-- The server a slot is on (`<server>#<n>`), or nil for a render thread's (`worker#<n>`): a
+-- server's places are shared by every pool naming it, a worker's threads are each model's own.
+local function serverOf(slot)
+  if string.sub(slot, 1, 7) == 'worker#' then return nil end
+  return string.match(slot, '^(.*)#%d+$')
+end
 local function waitingOf(pool, account)
   return redis.call('ZCARD', K.lane(pool, 'n', account)) + redis.call('ZCARD', K.lane(pool, 'l', account))
 end
@@ -73,6 +79,14 @@ local function release(run, pools, held)
   redis.call('HDEL', K.lease, run)
   redis.call('ZREM', K.leases, run)
   if redis.call('HGET', K.pool(pool, 'busy'), slot) == run then redis.call('HDEL', K.pool(pool, 'busy'), slot) end
+  local server = serverOf(slot)
+  if server and redis.call('HGET', K.serving, slot) == run then
+    redis.call('HDEL', K.serving, slot)
+    -- The place is free for every model on the server, not only this run's.
+    if pools then
+      for _, other in ipairs(redis.call('SMEMBERS', K.serverPools(server))) do pools[other] = true end
+    end
+  end
   if redis.call('HINCRBY', K.running, account, -1) <= 0 then redis.call('HDEL', K.running, account) end
   if key then
     if redis.call('HINCRBY', K.keyrunning, key, -1) <= 0 then redis.call('HDEL', K.keyrunning, key) end
@@ -91,6 +105,7 @@ local function purge()
 end
 local function lease(pool, run, slot, account, key)
   redis.call('HSET', K.pool(pool, 'busy'), slot, run)
+  if serverOf(slot) then redis.call('HSET', K.serving, slot, run) end
   local v = pool .. '\t' .. slot .. '\t' .. account .. '\t' .. now
   if key then
     v = v .. '\t' .. key
@@ -108,7 +123,9 @@ local function dispatch(pool, out)
   for i = 1, #b, 2 do busy[b[i]] = true end
   local free = {}
   for _, slot in ipairs(redis.call('SMEMBERS', K.pool(pool, 'slots'))) do
-    if not busy[slot] then free[#free + 1] = slot end
+    if not busy[slot] and not (serverOf(slot) and redis.call('HEXISTS', K.serving, slot) == 1) then
+      free[#free + 1] = slot
+    end
   end
   table.sort(free, function(x, y) return x > y end)
   while #free > 0 do
