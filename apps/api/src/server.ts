@@ -115,6 +115,7 @@ export async function assembleApi(
       files: {
         maxBytes: config.FILE_MAX_BYTES,
         maxPixels: config.FILE_MAX_PIXELS,
+        quotaBytes: { live: config.FILE_QUOTA_BYTES, test: config.FILE_QUOTA_BYTES_TEST },
         dataUrlMaxBytes: config.FILE_DATA_URL_MAX_BYTES,
         retentionHours: config.FILE_RETENTION_HOURS,
         fetchTimeoutMs: config.FILE_FETCH_TIMEOUT_MS,

@@ -234,6 +234,14 @@ export const serviceEnvSchema = baseEnvSchema.extend({
     int(1_024, 10 * 1024 * 1024 * 1024).default(100 * 1024 * 1024),
     "The largest input file: an upload (POST /files; 413 before it is read past this) or a file fetched from a URL given as a run's input.",
   ),
+  FILE_QUOTA_BYTES: doc(
+    int(0, 1024 * 1024 * 1024 * 1024).default(10 * 1024 * 1024 * 1024),
+    "The input files one account may hold at once with its live keys (bytes of files not deleted or expired): past it an upload is 413 FILE_QUOTA_EXCEEDED, and a run whose file input would pass it is 400 naming the field. Delete files (DELETE /files/{id}) or let them expire to make room.",
+  ),
+  FILE_QUOTA_BYTES_TEST: doc(
+    int(0, 1024 * 1024 * 1024 * 1024).default(512 * 1024 * 1024),
+    "FILE_QUOTA_BYTES for an account's test keys (their files are test files, counted apart): far fewer, since test runs are free.",
+  ),
   FILE_RETENTION_HOURS: doc(
     int(1, 87_600).default(24),
     "How long an input file (uploaded, or fetched for a run) is kept; past it the file is deleted, and a queued run that names it fails with INPUT_FILE_UNAVAILABLE, charged nothing.",

@@ -27,6 +27,8 @@ export const ERROR_STATUS = {
   // Ours: an operator's import names a model id that exists already (without replace).
   MODEL_EXISTS: 409,
   PAYLOAD_TOO_LARGE: 413,
+  // Ours: the account's input files of the key's mode hold FILE_QUOTA_BYTES (or _TEST) already.
+  FILE_QUOTA_EXCEEDED: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   // Ours: an output file asked for with a Range outside it (Content-Range: bytes */<size>).
   RANGE_NOT_SATISFIABLE: 416,

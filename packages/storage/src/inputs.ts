@@ -4,7 +4,8 @@ import { ACCEPTED_FILE_TYPES, inputFileKey, sniffFile, type SniffedFile } from "
 import type { OutputStore } from "./store.js";
 
 /** Why an input file was not taken. */
-export type FileRefusal = "too_large" | "unsupported" | "unreadable_image" | "too_many_pixels" | "empty";
+export type FileRefusal =
+  "too_large" | "unsupported" | "unreadable_image" | "too_many_pixels" | "empty" | "quota";
 
 export class FileRefused extends Error {
   constructor(

@@ -20,6 +20,7 @@ describe("one upload path for every API style", () => {
   let port: number;
   let dir: string;
   let key: string;
+  let testKey: string;
   const routes: { path: string; part: string; fields: Record<string, string> }[] = [
     { path: "/api/v1/files", part: "content", fields: {} },
     { path: "/replicate/v1/files", part: "content", fields: {} },
@@ -33,12 +34,25 @@ describe("one upload path for every API style", () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), "svc-uploads-"));
-    api = await startApi({ OUTPUT_DIR: dir, FILE_MAX_BYTES: String(MAX) });
+    api = await startApi({
+      OUTPUT_DIR: dir,
+      FILE_MAX_BYTES: String(MAX),
+      FILE_QUOTA_BYTES_TEST: String(2 * 1024 * 1024),
+    });
     await seedCatalogue(api.database.db, await loadCatalogue());
-    key = (await createAccountWithKeys(api.database.db, 1_000_000)).liveKey;
+    const account = await createAccountWithKeys(api.database.db, 1_000_000);
+    key = account.liveKey;
+    testKey = account.testKey;
     server = http.createServer(api.app).listen(0, "127.0.0.1");
     await new Promise((resolve) => server.once("listening", resolve));
     port = (server.address() as AddressInfo).port;
+    // The app's database pool opened to its size first, so that descriptors counted later are
+    // the uploads' own.
+    await Promise.all(
+      Array.from({ length: 30 }, () =>
+        fetch(`http://127.0.0.1:${port}/api/v1/files`, { headers: { authorization: `Bearer ${key}` } }),
+      ),
+    );
   });
   afterAll(async () => {
     await new Promise((resolve) => server.close(resolve));
@@ -154,5 +168,30 @@ describe("one upload path for every API style", () => {
     await waitFor(async () => ((await stored()) === before.stored ? true : null), { what: "nothing stored" });
     expect(await rows()).toBe(before.rows);
     expect(await api.database.db.run.count()).toBe(before.runs);
+  });
+
+  it("when a test key's files reach FILE_QUOTA_BYTES_TEST, then its next upload is 413 FILE_QUOTA_EXCEEDED in every API style", async () => {
+    const upload = (path: string, bytes: Buffer) =>
+      fetch(`http://127.0.0.1:${port}${path}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${testKey}`, "content-type": "application/octet-stream" },
+        body: bytes,
+      });
+    const file = png(900 * 1024);
+    expect((await upload("/api/v1/files", file)).status).toBe(201);
+    expect((await upload("/replicate/v1/files", file)).status).toBe(201);
+    const ours = await upload("/api/v1/files", file);
+    expect(ours.status).toBe(413);
+    expect(((await ours.json()) as { error: { code: string } }).error.code).toBe("FILE_QUOTA_EXCEEDED");
+    const replicate = await upload("/replicate/v1/files", file);
+    expect(replicate.status).toBe(413);
+    expect(((await replicate.json()) as { detail: string }).detail).toMatch(/FILE_QUOTA_BYTES_TEST/);
+    // The live key's files are counted apart.
+    const live = await fetch(`http://127.0.0.1:${port}/api/v1/files`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/octet-stream" },
+      body: file,
+    });
+    expect(live.status).toBe(201);
   });
 });

@@ -18,8 +18,27 @@ export interface NewFile {
 /** A file's id, made before its bytes are stored (they are stored under it). */
 export const newFileId = () => newId("file");
 
-export function createFile(db: Db, owner: Owner, id: string, file: NewFile) {
-  return db.file.create({ data: { id, ...owner, ...file } });
+/** The bytes of the owner's files held at `now` (not deleted, not expired). */
+export async function filesBytesHeld(db: Db, owner: Owner, now: Date): Promise<number> {
+  const [row] = await db.$queryRaw<{ held: bigint }[]>`
+    SELECT COALESCE(SUM(size), 0)::bigint AS held FROM files
+    WHERE account_id = ${owner.accountId} AND mode::text = ${owner.mode}
+      AND deleted_at IS NULL AND expires_at > ${now}`;
+  return Number(row?.held ?? 0);
+}
+
+/**
+ * Records a file if the owner's files then hold at most `quota` bytes; null (nothing recorded)
+ * otherwise. Exact under any number of concurrent uploads and API replicas: a transaction-scoped
+ * advisory lock per owner orders them, and the sum is read after it (its own statement, so its
+ * own snapshot) - uploads are a cold path, and no row that runs lock is touched.
+ */
+export function createFileWithinQuota(db: Db, owner: Owner, id: string, quota: number, file: NewFile) {
+  return db.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtextextended(${`files:${owner.accountId}:${owner.mode}`}, 0))`;
+    if ((await filesBytesHeld(tx as Db, owner, file.createdAt)) + file.size > quota) return null;
+    return tx.file.create({ data: { id, ...owner, ...file } });
+  });
 }
 
 /** The owner's file, while it is there (not deleted, not expired at `now`). */

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fileFieldsOf, idPattern } from "@svc/core";
 import { guardedAgents, localStore } from "@svc/storage";
 import { createAccountWithKeys, createTestDatabase, testPng, type TestDatabase } from "@svc/testkit";
-import { resolveFileInputs, runFileInputs, type FileDeps } from "./files.js";
+import { ingestFile, resolveFileInputs, runFileInputs, type FileDeps } from "./files.js";
 
 // A run's file inputs as the service resolves them, with private addresses refused (what a
 // production API does; the end-to-end tests run with WEBHOOK_ALLOW_PRIVATE_URLS for their HTTPS
@@ -35,6 +35,7 @@ describe("file inputs of a run", () => {
         fetchTimeoutMs: 2_000,
         allowPrivate: false,
         publicBaseUrl: "https://svc.test",
+        quotaBytes: { live: 10 * 1024 * 1024, test: 1024 * 1024 },
       },
     };
   });
@@ -85,5 +86,44 @@ describe("file inputs of a run", () => {
     expect(await runFileInputs(signing, fields, input, "ids")).toEqual(input);
     await database.db.file.update({ where: { id: String(input.image) }, data: { deletedAt: new Date() } });
     expect(await runFileInputs(signing, fields, input, "urls")).toBeUndefined();
+  });
+
+  it("when the URL names an internal host or one that cannot be reached, then both get the same message", async () => {
+    const messageFor = (url: string, using = deps) =>
+      resolveFileInputs(using, owner, fields, { image: url }).catch(
+        (error: { details: { message: string }[] }) => error.details[0]!.message,
+      );
+    const internal = await messageFor("https://localhost/cat.png");
+    expect(internal).toMatch(/public addresses/);
+    // A host that cannot be reached (here a closed port, with private addresses allowed so that
+    // the connection is tried: no query leaves the machine).
+    const open = { ...deps, files: { ...deps.files, allowPrivate: true } };
+    expect(await messageFor("https://127.0.0.1:1/cat.png", open)).toBe(internal);
+  });
+
+  it("when an account's files reach its quota, then the next is refused, exactly, even when they come at once", async () => {
+    const { account } = await createAccountWithKeys(database.db, 10);
+    const test = { accountId: account.id, mode: "test" as const, apiKeyId: null };
+    // 200 KB each against the test quota of 1 MiB: five fit, whatever the order they land in.
+    const png = Buffer.concat([testPng(10, 10), Buffer.alloc(200 * 1024 - testPng(10, 10).length)]);
+    const results = await Promise.allSettled(
+      Array.from({ length: 12 }, () => ingestFile(deps, test, png, "upload")),
+    );
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(5);
+    for (const r of results.filter((r) => r.status === "rejected"))
+      expect((r as PromiseRejectedResult).reason).toMatchObject({ reason: "quota" });
+    // Refused at once once full, before a byte is stored; live files are counted apart.
+    await expect(ingestFile(deps, test, png, "upload")).rejects.toMatchObject({
+      reason: "quota",
+      message: expect.stringMatching(/FILE_QUOTA_BYTES_TEST/),
+    });
+    await expect(ingestFile(deps, { ...test, mode: "live" }, png, "upload")).resolves.toMatchObject({
+      size: png.length,
+    });
+    // Every refused file's bytes went: the store holds the six that were recorded.
+    const stored = await readdir(join(dir, ".inputs"));
+    const rows = await database.db.file.findMany({ where: { accountId: account.id } });
+    expect(rows).toHaveLength(6);
+    for (const row of rows) expect(stored.some((name) => name.startsWith(row.id))).toBe(true);
   });
 });

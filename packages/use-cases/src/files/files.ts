@@ -1,4 +1,3 @@
-import type { Readable } from "node:stream";
 import {
   ApiError,
   parseFileRef,
@@ -9,7 +8,16 @@ import {
   type FileField,
   type Mode,
 } from "@svc/core";
-import { createFile, findFile, findFilesById, newFileId, type Db, type File } from "@svc/db";
+import { Readable } from "node:stream";
+import {
+  createFileWithinQuota,
+  filesBytesHeld,
+  findFile,
+  findFilesById,
+  newFileId,
+  type Db,
+  type File,
+} from "@svc/db";
 import {
   FileRefused,
   guardedGet,
@@ -22,6 +30,8 @@ import {
 export interface FileSettings {
   maxBytes: number;
   maxPixels: number;
+  /** The bytes of input files an account may hold at once, per mode (FILE_QUOTA_BYTES, _TEST). */
+  quotaBytes: Record<Mode, number>;
   dataUrlMaxBytes: number;
   retentionHours: number;
   fetchTimeoutMs: number;
@@ -71,6 +81,7 @@ export function presentFile(file: File, publicBaseUrl: string) {
 /** The answer to a refused upload (a refused file input is a 400 naming its field instead). */
 export function fileRefusal(error: FileRefused): ApiError {
   if (error.reason === "too_large") return new ApiError("PAYLOAD_TOO_LARGE", error.message);
+  if (error.reason === "quota") return new ApiError("FILE_QUOTA_EXCEEDED", error.message);
   if (error.reason === "unsupported") return new ApiError("UNSUPPORTED_MEDIA_TYPE", error.message);
   return new ApiError("VALIDATION_ERROR", error.message, [{ path: "file", message: error.message }]);
 }
@@ -88,11 +99,18 @@ export async function ingestFile(
 ): Promise<File> {
   const id = newFileId();
   const { maxBytes, maxPixels, retentionHours } = deps.files;
+  const quota = deps.files.quotaBytes[owner.mode];
+  const account = { accountId: owner.accountId, mode: owner.mode };
+  // A full account is refused before a byte is stored; the exact check is the row's, below.
+  if ((await filesBytesHeld(deps.db, account, new Date())) >= quota) {
+    if (source instanceof Readable) source.on("error", () => {}).destroy();
+    throw overQuota(owner.mode, quota);
+  }
   const stored = await storeInputFile(deps.store, id, source, { maxBytes, maxPixels }, signal);
   // Created and expiring by one clock (the database's default would be another).
   const createdAt = new Date();
   try {
-    return await createFile(deps.db, { accountId: owner.accountId, mode: owner.mode }, id, {
+    const created = await createFileWithinQuota(deps.db, account, id, quota, {
       apiKeyId: owner.apiKeyId,
       contentType: stored.contentType,
       size: stored.size,
@@ -103,12 +121,23 @@ export async function ingestFile(
       createdAt,
       expiresAt: new Date(createdAt.getTime() + retentionHours * 3_600_000),
     });
+    if (!created) throw overQuota(owner.mode, quota);
+    return created;
   } catch (error) {
     // No row, no file: its bytes go (nothing could name them).
     await deps.store.remove([stored.key]).catch(() => {});
     throw error;
   }
 }
+
+const overQuota = (mode: Mode, quota: number) =>
+  new FileRefused(
+    "quota",
+    `The account's ${mode} input files would hold more than ${quota} bytes (${mode === "live" ? "FILE_QUOTA_BYTES" : "FILE_QUOTA_BYTES_TEST"}); delete files or let them expire to make room.`,
+  );
+
+const UNREACHABLE =
+  "the URL could not be reached at a public address (its host must resolve to public addresses only: not loopback, private, link-local or internal)";
 
 /** Why a URL given as a file input could not be had. */
 class Unavailable extends Error {}
@@ -129,13 +158,13 @@ async function fetchFile(deps: FileDeps, owner: FileOwner, url: string): Promise
       agents: deps.agents,
     });
   } catch (error) {
-    if (error instanceof RefusedUrl)
-      throw new Unavailable(
-        error.why === "an internal address"
-          ? "the URL's host must resolve to public addresses only (not loopback, private, link-local or internal)"
-          : `the URL was refused: ${error.why}`,
-      );
-    throw new Unavailable(signal.aborted ? "the URL did not answer in time" : "the URL could not be reached");
+    // An internal host and one that cannot be reached get one answer, as webhook URLs do: telling
+    // them apart would let anyone map the internal names the service can see.
+    if (error instanceof RefusedUrl && error.why !== "an internal address")
+      throw new Unavailable(`the URL was refused: ${error.why}`);
+    throw new Unavailable(
+      signal.aborted && !(error instanceof RefusedUrl) ? "the URL did not answer in time" : UNREACHABLE,
+    );
   }
   const { statusCode, headers, body } = response;
   if (statusCode < 200 || statusCode > 299) {
