@@ -66,3 +66,12 @@ export const catalogueSchema = z.strictObject({
   version: z.int().positive(),
   models: z.array(catalogueEntrySchema),
 });
+
+/**
+ * A runner's settings as the audit log keeps them (imports and operators' changes alike): a
+ * sealed key is replaced by the fact of it, so that no entry carries a secret, even sealed.
+ */
+export function runnerForAudit(runner: unknown): unknown {
+  const { api_key_enc, ...rest } = runner as { api_key_enc?: string };
+  return api_key_enc ? { ...rest, api_key: "(sealed)" } : rest;
+}

@@ -12,6 +12,7 @@ import {
   lookupRefusing,
   MODEL_CATEGORIES,
   modelServerUrl,
+  runnerForAudit,
   type CatalogueEntry,
   type ModelCategory,
 } from "@svc/core";
@@ -118,12 +119,6 @@ export function importedEntry(candidate: unknown): CatalogueEntry {
   throw new ImportRefused("invalid", `${issue.path.join(".")}: ${issue.message}`);
 }
 
-/** A runner's settings as the audit log keeps them: a sealed key is replaced by the fact of it. */
-const auditedRunner = (runner: unknown) => {
-  const { api_key_enc, ...rest } = runner as { api_key_enc?: string };
-  return api_key_enc ? { ...rest, api_key: "(sealed)" } : rest;
-};
-
 /** An imported entry stored and audited in one transaction; an existing id is refused unless `replace`. */
 export async function storeImportedModel(
   db: Db,
@@ -138,7 +133,7 @@ export async function storeImportedModel(
       status: model.status,
       category: model.category,
       pricing: model.pricing,
-      runner: auditedRunner(model.runner),
+      runner: runnerForAudit(model.runner),
     };
     if (before && !replace)
       throw new ImportRefused(
@@ -157,7 +152,7 @@ export async function storeImportedModel(
         status: entry.status,
         category: entry.category,
         pricing: entry.pricing,
-        runner: auditedRunner(entry.runner),
+        runner: runnerForAudit(entry.runner),
       },
       reason: by.reason,
     });

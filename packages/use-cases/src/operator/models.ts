@@ -1,6 +1,6 @@
 // What an operator changes of a model: its price, status, queue cap, or a Cog model's servers and
 // concurrency.
-import { runnerSchema, type Pricing, type RunnerSettings } from "@svc/core";
+import { runnerForAudit, runnerSchema, type Pricing, type RunnerSettings } from "@svc/core";
 import { appendAudit, findModelSettings, updateModelSettings, type Db } from "@svc/db";
 import type { ActedBy } from "./actedBy.js";
 
@@ -69,13 +69,13 @@ export async function changeModel(
       before: {
         status: before.status,
         pricing: before.pricing,
-        runner: before.runner,
+        runner: runnerForAudit(before.runner),
         max_queue: before.maxQueue,
       },
       after: {
         status: after.status,
         pricing: after.pricing,
-        runner: after.runner,
+        runner: runnerForAudit(after.runner),
         max_queue: after.maxQueue,
       },
       reason,
