@@ -9,10 +9,17 @@ export function validate<S extends z.ZodType>(
 ): z.infer<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
+  const details = result.error.issues.map((issue) => ({
+    path: issue.path.join(".") || where,
+    message: issue.message,
+  }));
+  // The first problem in the message too: clients and people that show only the message (most
+  // do) still learn what to change.
+  const more = details.length > 1 ? ` (and ${details.length - 1} more in details)` : "";
   throw new ApiError(
     "VALIDATION_ERROR",
-    `Invalid request ${where}.`,
-    result.error.issues.map((issue) => ({ path: issue.path.join(".") || where, message: issue.message })),
+    `Invalid request ${where}: ${details[0]!.path}: ${details[0]!.message}${more}.`,
+    details,
   );
 }
 

@@ -35,7 +35,7 @@ export const ErrorBody = z
     example: {
       error: {
         code: "VALIDATION_ERROR",
-        message: "Invalid request query.",
+        message: "Invalid request query: limit: expected an integer from 1 to 200.",
         details: [{ path: "limit", message: "expected an integer from 1 to 200" }],
         request_id: "req_3RmyhIeXARDIpLowOdbJwH",
       },

@@ -301,6 +301,7 @@ export type paths = {
             parameters: {
                 query?: never;
                 header?: {
+                    /** @description Replays the run made with the same key and body within 24 hours */
                     "idempotency-key"?: string;
                     /** @description wait, or wait=N (1 to 60 s): answer once the run has ended or N seconds have passed */
                     prefer?: string;
@@ -8361,7 +8362,7 @@ export type components = {
          * @example {
          *       "error": {
          *         "code": "VALIDATION_ERROR",
-         *         "message": "Invalid request query.",
+         *         "message": "Invalid request query: limit: expected an integer from 1 to 200.",
          *         "details": [
          *           {
          *             "path": "limit",
@@ -8375,7 +8376,7 @@ export type components = {
         Error: {
             error: {
                 /** @enum {string} */
-                code: "INVALID_JSON" | "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "MODEL_NOT_ALLOWED" | "INSUFFICIENT_TOKENS" | "KEY_BUDGET_EXCEEDED" | "MODEL_NOT_FOUND" | "RUN_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "FILE_NOT_FOUND" | "NOT_FOUND" | "RUN_NOT_CANCELABLE" | "OUTPUT_EXPIRED" | "MODEL_NOT_ACTIVE" | "IDEMPOTENCY_KEY_REUSED" | "KEY_LIMIT_REACHED" | "MODEL_EXISTS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "RATE_LIMITED" | "TEST_RUN_QUOTA_EXCEEDED" | "MODEL_QUEUE_FULL" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "WAIT_TIMEOUT" | "RUN_FAILED";
+                code: "INVALID_JSON" | "VALIDATION_ERROR" | "UNAUTHORIZED" | "FORBIDDEN" | "MODEL_NOT_ALLOWED" | "INSUFFICIENT_TOKENS" | "KEY_BUDGET_EXCEEDED" | "MODEL_NOT_FOUND" | "RUN_NOT_FOUND" | "WEBHOOK_NOT_FOUND" | "FILE_NOT_FOUND" | "NOT_FOUND" | "RUN_NOT_CANCELABLE" | "OUTPUT_EXPIRED" | "MODEL_NOT_ACTIVE" | "IDEMPOTENCY_KEY_REUSED" | "KEY_LIMIT_REACHED" | "MODEL_EXISTS" | "PAYLOAD_TOO_LARGE" | "FILE_QUOTA_EXCEEDED" | "UNSUPPORTED_MEDIA_TYPE" | "RANGE_NOT_SATISFIABLE" | "RATE_LIMITED" | "TEST_RUN_QUOTA_EXCEEDED" | "MODEL_QUEUE_FULL" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "WAIT_TIMEOUT" | "RUN_FAILED";
                 message: string;
                 details?: {
                     path: string;

@@ -324,6 +324,14 @@ describe("operator console API", () => {
       tokens_per_unit: 1,
       reason: "x",
     }).expect(400);
+    // A refusal's reason is in its message, not only in its details.
+    const metadata = await call("post", "/operator/models/import", operator, {
+      cog_url: "http://169.254.169.254/latest",
+      id: "ops/metadata",
+      tokens_per_unit: 1,
+      reason: "x",
+    }).expect(400);
+    expect(metadata.body.error.message).toMatch(/cog_url: .*metadata address/);
     // The pool monitor's last look at each server: one READY, one whose setup failed.
     await api.scheduler.setHealth("ops/imported", cog.url, true, "READY");
     await api.scheduler.setHealth("ops/imported", "http://127.0.0.1:1", false, "SETUP_FAILED");
