@@ -62,12 +62,21 @@ describe("fileFieldsOf", () => {
         },
         clip: { type: "string", format: "uri", "x-media": ["video", "audio", "nonsense"] },
         anything: { type: "string", format: "uri" },
+        weighed: { type: "string", format: "uri", "x-media": "audio", "x-max-bytes": 1000 },
       },
     };
     expect(fileFieldsOf(schema)).toEqual([
-      { name: "image", kinds: ["image"], maxPixels: 65536, types: ["image/png", "image/jpeg"] },
-      { name: "clip", kinds: ["video", "audio"], maxPixels: null, types: null },
-      { name: "anything", kinds: ["image", "video", "audio"], maxPixels: null, types: null },
+      // An image of at most 65,536 pixels needs at most 4 bytes a pixel and its headers.
+      {
+        name: "image",
+        kinds: ["image"],
+        maxPixels: 65536,
+        maxBytes: 65536 * 4 + 256 * 1024,
+        types: ["image/png", "image/jpeg"],
+      },
+      { name: "clip", kinds: ["video", "audio"], maxPixels: null, maxBytes: null, types: null },
+      { name: "anything", kinds: ["image", "video", "audio"], maxPixels: null, maxBytes: null, types: null },
+      { name: "weighed", kinds: ["audio"], maxPixels: null, maxBytes: 1000, types: null },
     ]);
     expect(fileFieldsOf(null)).toEqual([]);
     expect(fileFieldsOf({ properties: "no" })).toEqual([]);

@@ -73,7 +73,17 @@ export interface FileField {
   maxPixels: number | null;
   /** The only file types it takes (`x-content-types`), if it names any. */
   types: readonly string[] | null;
+  /**
+   * The largest file, in bytes, the model takes in this field: `x-max-bytes`, or for an image
+   * field with `x-max-pixels`, what such an image can need (4 bytes a pixel and room for its
+   * headers): a small image padded with megabytes of metadata is refused before any runner
+   * reads it whole. null: FILE_MAX_BYTES alone.
+   */
+  maxBytes: number | null;
 }
+
+/** Room for an image's headers and metadata (EXIF, ICC profiles) beyond its pixels. */
+const IMAGE_HEADERS_BYTES = 256 * 1024;
 
 /**
  * The file fields of an input schema: top-level properties of `format: "uri"` (what Cog's schemas
@@ -89,6 +99,7 @@ export function fileFieldsOf(schema: unknown): FileField[] {
       format?: unknown;
       "x-media"?: unknown;
       "x-max-pixels"?: unknown;
+      "x-max-bytes"?: unknown;
       "x-content-types"?: unknown;
     } | null;
     if (p?.format !== "uri") continue;
@@ -96,11 +107,20 @@ export function fileFieldsOf(schema: unknown): FileField[] {
     const named = (Array.isArray(media) ? media : [media]).filter((m): m is MediaKind =>
       MEDIA_KINDS.includes(m as MediaKind),
     );
-    const maxPixels = p["x-max-pixels"];
+    const pixels = p["x-max-pixels"];
+    const maxPixels = typeof pixels === "number" && pixels > 0 ? pixels : null;
+    const bytes = p["x-max-bytes"];
+    const kinds = named.length ? named : MEDIA_KINDS;
     fields.push({
       name,
-      kinds: named.length ? named : MEDIA_KINDS,
-      maxPixels: typeof maxPixels === "number" && maxPixels > 0 ? maxPixels : null,
+      kinds,
+      maxPixels,
+      maxBytes:
+        typeof bytes === "number" && bytes > 0
+          ? bytes
+          : maxPixels && kinds.length === 1 && kinds[0] === "image"
+            ? maxPixels * 4 + IMAGE_HEADERS_BYTES
+            : null,
       types: Array.isArray(p["x-content-types"])
         ? p["x-content-types"].filter((t): t is string => typeof t === "string")
         : null,

@@ -126,4 +126,20 @@ describe("file inputs of a run", () => {
     expect(rows).toHaveLength(6);
     for (const row of rows) expect(stored.some((name) => name.startsWith(row.id))).toBe(true);
   });
+
+  it("when a small image carries megabytes besides its pixels, then a field of bounded pixels refuses it before any runner reads it", async () => {
+    const upscaler = fileFieldsOf({
+      properties: { image: { type: "string", format: "uri", "x-media": "image", "x-max-pixels": 65536 } },
+    });
+    // 16x16 pixels, then 900 KB of metadata-like padding: far more than such an image needs.
+    const png = testPng(16, 16);
+    const padded = await ingestFile(deps, owner, Buffer.concat([png, Buffer.alloc(900 * 1024, 1)]), "upload");
+    await expect(resolveFileInputs(deps, owner, upscaler, { image: padded.id })).rejects.toMatchObject({
+      details: [{ path: "input.image", message: expect.stringMatching(/at most 524288/) }],
+    });
+    const plain = await ingestFile(deps, owner, png, "upload");
+    await expect(resolveFileInputs(deps, owner, upscaler, { image: plain.id })).resolves.toEqual({
+      image: plain.id,
+    });
+  });
 });

@@ -231,6 +231,11 @@ export async function resolveFileInputs(
             path,
             message: `expected ${field.types.join(" or ")}, got ${file.contentType}`,
           });
+        if (field.maxBytes && file.size > field.maxBytes)
+          return void problems.push({
+            path,
+            message: `the file is ${file.size} bytes; this model takes at most ${field.maxBytes} here`,
+          });
         if (field.maxPixels && file.width && file.height && file.width * file.height > field.maxPixels)
           return void problems.push({
             path,
