@@ -83,6 +83,15 @@ export async function startFakeComfyUI(
   const emit = (clientId: string, type: string, data: Record<string, unknown>) => {
     for (const ws of sockets.get(clientId) ?? []) ws.send(JSON.stringify({ type, data }));
   };
+  /** ComfyUI's queue_updated: `status` to every socket (sid None), when a prompt is queued or done. */
+  const queueUpdated = () => {
+    const remaining = prompts.filter((p) => p.status === "pending").length + (running ? 1 : 0);
+    const message = JSON.stringify({
+      type: "status",
+      data: { status: { exec_info: { queue_remaining: remaining } } },
+    });
+    for (const set of sockets.values()) for (const ws of set) ws.send(message);
+  };
   const queueItem = (p: FakeComfyPrompt) => [
     p.number,
     p.id,
@@ -197,6 +206,7 @@ export async function startFakeComfyUI(
       emit(p.clientId, "executing", { node: null, prompt_id: p.id });
       emit(p.clientId, "execution_success", { prompt_id: p.id, timestamp: Date.now() });
       next();
+      queueUpdated();
     }, stepMs);
   }
 
@@ -241,7 +251,8 @@ export async function startFakeComfyUI(
       };
       prompts.push(p);
       send(res, 200, { prompt_id: p.id, number: p.number, node_errors: {} });
-      return next();
+      next();
+      return queueUpdated();
     }
     if (req.method === "GET" && path === "/queue")
       return send(res, 200, {
@@ -277,6 +288,7 @@ export async function startFakeComfyUI(
         });
         emit(p.clientId, "execution_interrupted", { prompt_id: p.id });
         next();
+        queueUpdated();
       }
       return res.writeHead(200).end();
     }

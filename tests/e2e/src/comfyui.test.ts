@@ -27,7 +27,9 @@ describe("ComfyUI workflows", () => {
   };
 
   beforeAll(async () => {
-    service = await startService();
+    // A short run lock: a killed worker's runs are taken over within seconds, while their
+    // prompts still run (the same on every worker, as the setting asks).
+    service = await startService({ RUN_LOCK_MS: "4000" });
     await service.startApi();
     worker = await service.startWorker();
     client = (await service.account(100_000)).client;
@@ -209,21 +211,48 @@ describe("ComfyUI workflows", () => {
     expect((await ended(run.run_id)).status).toBe("COMPLETED");
   });
 
-  it("when the worker is killed mid-prompt, then the next one re-attaches to it: no prompt is sent twice", async () => {
+  it("when the worker is killed mid-prompt, then the next one re-attaches to it: no prompt is sent twice, and its end is seen at once", async () => {
     const server = await comfy({ stepMs: 100 });
     await seedComfyModel(service.database.db, "comfy/reattach", [server.url], COMFY_TXT2IMG);
-    const run = await client.runs.create("comfy/reattach", { input: { prompt: "survive", steps: 30 } });
+    const run = await client.runs.create("comfy/reattach", { input: { prompt: "survive", steps: 150 } });
     await waitFor(async () =>
       server.prompts.some((p) => p.extraData.svc_run_id === run.run_id) ? true : null,
     );
     worker.child.kill("SIGKILL");
     await worker.exited;
     worker = await service.startWorker({ METRICS_PORT: String(await freePort()) });
-    // The run is taken over once its job is found stalled (however long a loaded machine takes):
-    // its prompt, finished meanwhile on the server, is found in the history and not sent again.
-    expect(await ended(run.run_id, client, 80_000)).toMatchObject({ status: "COMPLETED" });
-    expect(server.prompts.filter((p) => p.extraData.svc_run_id === run.run_id)).toHaveLength(1);
+    // The run is taken over once its job is found stalled (however long a loaded machine takes).
+    const reattached = worker
+      .waitForLine((l) => l.message === "comfyui prompt re-attached", 80_000)
+      .then(() => Date.now());
+    const done = await ended(run.run_id, client, 80_000);
+    expect(done).toMatchObject({ status: "COMPLETED" });
+    const prompts = server.prompts.filter((p) => p.extraData.svc_run_id === run.run_id);
+    expect(prompts).toHaveLength(1);
+    // ComfyUI tells the prompt's end only to the dead worker's socket; its queue change reaches
+    // every socket, and the run's end follows it (not a periodic poll's half a minute later).
+    const seenAfter =
+      new Date(done.completed_at!).getTime() - Math.max(prompts[0]!.endedAt!, await reattached);
+    expect(seenAfter).toBeLessThan(5_000);
   }, 120_000);
+
+  it("when the server dies mid-prompt, then the run fails MODEL_ERROR within seconds, charged nothing", async () => {
+    const server = await comfy({ stepMs: 100 });
+    await seedComfyModel(service.database.db, "comfy/dies", [server.url], COMFY_TXT2IMG);
+    const run = await client.runs.create("comfy/dies", { input: { prompt: "doomed", steps: 300 } });
+    await waitFor(async () =>
+      server.prompts.some((p) => p.extraData.svc_run_id === run.run_id && p.status === "running")
+        ? true
+        : null,
+    );
+    const killedAt = Date.now();
+    await server.stop();
+    const failed = await ended(run.run_id, client, 20_000);
+    expect(failed).toMatchObject({ status: "FAILED", error: { code: "MODEL_ERROR" } });
+    const row = await service.database.db.run.findUniqueOrThrow({ where: { id: run.run_id } });
+    expect(row.tokensCharged ?? 0).toBe(0);
+    expect(row.completedAt!.getTime() - killedAt).toBeLessThan(10_000);
+  }, 60_000);
 
   it("when two accounts burst at a pool of three ComfyUI servers, then they take turns and no server runs two prompts at once", async () => {
     const servers = await Promise.all([comfy({ stepMs: 30 }), comfy({ stepMs: 30 }), comfy({ stepMs: 30 })]);

@@ -47,7 +47,17 @@ interface Channel {
   opening: boolean;
   listeners: Map<string, (message: Message) => void>;
   early: Map<string, Message[]>;
+  /**
+   * Followers to wake when their prompt's end may have come without a message to this socket:
+   * the socket dropped (the server may have died), or the server's queue changed (ComfyUI
+   * broadcasts `status` to every socket, also when a prompt another client sent ends: a prompt
+   * re-attached after its worker died reports its end to that worker's dead socket).
+   */
+  wakers: Set<(why: "dropped" | "queue") => void>;
 }
+
+/** How many history reads in a row may fail before the server counts as gone with the prompt. */
+const HISTORY_FAILURES_MAX = 3;
 
 /**
  * Runs a workflow on ComfyUI servers, on the server of the slot the scheduler leased the run (one
@@ -66,7 +76,10 @@ export function createComfyRunner(deps: ComfyRunnerDeps): Runner & { close(): vo
   function channel(server: string): Channel {
     let c = channels.get(server);
     if (!c)
-      channels.set(server, (c = { socket: null, opening: false, listeners: new Map(), early: new Map() }));
+      channels.set(
+        server,
+        (c = { socket: null, opening: false, listeners: new Map(), early: new Map(), wakers: new Set() }),
+      );
     if (c.socket || c.opening) return c;
     const opened = c;
     opened.opening = true;
@@ -76,6 +89,7 @@ export function createComfyRunner(deps: ComfyRunnerDeps): Runner & { close(): vo
         socket.addEventListener("message", (event) => route(opened, event.data));
         socket.addEventListener("close", () => {
           if (opened.socket === socket) opened.socket = null;
+          for (const wake of opened.wakers) wake("dropped");
         });
       })
       .catch(() => {})
@@ -91,6 +105,7 @@ export function createComfyRunner(deps: ComfyRunnerDeps): Runner & { close(): vo
     } catch {
       return;
     }
+    if (message.type === "status") for (const wake of c.wakers) wake("queue");
     const promptId = message.data?.prompt_id;
     if (typeof promptId !== "string") return;
     const listener = c.listeners.get(promptId);
@@ -247,7 +262,11 @@ export function createComfyRunner(deps: ComfyRunnerDeps): Runner & { close(): vo
     return answer.prompt_id;
   }
 
-  /** The prompt's history entry once it has ended, following /ws while it runs (polling if it drops). */
+  /**
+   * The prompt's history entry once it has ended, following /ws while it runs (polling if it
+   * drops). `reattached`: the prompt was sent by another client (a worker that died), whose
+   * messages this socket never gets: its end is looked for at each of the server's queue changes.
+   */
   async function follow(
     ctx: RunContext,
     s: ComfyUISettings,
@@ -256,9 +275,15 @@ export function createComfyRunner(deps: ComfyRunnerDeps): Runner & { close(): vo
     c: Channel,
     free: () => Promise<unknown>,
     made: (output: unknown) => void,
+    reattached: boolean,
   ): Promise<ComfyHistoryEntry> {
     const ended = new AbortController();
     const done = AbortSignal.any([ctx.signal, ended.signal]);
+    let poke = new AbortController();
+    const waker = (why: "dropped" | "queue") => {
+      if (why === "dropped" || reattached) poke.abort();
+    };
+    c.wakers.add(waker);
     const unlisten = listen(c, promptId, (message) => {
       const data = message.data ?? {};
       if (message.type === "progress")
@@ -272,23 +297,41 @@ export function createComfyRunner(deps: ComfyRunnerDeps): Runner & { close(): vo
       free();
       ended.abort();
     });
+    let failures = 0;
     try {
       for (let wait = 250; ; wait = Math.min(wait * 2, 2_000)) {
-        const res = await call(s, server, `history/${encodeURIComponent(promptId)}`, {}, ctx.signal);
-        const history = (await res.json().catch(() => ({}))) as Record<string, unknown>;
+        let history: Record<string, unknown>;
+        try {
+          const res = await call(s, server, `history/${encodeURIComponent(promptId)}`, {}, ctx.signal);
+          history = (await res.json().catch(() => ({}))) as Record<string, unknown>;
+          failures = 0;
+        } catch (error) {
+          // A server that stops answering while its prompt runs took the prompt with it: the
+          // model's failure (charged nothing, like any failed run), said at once.
+          if (!(error instanceof ServerFailed)) throw error;
+          if (++failures >= HISTORY_FAILURES_MAX)
+            throw new RunnerError(
+              "MODEL_ERROR",
+              `the ComfyUI server stopped answering while the prompt ran (${error.message})`.slice(0, 500),
+            );
+          history = {};
+        }
         const parsed = comfyHistoryEntrySchema.safeParse(history[promptId]);
         if (parsed.success && (parsed.data.status?.completed || parsed.data.status?.status_str))
           return parsed.data;
-        // Woken by the socket's end message, or polled (no socket, a missed message, or an end
-        // announced before its history was written).
-        const listening = c.socket?.readyState === WebSocket.OPEN && !ended.signal.aborted;
-        await abortableDelay(listening ? 30_000 : wait, ended.signal.aborted ? ctx.signal : done).catch(() =>
-          ctx.signal.throwIfAborted(),
-        );
+        // Woken by the socket's end message, by a drop or a queue change (see Channel.wakers), or
+        // polled (no socket, a missed message, or an end announced before its history was written).
+        const listening = c.socket?.readyState === WebSocket.OPEN && !ended.signal.aborted && failures === 0;
+        if (poke.signal.aborted) poke = new AbortController();
+        await abortableDelay(
+          listening ? 30_000 : wait,
+          AbortSignal.any([ended.signal.aborted ? ctx.signal : done, poke.signal]),
+        ).catch(() => ctx.signal.throwIfAborted());
         // The next run's prompt first: its release and send on this event loop before the reads.
         if (ended.signal.aborted) await free();
       }
     } finally {
+      c.wakers.delete(waker);
       unlisten();
     }
   }
@@ -386,12 +429,14 @@ export function createComfyRunner(deps: ComfyRunnerDeps): Runner & { close(): vo
       const c = channel(server);
       const early = ctx.fresh && ctx.begun && (await ctx.begun) ? claim(ctx.runId) : undefined;
       let promptId: string | null = null;
+      let reattached = false;
       try {
         if (early) {
           promptId = await early;
           ctx.signal.throwIfAborted();
         } else {
           promptId = ctx.fresh ? null : await findPrompt(s, server, ctx.runId);
+          reattached = promptId !== null;
           if (promptId)
             log("info", "comfyui prompt re-attached", { server, prompt_id: promptId, run_id: ctx.runId });
           else
@@ -424,7 +469,7 @@ export function createComfyRunner(deps: ComfyRunnerDeps): Runner & { close(): vo
             })
             .catch(() => {});
         };
-        const entry = await follow(ctx, s, server, promptId, c, free, made);
+        const entry = await follow(ctx, s, server, promptId, c, free, made, reattached);
         await free();
         if (entry.status?.status_str === "error") {
           const messages = (entry.status.messages ?? []) as [string, Json][];
