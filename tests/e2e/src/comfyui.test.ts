@@ -254,6 +254,25 @@ describe("ComfyUI workflows", () => {
     expect(row.completedAt!.getTime() - killedAt).toBeLessThan(10_000);
   }, 60_000);
 
+  it("when two workflows are imported on one server, then the server's one place is shared: no prompt waits in ComfyUI's own queue", async () => {
+    const server = await comfy({ stepMs: 20 });
+    await seedComfyModel(service.database.db, "comfy/shared-a", [server.url], COMFY_TXT2IMG);
+    await seedComfyModel(service.database.db, "comfy/shared-b", [`${server.url}/`], COMFY_TXT2IMG);
+    const runs = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        client.runs.create(i % 2 ? "comfy/shared-b" : "comfy/shared-a", { input: { prompt: `s${i}` } }),
+      ),
+    );
+    for (const run of runs) expect((await ended(run.run_id)).status).toBe("COMPLETED");
+    // Each prompt reached the server only once the one before it had ended there.
+    const prompts = server.prompts
+      .filter((p) => runs.some((r) => r.run_id === p.extraData.svc_run_id))
+      .sort((x, y) => x.queuedAt - y.queuedAt);
+    expect(prompts).toHaveLength(8);
+    for (let i = 1; i < prompts.length; i++)
+      expect(prompts[i]!.queuedAt).toBeGreaterThanOrEqual(prompts[i - 1]!.endedAt!);
+  });
+
   it("when two accounts burst at a pool of three ComfyUI servers, then they take turns and no server runs two prompts at once", async () => {
     const servers = await Promise.all([comfy({ stepMs: 30 }), comfy({ stepMs: 30 }), comfy({ stepMs: 30 })]);
     await seedComfyModel(
