@@ -101,7 +101,7 @@ describe("one upload path for every API style", () => {
         Array.from({ length: 20 }, () => dropMidFile(path, start, 1.5 * 1024 * 1024, MAX - 1024)),
       );
       await waitFor(
-        async () => ((await stored()) === before.stored && (await fds()) <= before.fds + 4 ? true : null),
+        async () => ((await stored()) === before.stored && (await fds()) <= before.fds + 8 ? true : null),
         { what: "every dropped upload's file and descriptor gone", timeoutMs: 15_000 },
       );
       expect(await rows()).toBe(before.rows);

@@ -36,7 +36,8 @@ const invalid = (message: string, path?: string) =>
 
 /**
  * The file of an upload: the whole body (any Content-Type but multipart), or a multipart form's
- * first file part, whatever its name (Replicate's clients name it `content`).
+ * first file part, whatever its name (Replicate's clients name it `content`, and send a
+ * `metadata` part after it, which is not read).
  */
 export async function receiveUpload(ctx: RouteContext): Promise<File> {
   const form = await receive(ctx, "body");
@@ -120,7 +121,9 @@ async function receive(ctx: RouteContext, files: readonly string[] | "body"): Pr
         parser = busboy({
           headers: req.headers,
           limits: {
-            files: files === "body" ? 1 : files.length,
+            // An upload's form may carry parts beside its file (Replicate's clients add a
+            // `metadata` blob): a few, drained unread.
+            files: files === "body" ? 4 : files.length,
             fields: FIELDS_MAX,
             fieldSize: FIELD_BYTES_MAX,
             fileSize: maxBytes,
@@ -139,7 +142,7 @@ async function receive(ctx: RouteContext, files: readonly string[] | "body"): Pr
           form.fields[name] = value;
         });
         parser.on("file", (part, stream) => {
-          if (failure !== undefined) return void stream.resume();
+          if (failure !== undefined || (files === "body" && seen.size)) return void stream.resume();
           const name = files === "body" ? "file" : part.replace(/\[\]$/, "");
           if (files !== "body" && (!files.includes(name) || seen.has(name))) {
             stream.resume();
