@@ -3,6 +3,7 @@ export * from "./runs/progress.js";
 export * from "./console/people.js";
 export { hashPassword } from "./console/passwords.js";
 export * from "./runs/wiring.js";
+export * from "./catalogue/serverImport.js";
 export * from "./catalogue/importCogModel.js";
 export * from "./operator/actedBy.js";
 export * from "./operator/accounts.js";

@@ -2,16 +2,16 @@
 // operator console's import come here. The workflow (ComfyUI's API format) and its bindings are
 // checked against each other; the server must answer /system_stats. As with Cog, the server's
 // answers are never echoed.
-import {
-  comfyInputSchema,
-  comfyUIRunnerSchema,
-  modelServerUrl,
-  type CatalogueEntry,
-  type ModelCategory,
-} from "@svc/core";
+import { comfyInputSchema, comfyUIRunnerSchema, type CatalogueEntry, type ModelCategory } from "@svc/core";
 import type { Db } from "@svc/db";
 import type { ActedBy } from "../operator/actedBy.js";
-import { ImportRefused, importedEntry, refuseMetadataHost, storeImportedModel } from "./importCogModel.js";
+import {
+  getFromServer,
+  ImportRefused,
+  importedEntry,
+  serverBase,
+  storeImportedModel,
+} from "./serverImport.js";
 
 export interface ComfyImportOptions {
   server: string;
@@ -37,10 +37,7 @@ export async function importComfyModel(
   o: ComfyImportOptions,
   reach: ReachComfy = reachComfy,
 ): Promise<CatalogueEntry> {
-  const server = modelServerUrl.safeParse(o.server);
-  if (!server.success) throw new ImportRefused("invalid", server.error.issues[0]!.message);
-  const base = server.data.replace(/\/$/, "");
-  await refuseMetadataHost(base);
+  const base = await serverBase(o.server);
   const category = o.category ?? "image";
   const runner = comfyUIRunnerSchema.safeParse({
     kind: "comfyui",
@@ -78,15 +75,7 @@ export async function importComfyModel(
   return storeImportedModel(db, by, parsed, o.replace ?? false);
 }
 
+/** GET /system_stats (serverImport's guarded request) answers 200. */
 async function reachComfy(base: string): Promise<boolean> {
-  try {
-    const res = await fetch(`${base}/system_stats`, {
-      redirect: "manual",
-      signal: AbortSignal.timeout(10_000),
-    });
-    await res.body?.cancel();
-    return res.status === 200;
-  } catch {
-    return false;
-  }
+  return (await getFromServer(`${base}/system_stats`))?.status === 200;
 }

@@ -2,7 +2,6 @@
 // catalogue: the admin CLI's `models import --openai` and the operator console's import come here.
 // As with Cog, the server's answers are never echoed: "not reachable", or "does not serve it".
 import {
-  modelServerUrl,
   OPENAI_SERVER_APIS,
   OPENAI_SERVER_OUTPUT,
   OPENAI_SERVER_PRICING,
@@ -13,7 +12,13 @@ import {
 } from "@svc/core";
 import type { Db } from "@svc/db";
 import type { ActedBy } from "../operator/actedBy.js";
-import { ImportRefused, importedEntry, refuseMetadataHost, storeImportedModel } from "./importCogModel.js";
+import {
+  getFromServer,
+  ImportRefused,
+  importedEntry,
+  serverBase,
+  storeImportedModel,
+} from "./serverImport.js";
 
 export interface OpenAIImportOptions {
   /** The server's base URL (without /v1). */
@@ -48,16 +53,13 @@ export async function importOpenAIModel(
 ): Promise<CatalogueEntry> {
   if (!OPENAI_SERVER_APIS.includes(o.api))
     throw new ImportRefused("invalid", `the API must be one of ${OPENAI_SERVER_APIS.join(", ")}`);
-  const server = modelServerUrl.safeParse(o.server);
-  if (!server.success) throw new ImportRefused("invalid", server.error.issues[0]!.message);
-  const base = server.data.replace(/\/$/, "").replace(/\/v1$/, "");
-  await refuseMetadataHost(base);
+  const base = (await serverBase(o.server)).replace(/\/v1$/, "");
   if (o.apiKey && !secretsKey)
     throw new ImportRefused("invalid", "SECRETS_KEY is needed to store the model's API key sealed.");
   const served = await listModels(base, o.apiKey);
   if (!served.includes(o.model))
     throw new ImportRefused(
-      "not_cog",
+      "not_served",
       `The server at ${base} does not serve ${o.model} (per its /v1/models).`,
     );
   const category = OPENAI_SERVER_OUTPUT[o.api];
@@ -84,17 +86,16 @@ export async function importOpenAIModel(
   return storeImportedModel(db, by, parsed, o.replace ?? false);
 }
 
-/** GET /v1/models: no redirects, 10 s; "not reachable" for anything but a model list. */
+/** GET /v1/models (serverImport's guarded request); "not reachable" for anything but a model list. */
 async function listServerModels(base: string, apiKey?: string): Promise<string[]> {
+  const answer = await getFromServer(
+    `${base}/v1/models`,
+    apiKey ? { authorization: `Bearer ${apiKey}` } : {},
+  );
   let body: unknown;
   try {
-    const res = await fetch(`${base}/v1/models`, {
-      headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {},
-      redirect: "manual",
-      signal: AbortSignal.timeout(10_000),
-    });
-    if (res.status !== 200) throw new Error(String(res.status));
-    body = await res.json();
+    if (answer?.status !== 200) throw new Error(String(answer?.status));
+    body = JSON.parse(answer.body);
   } catch {
     throw new ImportRefused("unreachable", `The server at ${base} could not be reached, or refused the key.`);
   }
