@@ -93,15 +93,3 @@ describe("Cog OpenAPI input schema", () => {
     expect(() => cogInputSchema({ components: { schemas: {} } })).toThrow(/Input/);
   });
 });
-
-describe("model server URLs", () => {
-  it("when one server is spelled two ways, then both read as one URL (its places are counted by it)", () => {
-    const servers = (list: string[]) =>
-      cogRunnerSchema.parse({ kind: "cog", servers: list, output: "image" }).servers;
-    expect(servers(["HTTP://GPU-1:80/", "http://gpu-1", "http://gpu-1:5000/v1/"])).toEqual([
-      "http://gpu-1",
-      "http://gpu-1",
-      "http://gpu-1:5000/v1",
-    ]);
-  });
-});

@@ -1,28 +1,6 @@
 import { createHmac } from "node:crypto";
-import ipaddr from "ipaddr.js";
 import { z } from "zod";
-import { isMetadataAddress } from "./webhooks/addresses.js";
-
-/**
- * A model server's base URL: http(s), and never at a link-local or cloud metadata address (model
- * servers are usually private, so private addresses are allowed). A host name is checked where it
- * is resolved (importing, changing servers).
- */
-export const modelServerUrl = z
-  .url({ protocol: /^https?$/, error: "expected an http(s) URL" })
-  .max(2048)
-  .refine((url) => {
-    // Refinements run after a failed URL check too: what is no URL is that check's to refuse.
-    if (!URL.canParse(url)) return true;
-    const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
-    return !ipaddr.isValid(host) || !isMetadataAddress(host);
-  }, "a model server cannot be at a link-local or cloud metadata address")
-  // One spelling per server (host case, default port, trailing slash): a server's places are
-  // counted by its URL, shared by every model that names it (the scheduler's `serving`).
-  .transform((url) => {
-    const parsed = new URL(url);
-    return `${parsed.origin}${parsed.pathname.replace(/\/+$/, "")}${parsed.search}`;
-  });
+import { modelServerUrl } from "./modelServers.js";
 
 // Cog (replicate/cog) HTTP contract: the settings of a cog runner in the catalogue, how our
 // public input maps onto a Cog model's own input, and the prediction object Cog sends back.

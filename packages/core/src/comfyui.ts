@@ -3,7 +3,7 @@
 // model's input fields to node inputs. The model's input schema comes from its bindings; a run's
 // input becomes the workflow it sends with POST /prompt.
 import { z } from "zod";
-import { modelServerUrl } from "./cog.js";
+import { modelServerUrl } from "./modelServers.js";
 import { IMAGE_SIZES } from "./media.js";
 
 const nodeId = z.string().min(1).max(40);

@@ -16,6 +16,7 @@ export * from "./webhooks/delivery.js";
 export * from "./webhooks/addresses.js";
 export * from "./webhooks/present.js";
 export * from "./webhooks/filter.js";
+export * from "./modelServers.js";
 export * from "./cog.js";
 export * from "./openaiServer.js";
 export * from "./comfyui.js";

@@ -2,7 +2,7 @@
 // model server: their settings in the catalogue, and what a run's input becomes in their API
 // (the inverse of the OpenAI adapter's translation: the same field meanings, the other way).
 import { z } from "zod";
-import { modelServerUrl } from "./cog.js";
+import { modelServerUrl } from "./modelServers.js";
 import { IMAGE_SIZES, VIDEO_SIZES } from "./media.js";
 
 export const OPENAI_SERVER_APIS = ["images", "videos", "speech"] as const;
