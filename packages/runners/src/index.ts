@@ -1,6 +1,7 @@
 export * from "./runner.js";
 export { createCogRunner, type CogResults, type CogRunnerDeps, type CogSlots } from "./cog/cogRunner.js";
-export { cogFetchPolicy, cogOutput, copyOutputs } from "./cog/outputs.js";
+export { outputOfKind, copyOutputs } from "./outputs.js";
+export { cogFetchPolicy } from "./cog/outputPolicy.js";
 export { IMAGE_SIZES, renderImage } from "./generators/image.js";
 export { AUDIO_FORMATS, renderWav } from "./generators/audio.js";
 export { VIDEO_FORMATS, VIDEO_SIZES, drawFrames, renderGif, type ClipSpec } from "./generators/video.js";

@@ -4,7 +4,7 @@
 // copied before it is shown; a report that is not shown (its run ended meanwhile) leaves nothing.
 import { fileReferences, outputKindOf, type RunnerSettings, type RunProgress } from "@svc/core";
 import type { Logger } from "@svc/logger";
-import { cogFetchPolicy, cogOutput, copyOutputs } from "@svc/runners";
+import { cogFetchPolicy, copyOutputs, outputOfKind } from "@svc/runners";
 import type { OutputStorage } from "@svc/storage";
 import type { ProgressRecorder } from "@svc/use-cases";
 
@@ -58,7 +58,7 @@ export function cogProgressOutputs(deps: {
     }
     // The basis read here, passed on: the recorder need not read it again.
     const counted = { kind: outputKindOf(settings), unitsRequested: basis!.unitsRequested };
-    if (await deps.record(runId, { ...rest, output: cogOutput(settings.output, urls) }, counted)) {
+    if (await deps.record(runId, { ...rest, output: outputOfKind(settings.output, urls) }, counted)) {
       for (const [i, ref] of fileReferences(output).entries()) copied.set(ref, urls[i]!);
     } else await outputs.discardExcept(null);
   }

@@ -9,7 +9,8 @@ import {
   type CogRunnerSettings,
 } from "@svc/core";
 import { abortableDelay, RunnerCanceled, RunnerError, type Runner } from "../runner.js";
-import { cogFetchPolicy, cogOutput, copyOutputs } from "./outputs.js";
+import { outputOfKind, copyOutputs } from "../outputs.js";
+import { cogFetchPolicy } from "./outputPolicy.js";
 
 /**
  * Where completed predictions arrive. Cog calls our webhook (on any worker replica); the result is
@@ -310,7 +311,7 @@ export function createCogRunner(deps: CogRunnerDeps): Runner {
         throw new RunnerCanceled("The model server canceled the prediction.");
       const urls = await copyOutputs(prediction.output, outputs, signal, cogFetchPolicy(s.servers, deps));
       const units = s.output === "image" ? urls.length : unitsRequested;
-      return { units, output: cogOutput(s.output, urls) };
+      return { units, output: outputOfKind(s.output, urls) };
     },
   };
 }

@@ -12,7 +12,7 @@ import {
   type ComfyUISettings,
 } from "@svc/core";
 import { abortableDelay, RunnerCanceled, RunnerError, type RunContext, type Runner } from "../runner.js";
-import { cogOutput } from "../cog/outputs.js";
+import { outputOfKind } from "../outputs.js";
 
 export interface ComfyRunnerDeps {
   /** Gives a run's slot back once its server is done (the worker also does, at the run's end). */
@@ -464,7 +464,7 @@ export function createComfyRunner(deps: ComfyRunnerDeps): Runner & { close(): vo
               ctx.progress({
                 completed: urls.length,
                 total: Math.max(ctx.unitsRequested, urls.length),
-                output: cogOutput(s.output, urls),
+                output: outputOfKind(s.output, urls),
               });
             })
             .catch(() => {});
@@ -485,7 +485,7 @@ export function createComfyRunner(deps: ComfyRunnerDeps): Runner & { close(): vo
         const urls = await files(comfyOutputFiles(entry));
         return {
           units: s.output === "image" ? urls.length : ctx.unitsRequested,
-          output: cogOutput(s.output, urls),
+          output: outputOfKind(s.output, urls),
         };
       } catch (error) {
         if (ctx.signal.aborted && promptId) await cancel(s, server, promptId).catch(() => {});

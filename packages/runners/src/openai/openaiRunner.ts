@@ -10,7 +10,7 @@ import {
   type OpenAIServerSettings,
 } from "@svc/core";
 import { abortableDelay, RunnerError, type RunContext, type Runner, type RunNotes } from "../runner.js";
-import { cogOutput, copyOutputs, type OutputFetchPolicy } from "../cog/outputs.js";
+import { outputOfKind, copyOutputs, type OutputFetchPolicy } from "../outputs.js";
 import { authorization } from "./health.js";
 
 export interface OpenAIRunnerDeps {
@@ -175,8 +175,8 @@ export function createOpenAIRunner(deps: OpenAIRunnerDeps): Runner {
       d.b64_json ? `data:image/png;base64,${d.b64_json}` : (d.url ?? ""),
     );
     const urls = await copyOutputs(refs.filter(Boolean), ctx.outputs, ctx.signal, policy(s));
-    ctx.progress({ completed: urls.length, total: urls.length, output: cogOutput("image", urls) });
-    return { units: urls.length, output: cogOutput("image", urls) };
+    ctx.progress({ completed: urls.length, total: urls.length, output: outputOfKind("image", urls) });
+    return { units: urls.length, output: outputOfKind("image", urls) };
   }
 
   async function speech(ctx: RunContext, s: OpenAIServerSettings, server: string) {
@@ -188,7 +188,7 @@ export function createOpenAIRunner(deps: OpenAIRunnerDeps): Runner {
       throw new RunnerError("MODEL_ERROR", `a model output is larger than ${deps.maxOutputBytes} bytes`);
     const ref = `data:${type.split(";")[0]};base64,${bytes.toString("base64")}`;
     const urls = await copyOutputs([ref], ctx.outputs, ctx.signal, policy(s));
-    return { units: ctx.unitsRequested, output: cogOutput("audio", urls) };
+    return { units: ctx.unitsRequested, output: outputOfKind("audio", urls) };
   }
 
   /**
@@ -261,7 +261,7 @@ export function createOpenAIRunner(deps: OpenAIRunnerDeps): Runner {
         Buffer.from(await content.body.arrayBuffer()),
         ctx.signal,
       );
-      return { units: ctx.unitsRequested, output: cogOutput("video", [url]) };
+      return { units: ctx.unitsRequested, output: outputOfKind("video", [url]) };
     } catch (error) {
       // A canceled run's job is deleted on its server, which stops the GPU's work on it.
       if (ctx.signal.aborted)

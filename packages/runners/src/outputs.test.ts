@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import { mkdtemp, readdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { RunnerError } from "../runner.js";
+import { RunnerError } from "./runner.js";
 import { localStore, runOutputs } from "@svc/storage";
 import { copyOutputs, type OutputFetchPolicy } from "./outputs.js";
 

@@ -1,7 +1,11 @@
+// Copying a model server's output files into our store, for every kind of server (Cog, OpenAI-style,
+// ComfyUI): data URLs decoded, URLs downloaded with the address rules of a URL someone outside
+// chose, sizes bounded while streaming. A kind says only where its files may come from (its
+// OutputFetchPolicy).
 import { pipeline, Transform, type Readable } from "node:stream";
 import type { Dispatcher } from "undici";
-import { extensionForMediaType, fileReferences, outputKeysIn } from "@svc/core";
-import { RunnerError } from "../runner.js";
+import { extensionForMediaType, fileReferences } from "@svc/core";
+import { RunnerError } from "./runner.js";
 import { guardedAgents, guardedGet, RefusedUrl, type RunOutputs } from "@svc/storage";
 
 function decodeDataUrl(url: string): { body: Buffer; ext: string } {
@@ -13,29 +17,8 @@ function decodeDataUrl(url: string): { body: Buffer; ext: string } {
   return { body, ext: extensionForMediaType(match[1] ?? "") };
 }
 
-/** How long one output file's download may take. */
-export const COG_OUTPUT_TIMEOUT_MS = 120_000;
-
-/**
- * How a Cog model's outputs are fetched: from anywhere public, and from its own servers. A file
- * Cog uploaded to us (its --upload-url, the workers' upload endpoint) is ours already: kept.
- */
-export function cogFetchPolicy(
-  servers: readonly string[],
-  limits: { allowPrivateOutputs: boolean; maxOutputBytes: number; publicBaseUrl?: string },
-): OutputFetchPolicy {
-  const base = limits.publicBaseUrl;
-  return {
-    allowPrivate: limits.allowPrivateOutputs,
-    trustedOrigins: new Set(servers.map((server) => new URL(server).origin)),
-    timeoutMs: COG_OUTPUT_TIMEOUT_MS,
-    maxBytes: limits.maxOutputBytes,
-    ...(base && { ours: (ref: string) => outputKeysIn(ref, base).size > 0 }),
-  };
-}
-
-/** A Cog model's files, copied, in the shape of our outputs: { images }, { video } or { audio }. */
-export function cogOutput(kind: "image" | "video" | "audio", urls: string[]): Record<string, string[]> {
+/** A model's files, copied, in the shape of our outputs: { images }, { video } or { audio }. */
+export function outputOfKind(kind: "image" | "video" | "audio", urls: string[]): Record<string, string[]> {
   return { [kind === "image" ? "images" : kind]: urls };
 }
 
