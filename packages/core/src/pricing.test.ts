@@ -1,4 +1,5 @@
 import {
+  unitsProduced,
   defaultEstimate,
   runCharge,
   tokensFor,
@@ -65,5 +66,17 @@ describe("pricing", () => {
     expect(unitsDelivered("image", undefined, 4)).toBe(0);
     expect(unitsDelivered("video", "https://cog/outputs/p/video.mp4", 5)).toBe(5);
     expect(unitsDelivered("audio", { text: "not a file" }, 5)).toBe(0);
+  });
+});
+
+describe("the units a finished run made", () => {
+  it("are what its output delivers, decided here for every kind (runners report only outputs)", () => {
+    const images = { images: ["https://a/0.png", "https://a/1.png"] };
+    expect(unitsProduced("image", images, 4)).toBe(2);
+    expect(unitsProduced("image", images, 1)).toBe(1);
+    expect(unitsProduced("video", { video: ["https://a/v.mp4"] }, 5)).toBe(5);
+    expect(unitsProduced("audio", { audio: [] }, 3)).toBe(0);
+    // An output of no files: the run as asked (the echo).
+    expect(unitsProduced("echo", { echo: { prompt: "x" } }, 1)).toBe(1);
   });
 });

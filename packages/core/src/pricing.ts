@@ -80,3 +80,12 @@ export function unitsDelivered(kind: OutputKind, output: unknown, unitsRequested
   if (!files) return 0;
   return Math.min(unitsRequested, kind === "image" ? files : unitsRequested);
 }
+
+/**
+ * The units a finished run made, which its charge is for: what its output delivers (one per image
+ * file; a video or an audio track is the whole run), or, for an output of no files (the echo),
+ * the run as asked. Decided here for every kind: runners report their output, never its units.
+ */
+export function unitsProduced(kind: OutputKind, output: unknown, unitsRequested: number): number {
+  return kind === "echo" ? unitsRequested : unitsDelivered(kind, output, unitsRequested);
+}

@@ -28,9 +28,8 @@ export interface RunContext {
   fileFields?: readonly string[];
 }
 
+/** What a run made; the units it is charged for follow from it (core's unitsProduced). */
 export interface RunResult {
-  /** Units actually produced (images, seconds of audio or video), the basis of the charge. */
-  units: number;
   output: Record<string, unknown>;
 }
 

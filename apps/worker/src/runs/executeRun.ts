@@ -1,5 +1,12 @@
 import type { Job } from "bullmq";
-import { isInstant, namesFiles, outputKindOf, retryWhileDown, type RunProgress } from "@svc/core";
+import {
+  isInstant,
+  namesFiles,
+  outputKindOf,
+  retryWhileDown,
+  unitsProduced,
+  type RunProgress,
+} from "@svc/core";
 import type { Logger } from "@svc/logger";
 import type { DirectRunJob, InstantRun, LeasedRunJob } from "@svc/queue";
 import {
@@ -204,7 +211,11 @@ async function executeInstant(
         }),
       ).catch(() => undefined);
       if (!result) return undefined;
-      outcome = { to: "COMPLETED", output: result.output, units: result.units };
+      outcome = {
+        to: "COMPLETED",
+        output: result.output,
+        units: unitsProduced(outputKindOf(instant.runner), result.output, instant.unitsRequested),
+      };
     }
     const settled = await step("run.settle", () =>
       throughOutage("settlement", () =>
@@ -376,7 +387,11 @@ async function executeStarted(
         fileFields,
       }),
     );
-    end = { kind: "produced", output: result.output, units: result.units };
+    end = {
+      kind: "produced",
+      output: result.output,
+      units: unitsProduced(outputKindOf(run.runner), result.output, run.unitsRequested),
+    };
   } catch (error) {
     failure = error;
     if (timedOut()) end = { kind: "timed_out" };

@@ -310,8 +310,7 @@ export function createCogRunner(deps: CogRunnerDeps): Runner {
       if (prediction.status === "canceled")
         throw new RunnerCanceled("The model server canceled the prediction.");
       const urls = await copyOutputs(prediction.output, outputs, signal, cogFetchPolicy(s.servers, deps));
-      const units = s.output === "image" ? urls.length : unitsRequested;
-      return { units, output: outputOfKind(s.output, urls) };
+      return { output: outputOfKind(s.output, urls) };
     },
   };
 }

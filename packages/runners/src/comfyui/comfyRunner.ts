@@ -483,10 +483,7 @@ export function createComfyRunner(deps: ComfyRunnerDeps): Runner & { close(): vo
         }
         await showing;
         const urls = await files(comfyOutputFiles(entry));
-        return {
-          units: s.output === "image" ? urls.length : ctx.unitsRequested,
-          output: outputOfKind(s.output, urls),
-        };
+        return { output: outputOfKind(s.output, urls) };
       } catch (error) {
         if (ctx.signal.aborted && promptId) await cancel(s, server, promptId).catch(() => {});
         if (error instanceof ServerFailed)

@@ -60,6 +60,6 @@ export const audioRunner = (pool: RenderPool, ffmpeg: () => string): Runner => (
       [url] = await Promise.all([outputs.save("audio.mp3", mp3.stdout, signal), mp3.done]);
     } else url = await outputs.save("audio.wav", wav, signal);
     progress({ completed: seconds, total: seconds });
-    return { units: seconds, output: { audio: [url] } };
+    return { output: { audio: [url] } };
   },
 });

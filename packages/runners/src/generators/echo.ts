@@ -7,6 +7,6 @@ import { abortableDelay, type Runner } from "../runner.js";
 export const echoRunner: Runner = {
   async run({ input, settings, signal }) {
     await abortableDelay(settings.kind === "builtin" ? settings.delay_ms : 0, signal);
-    return { units: 1, output: { echo: input } };
+    return { output: { echo: input } };
   },
 };

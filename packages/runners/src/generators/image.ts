@@ -76,6 +76,6 @@ export const imageRunner = (pool: RenderPool): Runner => ({
       images.push(await outputs.save(`${i}.png`, bytes, signal));
       progress({ completed: images.length, total: count, output: { images: [...images] } });
     }
-    return { units: images.length, output: { images } };
+    return { output: { images } };
   },
 });

@@ -97,6 +97,6 @@ export const upscaleRunner = (pool: RenderPool): Runner => ({
     const bytes = await pool.render({ kind: "upscale", image: file.bytes }, signal);
     const url = await outputs.save("0.png", bytes, signal);
     progress({ completed: 1, total: 1, output: { images: [url] } });
-    return { units: 1, output: { images: [url] } };
+    return { output: { images: [url] } };
   },
 });

@@ -166,6 +166,6 @@ export const videoRunner = (pool: RenderPool, ffmpeg: () => string): Runner => (
       }
     }
     progress({ completed: seconds, total: seconds });
-    return { units: seconds, output: { video: [url] } };
+    return { output: { video: [url] } };
   },
 });

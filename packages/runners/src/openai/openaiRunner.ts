@@ -176,7 +176,7 @@ export function createOpenAIRunner(deps: OpenAIRunnerDeps): Runner {
     );
     const urls = await copyOutputs(refs.filter(Boolean), ctx.outputs, ctx.signal, policy(s));
     ctx.progress({ completed: urls.length, total: urls.length, output: outputOfKind("image", urls) });
-    return { units: urls.length, output: outputOfKind("image", urls) };
+    return { output: outputOfKind("image", urls) };
   }
 
   async function speech(ctx: RunContext, s: OpenAIServerSettings, server: string) {
@@ -188,7 +188,7 @@ export function createOpenAIRunner(deps: OpenAIRunnerDeps): Runner {
       throw new RunnerError("MODEL_ERROR", `a model output is larger than ${deps.maxOutputBytes} bytes`);
     const ref = `data:${type.split(";")[0]};base64,${bytes.toString("base64")}`;
     const urls = await copyOutputs([ref], ctx.outputs, ctx.signal, policy(s));
-    return { units: ctx.unitsRequested, output: outputOfKind("audio", urls) };
+    return { output: outputOfKind("audio", urls) };
   }
 
   /**
@@ -261,7 +261,7 @@ export function createOpenAIRunner(deps: OpenAIRunnerDeps): Runner {
         Buffer.from(await content.body.arrayBuffer()),
         ctx.signal,
       );
-      return { units: ctx.unitsRequested, output: outputOfKind("video", [url]) };
+      return { output: outputOfKind("video", [url]) };
     } catch (error) {
       // A canceled run's job is deleted on its server, which stops the GPU's work on it.
       if (ctx.signal.aborted)
