@@ -13,6 +13,7 @@ export * from "./operator/keys.js";
 export * from "./webhooks/sendDeliveries.js";
 export * from "./runs/admission.js";
 export * from "./runs/outcome.js";
+export * from "./runs/runFiles.js";
 export * from "./files/files.js";
 export * from "./catalogue/importOpenAIModel.js";
 export * from "./catalogue/importComfyModel.js";

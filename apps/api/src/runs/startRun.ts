@@ -93,13 +93,14 @@ export async function startRun(deps: AppDeps, res: Response, request: StartRun):
   const { runs, config, metrics, realtime } = deps;
   const auth = authOf(res);
   const model = await runnableModel(deps, res, request.modelId);
-  if (!auth.keyId) throw new ApiError("FORBIDDEN", "Runs are started with an API key.");
+  // runnableModel's keyRefusal has refused a caller without a key (400, naming X-Api-Key-Id).
+  const keyId = auth.keyId!;
   if (request.webhookUrl)
     await checkWebhookUrl(request.webhookUrl, "webhook_url", config.WEBHOOK_ALLOW_PRIVATE_URLS);
   // File inputs become files of the caller's (fetched, typed, stored) before the run is made.
   const input = await resolveFileInputs(
     deps.files,
-    { accountId: auth.accountId, mode: auth.mode, apiKeyId: auth.keyId },
+    { accountId: auth.accountId, mode: auth.mode, apiKeyId: keyId },
     fileFieldsFor(model),
     validateRunInput(model, request.input),
   );
@@ -111,7 +112,7 @@ export async function startRun(deps: AppDeps, res: Response, request: StartRun):
     },
     {
       accountId: auth.accountId,
-      apiKeyId: auth.keyId,
+      apiKeyId: keyId,
       keyMaxConcurrentRuns: auth.keyMaxConcurrentRuns ?? null,
       mode: auth.mode,
       model,

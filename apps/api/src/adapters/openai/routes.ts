@@ -22,6 +22,7 @@ import {
   type VideoRun,
 } from "@svc/core";
 import { findModel, findRunForAccount, listModels, listRuns, type Run } from "@svc/db";
+import { deleteRunFiles } from "@svc/use-cases";
 import { authOf } from "../../auth/authenticate.js";
 import { clientGone } from "../../http/clientGone.js";
 import { readForm } from "../../http/upload.js";
@@ -518,10 +519,18 @@ const deleteVideo = route({
   reply: { status: 200, schema: S.VideoDeleted, description: "Deleted" },
   async handler({ params }, ctx) {
     const run = await videoRun(ctx, params.id);
-    if (!isTerminal(run.status)) await ctx.deps.runs.cancel(authOf(ctx.res), run.id);
-    const settled = isTerminal(run.status) ? run : await videoRun(ctx, run.id);
-    const keys = outputFiles(ctx.deps, settled).map(([, key]) => key);
-    if (keys.length) await ctx.deps.outputs.store.remove(keys);
+    const { deps } = ctx;
+    await deleteRunFiles(
+      {
+        db: deps.db,
+        runs: deps.runs,
+        store: deps.outputs.store,
+        publicBaseUrl: deps.config.PUBLIC_BASE_URL,
+        secretsKey: secretsKey(deps),
+      },
+      authOf(ctx.res),
+      run.id,
+    );
     return { id: run.id, object: "video.deleted" as const, deleted: true as const };
   },
 });
