@@ -9,10 +9,10 @@
 // - fields are storable text (no NUL, no lone surrogate), each file field is given once.
 import { PassThrough, type Readable } from "node:stream";
 import busboy from "busboy";
-import { ApiError, inputFileKey } from "@svc/core";
-import { deleteFile, type File } from "@svc/db";
+import { ApiError } from "@svc/core";
+import type { File } from "@svc/db";
 import { FileRefused } from "@svc/storage";
-import { fileRefusal, ingestFile } from "@svc/use-cases";
+import { deleteInputFile, fileRefusal, ingestFile } from "@svc/use-cases";
 import { authOf } from "../auth/authenticate.js";
 import { unstorableText } from "./boundary.js";
 import type { RouteContext } from "./route.js";
@@ -174,12 +174,7 @@ async function receive(ctx: RouteContext, files: readonly string[] | "body"): Pr
     // What the form had taken goes with it (never shown, never a run's); the rest is failing now.
     await Promise.allSettled(taken);
     const made = Object.values(form.files);
-    await Promise.allSettled(
-      made.map(async (file) => {
-        await deleteFile(deps.db, owner, file.id);
-        await deps.files.store.remove([inputFileKey(file.id, file.contentType)]);
-      }),
-    );
+    await Promise.allSettled(made.map((file) => deleteInputFile(deps.files, owner, file)));
     if (error instanceof FileRefused) throw fileRefusal(error);
     if (error instanceof BodyCut) throw invalid(`The upload was not received whole: ${error.message}.`);
     throw error;

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { ApiError, ACCEPTED_FILE_TYPES, inputFileKey } from "@svc/core";
-import { deleteFile, findFile, listFiles } from "@svc/db";
-import { presentFile } from "@svc/use-cases";
+import { ApiError, ACCEPTED_FILE_TYPES } from "@svc/core";
+import { findFile, listFiles } from "@svc/db";
+import { deleteInputFile, presentFile } from "@svc/use-cases";
 import { authOf } from "../auth/authenticate.js";
 import { cursorSchema, paginate } from "../http/cursor.js";
 import { rawRoute, route, type Route, type RouteContext } from "../http/route.js";
@@ -101,8 +101,7 @@ const deleteFileRoute = route({
   reply: { status: 200, schema: R.FileDeleted, description: "Deleted" },
   async handler({ params }, ctx) {
     const file = await fileOr404(ctx, params.fileId);
-    if (!(await deleteFile(ctx.deps.db, fileOwner(ctx), file.id))) throw notFound(params.fileId);
-    await ctx.deps.outputs.store.remove([inputFileKey(file.id, file.contentType)]);
+    if (!(await deleteInputFile(ctx.deps.files, fileOwner(ctx), file))) throw notFound(params.fileId);
     return { data: { id: file.id, deleted: true as const } };
   },
 });

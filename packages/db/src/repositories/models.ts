@@ -104,3 +104,9 @@ export async function updateModelSettings(
   });
   return withCatalogueFields(row);
 }
+
+/** The ids of the models that make videos (whatever their status: old runs stay listed). */
+export async function videoModelIds(db: Db): Promise<string[]> {
+  const models = await db.model.findMany({ where: { outputsVideo: true }, select: { id: true } });
+  return models.map((m) => m.id);
+}

@@ -11,6 +11,7 @@ import {
 import { Readable } from "node:stream";
 import {
   createFileWithinQuota,
+  deleteFile,
   filesBytesHeld,
   findFile,
   findFilesById,
@@ -76,6 +77,21 @@ export function presentFile(file: File, publicBaseUrl: string) {
     created_at: file.createdAt.toISOString(),
     expires_at: file.expiresAt.toISOString(),
   };
+}
+
+/**
+ * Deletes an input file of the owner's: its row marked, then its bytes removed. false when it was
+ * not there (another account's, deleted, or never made). Runs made with it and not yet started
+ * fail with INPUT_FILE_UNAVAILABLE, charged nothing.
+ */
+export async function deleteInputFile(
+  deps: Pick<FileDeps, "db" | "store">,
+  owner: { accountId: string; mode: Mode },
+  file: Pick<File, "id" | "contentType">,
+): Promise<boolean> {
+  if (!(await deleteFile(deps.db, owner, file.id))) return false;
+  await deps.store.remove([inputFileKey(file.id, file.contentType)]);
+  return true;
 }
 
 /** The answer to a refused upload (a refused file input is a 400 naming its field instead). */

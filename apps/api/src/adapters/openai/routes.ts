@@ -21,7 +21,7 @@ import {
   type RunRecord,
   type VideoRun,
 } from "@svc/core";
-import { findModel, findRunForAccount, listModels, listRuns, type Run } from "@svc/db";
+import { findModel, findRunForAccount, listModels, listRuns, videoModelIds, type Run } from "@svc/db";
 import { deleteRunFiles } from "@svc/use-cases";
 import { authOf } from "../../auth/authenticate.js";
 import { clientGone } from "../../http/clientGone.js";
@@ -485,14 +485,10 @@ const listVideos = route({
   async handler({ query }, ctx) {
     const auth = authOf(ctx.res);
     const after = query.after ? await videoRun(ctx, query.after) : null;
-    const videoModels = await ctx.deps.db.model.findMany({
-      where: { outputsVideo: true },
-      select: { id: true },
-    });
     const found = await listRuns(ctx.deps.db, {
       accountId: auth.accountId,
       mode: auth.mode,
-      modelIds: videoModels.map((m) => m.id),
+      modelIds: await videoModelIds(ctx.deps.db),
       ...(after && { after: { createdAt: after.createdAt, id: after.id } }),
       limit: query.limit + 1,
     });

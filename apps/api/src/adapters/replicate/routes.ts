@@ -16,8 +16,8 @@ import {
   webhookFilterOf,
   type PredictionRun,
 } from "@svc/core";
-import { deleteFile, findModel, listModels, listRuns } from "@svc/db";
-import { inputFileKey } from "@svc/core";
+import { findModel, listModels, listRuns } from "@svc/db";
+import { deleteInputFile } from "@svc/use-cases";
 import { authOf } from "../../auth/authenticate.js";
 import { cursorSchema, paginate } from "../../http/cursor.js";
 import { rawRoute, route, type Route, type RouteContext } from "../../http/route.js";
@@ -367,8 +367,7 @@ const deleteFileRoute = rawRoute({
   responses: { 204: { description: "Deleted" } },
   async handler({ params }, ctx) {
     const file = await fileOr404(ctx, params.id);
-    await deleteFile(ctx.deps.db, fileOwner(ctx), file.id);
-    await ctx.deps.outputs.store.remove([inputFileKey(file.id, file.contentType)]);
+    await deleteInputFile(ctx.deps.files, fileOwner(ctx), file);
     ctx.res.status(204).end();
   },
 });
