@@ -36,7 +36,7 @@ export const baseEnvSchema = z.object({
   ),
   DATABASE_POOLING: doc(
     z.enum(["session", "transaction"]).default("session"),
-    "session: DATABASE_URL reaches Postgres itself or a pooler in session mode, and the hot path's statements are prepared once per connection. transaction: DATABASE_URL is a pooler in transaction mode (PgBouncer's pool_mode=transaction, most managed poolers), where a connection is not the same server session from one transaction to the next; statements are then sent unprepared. An API or worker whose connections turn out to share server sessions while this is session refuses to start, with a line naming this setting. See README \"Postgres behind a pooler\".",
+    "session: DATABASE_URL reaches Postgres itself or a pooler in session mode, and the hot path's statements are prepared once per connection. transaction: DATABASE_URL is a pooler in transaction mode (PgBouncer's pool_mode=transaction, most managed poolers), where a connection is not the same server session from one transaction to the next; statements are then sent unprepared. An API or worker whose connections turn out to share server sessions while this is session refuses to start, with a line naming this setting. See docs/operating.md \"Postgres behind a pooler\".",
   ),
   DATABASE_DIRECT_URL: doc(
     url(["postgres", "postgresql"]).optional(),
@@ -49,7 +49,7 @@ export const baseEnvSchema = z.object({
   ),
   REDIS_URL: doc(
     url(["redis", "rediss"]).default("redis://127.0.0.1:6379"),
-    'One Redis (the job queues, run events, the scheduler), when neither REDIS_SENTINELS nor REDIS_CLUSTER_NODES is set: redis://[user:password@]host:port[/db], rediss:// for TLS. Use maxmemory-policy noeviction. See README "Redis: one node, Sentinel or Cluster".',
+    'One Redis (the job queues, run events, the scheduler), when neither REDIS_SENTINELS nor REDIS_CLUSTER_NODES is set: redis://[user:password@]host:port[/db], rediss:// for TLS. Use maxmemory-policy noeviction. See docs/operating.md "Redis: one node, Sentinel or Cluster".',
   ),
   REDIS_SENTINELS: doc(
     hostPorts.optional(),
@@ -109,7 +109,7 @@ export const baseEnvSchema = z.object({
   ),
   OUTPUT_STORAGE: doc(
     z.enum(["local", "s3"]).default("local"),
-    'Where outputs are kept: local (files under OUTPUT_DIR, which the API and every worker must share) or s3 (an S3-compatible bucket; the API and the workers then share no directory). See README "Storage".',
+    'Where outputs are kept: local (files under OUTPUT_DIR, which the API and every worker must share) or s3 (an S3-compatible bucket; the API and the workers then share no directory). See docs/operating.md "Storage".',
   ),
   OUTPUT_DIR: doc(
     z.string().min(1).default("./var/outputs"),
@@ -183,7 +183,7 @@ export function crossRules(config: z.infer<typeof baseEnvSchema>, ctx: z.Refinem
 export const serviceEnvSchema = baseEnvSchema.extend({
   OTEL_EXPORTER_OTLP_ENDPOINT: doc(
     url(["http", "https"]).optional(),
-    'Traces (OpenTelemetry): an OTLP/HTTP collector\'s base URL; spans go to <it>/v1/traces. Unset: no tracing, at no cost. See README "Traces".',
+    'Traces (OpenTelemetry): an OTLP/HTTP collector\'s base URL; spans go to <it>/v1/traces. Unset: no tracing, at no cost. See docs/operating.md "Traces".',
     "http://otel-collector:4318",
   ),
   OTEL_EXPORTER_OTLP_HEADERS: doc(
@@ -464,7 +464,7 @@ export const workerEnvSchema = serviceEnvSchema.extend({
   ),
   COG_CALLBACK_URL: doc(
     url(["http", "https"]).optional(),
-    'Cog model servers (README "Serving your own models"): the URL at which they reach this worker\'s callback server. Unset: Cog models cannot run here.',
+    "Cog model servers (docs/serving-models.md): the URL at which they reach this worker's callback server. Unset: Cog models cannot run here.",
     "http://worker-1.internal:3100",
   ),
   COG_CALLBACK_HOST: doc(z.string().min(1).default("0.0.0.0"), "Address the Cog callback server listens on."),

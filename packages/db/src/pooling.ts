@@ -45,7 +45,7 @@ export async function poolingRefusal(
 ): Promise<string | null> {
   if (config.DATABASE_POOLING === "transaction") return null;
   if (!(await sharesServerSessions(config.DATABASE_URL))) return null;
-  return 'DATABASE_URL leads to a pooler in transaction mode (its connections share server sessions), but DATABASE_POOLING is "session": set DATABASE_POOLING=transaction (and DATABASE_DIRECT_URL for migrations); see README "Postgres behind a pooler".';
+  return 'DATABASE_URL leads to a pooler in transaction mode (its connections share server sessions), but DATABASE_POOLING is "session": set DATABASE_POOLING=transaction (and DATABASE_DIRECT_URL for migrations); see docs/operating.md "Postgres behind a pooler".';
 }
 
 /**
