@@ -104,3 +104,9 @@ export function authenticate({ db, config, logger }: AppDeps, failures?: AuthFai
     next();
   };
 }
+
+/** Whose things a request reaches: the caller's account, in its key's (or session's) mode. */
+export function ownerOf(res: Response): { accountId: string; mode: Mode } {
+  const { accountId, mode } = authOf(res);
+  return { accountId, mode };
+}

@@ -10,13 +10,13 @@ import {
   OUTPUT_MEDIA_TYPES,
   OUTPUT_NAME,
   OUTPUT_TOKEN,
-  parseSecretsKey,
   servedMediaType,
 } from "@svc/core";
 import { findFilesById } from "@svc/db";
 import type { Logger } from "@svc/logger";
 import { RangeNotSatisfiable, type OutputStore, type S3OutputStore } from "@svc/storage";
 import { perApp, rawRoute, type Route } from "../http/route.js";
+import { secretsKey } from "../secrets.js";
 
 /**
  * An output is shown inline only as one of the allowed media types, never sniffed, and under a
@@ -123,7 +123,6 @@ export const FILES_PREFIX = "/files";
 
 const binary = { schema: { type: "string" as const, format: "binary" } };
 
-const inputsKey = perApp(({ config }) => parseSecretsKey(config.SECRETS_KEY));
 const INPUT_NAME = /^(file_[0-9A-Za-z]{22})\.([a-z0-9]{1,5})$/;
 
 /**
@@ -149,7 +148,7 @@ const inputFile = rawRoute({
     const id = match?.[1];
     const now = Math.floor(Date.now() / 1000);
     const file =
-      id && inputFileSignatureValid(inputsKey(deps), id, query.expires, query.signature, now)
+      id && inputFileSignatureValid(secretsKey(deps), id, query.expires, query.signature, now)
         ? await findFilesById(deps.db, [id]).then((found) => found[0])
         : undefined;
     if (!file || file.deletedAt || file.expiresAt.getTime() <= Date.now())

@@ -1,29 +1,15 @@
 import { z } from "zod";
-import { ApiError, ACCEPTED_FILE_TYPES } from "@svc/core";
-import { findFile, listFiles } from "@svc/db";
+import { ACCEPTED_FILE_TYPES } from "@svc/core";
 import { deleteInputFile, presentFile } from "@svc/use-cases";
-import { authOf } from "../auth/authenticate.js";
-import { cursorSchema, paginate } from "../http/cursor.js";
-import { rawRoute, route, type Route, type RouteContext } from "../http/route.js";
+import { rawRoute, route, type Route } from "../http/route.js";
 import { receiveUpload } from "../http/upload.js";
-import { pageLimit } from "../http/validate.js";
+import { fileNotFound, fileOr404, fileOwner, filesPage, listQuery } from "../files/owned.js";
 import * as R from "../openapi/responses.js";
 import { sendInputFile } from "../outputs/files.js";
 
 const tags = ["Files"];
 const fileId = z.string().meta({ example: "file_5bS2vVd1LnZRvYqNZ3H9aA" });
 const byId = z.object({ fileId });
-const notFound = (id: string) =>
-  new ApiError(
-    "FILE_NOT_FOUND",
-    `No file with id ${JSON.stringify(id)} (it may have been deleted or expired).`,
-  );
-export const fileOwner = ({ res }: RouteContext) => {
-  const { accountId, mode } = authOf(res);
-  return { accountId, mode };
-};
-export const fileOr404 = async (ctx: RouteContext, id: string) =>
-  (await findFile(ctx.deps.db, fileOwner(ctx), id)) ?? Promise.reject(notFound(id));
 
 const uploadFile = route({
   method: "post",
@@ -38,12 +24,6 @@ const uploadFile = route({
     return { data: presentFile(await receiveUpload(ctx), ctx.deps.config.PUBLIC_BASE_URL) };
   },
 });
-
-export const listQuery = z.object({ limit: pageLimit, cursor: cursorSchema });
-
-/** A page of the caller's files, newest first, and the cursor of the next. */
-export const filesPage = async (ctx: RouteContext, query: z.output<typeof listQuery>) =>
-  paginate(await listFiles(ctx.deps.db, fileOwner(ctx), query.limit + 1, query.cursor), query.limit);
 
 const listFilesRoute = route({
   method: "get",
@@ -101,7 +81,7 @@ const deleteFileRoute = route({
   reply: { status: 200, schema: R.FileDeleted, description: "Deleted" },
   async handler({ params }, ctx) {
     const file = await fileOr404(ctx, params.fileId);
-    if (!(await deleteInputFile(ctx.deps.files, fileOwner(ctx), file))) throw notFound(params.fileId);
+    if (!(await deleteInputFile(ctx.deps.files, fileOwner(ctx), file))) throw fileNotFound(params.fileId);
     return { data: { id: file.id, deleted: true as const } };
   },
 });

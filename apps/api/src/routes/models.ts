@@ -3,6 +3,7 @@ import { ApiError, MODEL_CATEGORIES, poolOf, presentModel, presentModelDetail } 
 import { findModel, listModels } from "@svc/db";
 import { route, type Route } from "../http/route.js";
 import { queryInt } from "../http/validate.js";
+import { modelId } from "../http/params.js";
 import * as R from "../openapi/responses.js";
 
 const MODELS_LIMIT_DEFAULT = 50;
@@ -18,12 +19,6 @@ const listModelsQuery = z.object({
     .meta({ type: "boolean" }),
   limit: queryInt(1, MODELS_LIMIT_MAX, MODELS_LIMIT_DEFAULT),
   offset: queryInt(0, Number.MAX_SAFE_INTEGER, 0),
-});
-
-/** A model id path parameter: it takes the rest of the path, slashes included ({modelId+}). */
-export const modelId = z.string().meta({
-  description: "Model id; it may contain slashes (vendor/model or vendor/family/variant)",
-  example: "acme/pixel/fast",
 });
 
 const listModelsRoute = route({

@@ -1,14 +1,9 @@
 import { z } from "zod";
 import {
   ApiError,
-  CANCEL_AFTER_MAX_MS,
-  CANCEL_AFTER_MIN_MS,
   RUN_PRIORITIES,
   RUN_STATUSES,
-  WAIT_MAX_SECONDS,
   WEBHOOK_FILTER_VALUES,
-  parseCancelAfter,
-  parsePreferWait,
   presentCanceledRun,
   presentCreatedRun,
   presentRun,
@@ -17,14 +12,15 @@ import {
 } from "@svc/core";
 import { listRuns } from "@svc/db";
 import { runView, streamRunEvents } from "../runs/realtime.js";
-import { hold, idempotencyKeyHeader, readRun, startRun, waitForRun } from "../runs/startRun.js";
+import { hold, readRun, startRun, waitForRun } from "../runs/startRun.js";
+import { preferHeader, runHeaders } from "../runs/headers.js";
 import { authOf } from "../auth/authenticate.js";
 import { cursorSchema, dateTimeQuery, paginate } from "../http/cursor.js";
 import { pageLimit } from "../http/validate.js";
 import { rawRoute, route, type Route } from "../http/route.js";
 import * as R from "../openapi/responses.js";
 import { header } from "../openapi/register.js";
-import { modelId } from "./models.js";
+import { modelId } from "../http/params.js";
 
 const createRunBody = z
   .strictObject({
@@ -47,40 +43,6 @@ const createRunBody = z
     path: ["webhook_events_filter"],
     message: "applies to webhook_url, which is missing",
   });
-
-const preferHeader = z
-  .string()
-  .optional()
-  .meta({
-    description: "wait, or wait=N (1 to 60 s): answer once the run has ended or N seconds have passed",
-  })
-  .transform((value, ctx) => {
-    const seconds = parsePreferWait(value);
-    if (seconds !== "invalid") return seconds;
-    ctx.addIssue({ code: "custom", message: `expected wait or wait=N with N from 1 to ${WAIT_MAX_SECONDS}` });
-    return z.NEVER;
-  });
-
-export const runHeaders = z.object({
-  "idempotency-key": idempotencyKeyHeader,
-  prefer: preferHeader,
-  "cancel-after": z
-    .string()
-    .optional()
-    .meta({
-      description: "Cancel (and refund) the run if it has not ended this long after creation: 30s, 5m, 1h30m",
-    })
-    .transform((value, ctx) => {
-      if (value === undefined) return null;
-      const ms = parseCancelAfter(value);
-      if (ms !== null) return ms;
-      ctx.addIssue({
-        code: "custom",
-        message: `expected a duration such as 30s, 5m or 1h30m, from ${CANCEL_AFTER_MIN_MS / 1_000}s to ${CANCEL_AFTER_MAX_MS / 3_600_000}h`,
-      });
-      return z.NEVER;
-    }),
-});
 
 const waitHeaders = z.object({ prefer: preferHeader });
 

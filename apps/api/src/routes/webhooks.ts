@@ -5,8 +5,6 @@ import {
   EVENT_TYPES,
   generateSigningSecret,
   knownEvents,
-  openSecret,
-  parseSecretsKey,
   presentDelivery,
   presentEndpoint,
   sealSecret,
@@ -14,7 +12,6 @@ import {
 import {
   createEndpoint,
   createTestDelivery,
-  defaultSecretEnc,
   deleteEndpoint,
   enableEndpoint,
   findEndpoint,
@@ -25,12 +22,13 @@ import {
   setEndpointEvents,
 } from "@svc/db";
 import { sendDeliveries } from "@svc/use-cases";
-import { authOf } from "../auth/authenticate.js";
-import { perApp, route, type Guard, type Route, type RouteContext } from "../http/route.js";
+import { ownerOf } from "../auth/authenticate.js";
+import { route, type Guard, type Route, type RouteContext } from "../http/route.js";
 import * as R from "../openapi/responses.js";
 import { cursorSchema, paginate } from "../http/cursor.js";
 import { pageLimit } from "../http/validate.js";
 import { checkWebhookUrl } from "../webhooks/checkUrl.js";
+import { defaultSigningSecret, secretsKey } from "../secrets.js";
 
 const SECRET_MESSAGE =
   "Store the signing_secret securely: it is returned only once and cannot be retrieved again.";
@@ -58,11 +56,7 @@ const notFound = (id: string) =>
 
 const webhookId = z.string().meta({ example: "wh_2kdpCM5tfN6vjSuI1aG2v2" });
 const byId = z.object({ webhookId });
-const secretsKey = perApp(({ config }) => parseSecretsKey(config.SECRETS_KEY));
-const owner = ({ res }: RouteContext) => {
-  const { accountId, mode } = authOf(res);
-  return { accountId, mode };
-};
+const owner = ({ res }: RouteContext) => ownerOf(res);
 const endpointOr404 = async (ctx: RouteContext, id: string) =>
   (await findEndpoint(ctx.deps.db, owner(ctx), id)) ?? Promise.reject(notFound(id));
 const send = ({ deps, res }: RouteContext, ids: string[]) =>
@@ -149,15 +143,6 @@ const defaultSecret = route({
     return { data: { signing_secret: await defaultSigningSecret(ctx) } };
   },
 });
-
-/** The secret per-run webhooks of the caller's account and mode are signed with (made on first use). */
-export async function defaultSigningSecret(ctx: RouteContext): Promise<string> {
-  const key = secretsKey(ctx.deps);
-  const sealed = await defaultSecretEnc(ctx.deps.db, owner(ctx), () =>
-    sealSecret(key, generateSigningSecret()),
-  );
-  return openSecret(key, sealed);
-}
 
 const readWebhook = route({
   method: "get",

@@ -12,7 +12,6 @@ import {
   isTerminal,
   openAIParam,
   openAIUsage,
-  parseSecretsKey,
   runFilesIn,
   presentOpenAIModel,
   presentVideo,
@@ -26,7 +25,8 @@ import { deleteRunFiles } from "@svc/use-cases";
 import { authOf } from "../../auth/authenticate.js";
 import { clientGone } from "../../http/clientGone.js";
 import { readForm } from "../../http/upload.js";
-import { perApp, rawRoute, route, type Route, type RouteContext } from "../../http/route.js";
+import { rawRoute, route, type Route, type RouteContext } from "../../http/route.js";
+import { secretsKey } from "../../secrets.js";
 import { header } from "../../openapi/register.js";
 import { waitForEnd } from "../../runs/realtime.js";
 import {
@@ -113,8 +113,6 @@ function failure(run: RunRecord): ApiError {
     ? new ApiError("VALIDATION_ERROR", message)
     : new ApiError("RUN_FAILED", message);
 }
-
-const secretsKey = perApp(({ config }) => parseSecretsKey(config.SECRETS_KEY));
 
 /**
  * The files the run made, in its output's order (their stable URLs and store keys): never merely

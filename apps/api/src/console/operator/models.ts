@@ -7,7 +7,6 @@ import {
   MODEL_PRICE_MAX,
   modelServerUrl,
   OPENAI_SERVER_APIS,
-  parseSecretsKey,
   poolOf,
 } from "@svc/core";
 import { findModel, listAllModels } from "@svc/db";
@@ -18,9 +17,10 @@ import {
   importOpenAIModel,
   ImportRefused,
 } from "@svc/use-cases";
-import { perApp, route, type Route } from "../../http/route.js";
+import { route, type Route } from "../../http/route.js";
+import { secretsKey } from "../../secrets.js";
 import * as R from "../../openapi/responses.js";
-import { modelId } from "../../routes/models.js";
+import { modelId } from "../../http/params.js";
 import { actedBy, OPERATORS, reason, tokensField } from "./guards.js";
 
 /** A model's pool of servers, if it runs on model servers. */
@@ -190,8 +190,6 @@ const importRefusal =
       throw new ApiError("MODEL_EXISTS", error.message, [{ path: "id", message: "exists" }]);
     throw new ApiError("VALIDATION_ERROR", error.message, [{ path: field, message: error.message }]);
   };
-
-const secretsKey = perApp(({ config }) => parseSecretsKey(config.SECRETS_KEY));
 
 const importOpenAIServerModel = route({
   method: "post",
