@@ -237,6 +237,20 @@ export async function startSyncRun(
 }
 
 /**
+ * The one rule for a run whose caller will not receive it: a synchronous call that ended without
+ * it (its client left, or the wait ran out) or a creation's wait its client left before the
+ * answer (Replicate's `Prefer: wait`; the client never learned the run's id). It is canceled,
+ * charged by the partial-cancel rules (what it delivered), so that nobody pays for work nobody
+ * will receive. Our own `Prefer: wait` does not apply it: its contract is a long poll over a run
+ * that goes on (docs/api.md), so a client gone mid-wait finds its run by webhook or listing.
+ */
+export async function abandonRun(deps: AppDeps, res: Response, runId: string): Promise<void> {
+  await deps.runs.cancel(authOf(res), runId).catch((error: unknown) => {
+    deps.logger.warn("cancel of an abandoned run failed", { run_id: runId, error: (error as Error).message });
+  });
+}
+
+/**
  * The synchronous calls of other API styles (OpenAI's images and speech, a Replicate wait that
  * must end in an answer): the run's end, waited for up to SYNC_WAIT_MAX_SECONDS. A client that
  * leaves first, or a wait that runs out, cancels the run (charged by the partial-cancel rules:
@@ -246,12 +260,7 @@ export async function runToEnd(deps: AppDeps, res: Response, runId: string, plac
   const waited = await waitHeld(deps, res, runId, deps.config.SYNC_WAIT_MAX_SECONDS, place);
   const run = waited.kind === "read" ? waited.run : null;
   if (run && run.status !== "QUEUED" && run.status !== "EXECUTING") return run;
-  await deps.runs.cancel(authOf(res), runId).catch((error: unknown) => {
-    deps.logger.warn("cancel after an abandoned wait failed", {
-      run_id: runId,
-      error: (error as Error).message,
-    });
-  });
+  await abandonRun(deps, res, runId);
   if (waited.kind === "credential_ended")
     throw new ApiError("UNAUTHORIZED", "The API key was revoked, or the session ended, while waiting.");
   throw new ApiError(

@@ -30,6 +30,7 @@ import { secretsKey } from "../../secrets.js";
 import { header } from "../../openapi/register.js";
 import { waitForEnd } from "../../runs/realtime.js";
 import {
+  abandonRun,
   idempotencyKeyHeader,
   startSyncRun,
   queuedRecord,
@@ -272,7 +273,7 @@ async function streamImages(ctx: RouteContext, runId: string, partials: number, 
     );
     stop();
     if (!run || !isTerminal(run.status)) {
-      await deps.runs.cancel(authOf(res), runId).catch(() => {});
+      await abandonRun(deps, res, runId);
       event("error", {
         error: {
           message: "The run did not end in time and was canceled.",

@@ -31,7 +31,15 @@ import { runHeaders } from "../../runs/headers.js";
 import { defaultSigningSecret } from "../../secrets.js";
 import { waitForEnd } from "../../runs/realtime.js";
 import { clientGone } from "../../http/clientGone.js";
-import { hold, queuedRecord, readRun, startRun, waitForRun, type StartedRun } from "../../runs/startRun.js";
+import {
+  abandonRun,
+  hold,
+  queuedRecord,
+  readRun,
+  startRun,
+  waitForRun,
+  type StartedRun,
+} from "../../runs/startRun.js";
 import type { AppDeps } from "../../deps.js";
 import * as S from "./schemas.js";
 
@@ -113,7 +121,7 @@ async function createPrediction(
     res.set("Preference-Applied", `wait=${wait}`);
     return prediction(deps, res, read);
   }
-  if (res.closed) await deps.runs.cancel(authOf(res), run.id).catch(() => {});
+  if (res.closed) await abandonRun(deps, res, run.id);
   return prediction(deps, res, { ...(read ?? queued), status: "QUEUED" });
 }
 
