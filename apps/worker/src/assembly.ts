@@ -126,17 +126,12 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
     notes: redisRunNotes(redis, prefix),
     allowPrivateOutputs: config.WEBHOOK_ALLOW_PRIVATE_URLS,
     maxOutputBytes: config.OUTPUT_MAX_BYTES,
+    publicBaseUrl: config.PUBLIC_BASE_URL,
     log: (level, message, meta) => logger[level](message, meta),
     ...(callbackBase && {
-      cog: {
+      callbacks: {
         results: cogResults,
-        slots: dispatcher,
         webhookUrl: (id: string) => cogWebhookUrl(callbackBase, secretsKey, id),
-        allowPrivateOutputs: config.WEBHOOK_ALLOW_PRIVATE_URLS,
-        maxOutputBytes: config.OUTPUT_MAX_BYTES,
-        publicBaseUrl: config.PUBLIC_BASE_URL,
-        log: (level: "debug" | "info", message: string, meta: Record<string, unknown>) =>
-          logger[level](message, meta),
       },
     }),
   });

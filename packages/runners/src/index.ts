@@ -1,5 +1,5 @@
 export * from "./runner.js";
-export { createCogRunner, type CogResults, type CogRunnerDeps, type CogSlots } from "./cog/cogRunner.js";
+export { createCogRunner, type CogCallbacks, type CogResults, type CogRunnerDeps } from "./cog/cogRunner.js";
 export { outputOfKind, copyOutputs } from "./outputs.js";
 export { cogFetchPolicy } from "./cog/outputPolicy.js";
 export { IMAGE_SIZES, renderImage } from "./generators/image.js";

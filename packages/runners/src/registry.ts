@@ -2,22 +2,28 @@
 // (its runner, its health check) and an entry in KINDS. What schedules, charges and streams runs
 // asks the kind's traits (core's runnerKinds.ts) and the runners here, never its name.
 import type { RunnerSettings } from "@svc/core";
-import type { CogRunnerDeps, CogSlots } from "./cog/cogRunner.js";
+import type { CogCallbacks } from "./cog/cogRunner.js";
 import { cogKind } from "./cog/index.js";
 import { builtinKind } from "./generators/index.js";
 import { openAIKind } from "./openai/index.js";
 import { comfyUIKind } from "./comfyui/index.js";
-import type { Runner, RunNotes } from "./runner.js";
+import type { Runner, RunNotes, ServerSlots } from "./runner.js";
 
 export interface RunnersOptions {
-  cog?: CogRunnerDeps;
-  /** The runs' places on their models' servers: a run gives its slot back as soon as its server is done. */
-  slots?: Pick<CogSlots, "release">;
+  /**
+   * The runs' places on their models' servers: a run gives its slot back as soon as its server
+   * is done, and moves to another server's when its own dies. Kinds with servers need it.
+   */
+  slots?: ServerSlots;
+  /** Where servers that report by webhook (Cog) send their results; without it they cannot run here. */
+  callbacks?: CogCallbacks;
+  /** PUBLIC_BASE_URL: output URLs of ours a server gives back (uploaded to the workers) are kept. */
+  publicBaseUrl?: string;
   /** Where runners keep what re-attaching to a run's work after a crash takes (Redis, in the worker). */
   notes?: RunNotes;
   /** Opens model servers' sealed API keys (SECRETS_KEY). */
   secretsKey?: Buffer;
-  /** Output URLs may point at loopback/private addresses (without Cog configured: Cog's say so). */
+  /** Output URLs may point at loopback/private addresses other than the model's own servers. */
   allowPrivateOutputs?: boolean;
   /** The largest output file accepted (OUTPUT_MAX_BYTES). */
   maxOutputBytes?: number;

@@ -89,3 +89,11 @@ export function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
     signal.addEventListener("abort", onAbort, { once: true });
   });
 }
+
+/** The places runs hold on model servers (the scheduler's slots), as every server kind uses them. */
+export interface ServerSlots {
+  /** Moves the run's lease to a free slot on a server not in `avoid`; null when none is free now. */
+  relocate(runId: string, avoid: readonly string[]): Promise<string | null>;
+  /** The run's work has ended on its server: the slot goes to the next run. */
+  release(runId: string): Promise<void>;
+}

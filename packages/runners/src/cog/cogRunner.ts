@@ -8,7 +8,7 @@ import {
   type CogPrediction,
   type CogRunnerSettings,
 } from "@svc/core";
-import { abortableDelay, RunnerCanceled, RunnerError, type Runner } from "../runner.js";
+import { abortableDelay, RunnerCanceled, RunnerError, type Runner, type ServerSlots } from "../runner.js";
 import { outputOfKind, copyOutputs } from "../outputs.js";
 import { cogFetchPolicy } from "./outputPolicy.js";
 
@@ -26,18 +26,15 @@ export interface CogResults {
 }
 
 /** The run's place on the model's servers (packages/queue scheduler): leased before the run starts. */
-export interface CogSlots {
-  /** Moves the run's lease to a free slot on a server not in `avoid`; null when none is free now. */
-  relocate(runId: string, avoid: readonly string[]): Promise<string | null>;
-  /** The prediction has ended on its server: the slot goes to the next run. */
-  release(runId: string): Promise<void>;
-}
-
-export interface CogRunnerDeps {
+/** Where Cog servers report a prediction's end (the workers' callback server): Cog's own. */
+export interface CogCallbacks {
   results: CogResults;
-  slots: CogSlots;
   /** The URL Cog must POST the completed prediction to (carries its own token). */
   webhookUrl(predictionId: string): string;
+}
+
+export interface CogRunnerDeps extends CogCallbacks {
+  slots: ServerSlots;
   /** Output URLs may point at loopback/private addresses other than the model's own servers. */
   allowPrivateOutputs: boolean;
   /** The largest output file accepted (OUTPUT_MAX_BYTES); larger ones fail the run. */
@@ -204,7 +201,7 @@ export function createCogRunner(deps: CogRunnerDeps): Runner {
       if (settings.kind === "cog" && server) await cancel(settings, server, runId);
     },
 
-    async run({ runId, input, settings, signal, outputs, unitsRequested, slot, fresh, begun }) {
+    async run({ runId, input, settings, signal, outputs, slot, fresh, begun }) {
       if (settings.kind !== "cog") throw new RunnerError("INTERNAL_ERROR", "not a cog model");
       const s = settings;
       const id = runId;

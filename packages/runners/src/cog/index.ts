@@ -6,7 +6,17 @@ import { cogServerUp } from "./health.js";
 
 export const cogKind: RunnerKind<"cog"> = {
   create(options) {
-    const cog = options.cog && createCogRunner(options.cog);
+    const cog =
+      options.callbacks &&
+      options.slots &&
+      createCogRunner({
+        ...options.callbacks,
+        slots: options.slots,
+        allowPrivateOutputs: options.allowPrivateOutputs ?? false,
+        maxOutputBytes: options.maxOutputBytes ?? 500 * 1024 * 1024,
+        ...(options.publicBaseUrl && { publicBaseUrl: options.publicBaseUrl }),
+        ...(options.log && { log: options.log }),
+      });
     return {
       for() {
         if (!cog)
