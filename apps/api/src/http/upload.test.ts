@@ -137,6 +137,33 @@ describe("one upload path for every API style", () => {
     },
   );
 
+  it("when a form ends without its closing boundary inside a part that is not taken, then 400 and the process lives on", async () => {
+    const image = testPng(16, 16);
+    const unterminated = (path: string, parts: Buffer[]) => {
+      const body = Buffer.concat(parts);
+      return rawHttp(
+        port,
+        Buffer.concat([Buffer.from(head(path, `Content-Length: ${body.length}\r\n`)), body]),
+      );
+    };
+    // A part of a name the form does not take, cut short with the body.
+    const notTaken = await unterminated("/openai/v1/images/edits", [
+      formStart({ model: "acme/upscale" }, "x"),
+      image,
+    ]);
+    expect(notTaken).toMatch(/^HTTP\/1\.1 400 /);
+    // An upload's second file part (drained unread), cut short with the body.
+    const drained = await unterminated("/api/v1/files", [
+      formStart({}, "content"),
+      image,
+      Buffer.from("\r\n"),
+      formStart({}, "metadata"),
+      Buffer.from("{"),
+    ]);
+    expect(drained).toMatch(/^HTTP\/1\.1 (201|400) /);
+    expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+  });
+
   it("when an OpenAI form holds a NUL, gives its file twice, or a creation's Idempotency-Key is too long, then OpenAI's 400 and nothing is made", async () => {
     const before = { stored: await stored(), rows: await rows(), runs: await api.database.db.run.count() };
     const image = testPng(16, 16);

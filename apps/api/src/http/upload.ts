@@ -142,6 +142,9 @@ async function receive(ctx: RouteContext, files: readonly string[] | "body"): Pr
           form.fields[name] = value;
         });
         parser.on("file", (part, stream) => {
+          // A form that ends early fails the part being read (busboy destroys it with an error),
+          // whether it is taken or drained: every part's failure is heard.
+          stream.on("error", () => {});
           if (failure !== undefined || (files === "body" && seen.size)) return void stream.resume();
           const name = files === "body" ? "file" : part.replace(/\[\]$/, "");
           if (files !== "body" && (!files.includes(name) || seen.has(name))) {
