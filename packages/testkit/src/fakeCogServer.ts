@@ -216,20 +216,23 @@ export async function startFakeCog(
    */
   const uploaded = async (output: unknown, predictionId: string): Promise<unknown> => {
     const urls = Array.isArray(output) ? output : [output];
-    const located = await Promise.all(
+    const answers = await Promise.all(
       urls.map(async (url, i) => {
         const match = typeof url === "string" ? /^data:([^;]+);base64,(.*)$/.exec(url) : null;
-        if (!match) return url;
+        if (!match) return { url, upload: null };
         const res = await fetch(`${opts.uploadUrl}output-${i}.png`, {
           method: "PUT",
           // As Cog's uploader does (cog/server/clients.py, coglet): the prediction it uploads for.
           headers: { "content-type": match[1]!, "x-prediction-id": predictionId },
           body: Buffer.from(match[2]!, "base64"),
         });
-        cog.uploads.push({ status: res.status, location: res.headers.get("location") });
-        return res.headers.get("location") ?? url;
+        const upload = { status: res.status, location: res.headers.get("location") };
+        return { url: upload.location ?? url, upload };
       }),
     );
+    // Recorded in the output's order, whichever upload answered first.
+    for (const { upload } of answers) if (upload) cog.uploads.push(upload);
+    const located = answers.map((a) => a.url);
     return Array.isArray(output) ? located : located[0];
   };
   const finish = (p: Prediction) => {
