@@ -333,7 +333,7 @@ describe("a campaign of malformed requests over every route", () => {
           }),
           { freq: 3 },
         ),
-        longIdempotencyKey: rarely(fc.integer({ min: 256, max: 6000 })),
+        longIdempotencyKey: rarely(fc.integer({ min: 256, max: 3000 })),
         // The other request headers the routes that make runs read (no valid wait: with no worker
         // here, each would hold the campaign for its length).
         prefer: rarely(
@@ -376,7 +376,9 @@ describe("a campaign of malformed requests over every route", () => {
         const answer = await send(port, request);
         const described = `${request.method} ${request.path.slice(0, 200)} -> ${answer.status} ${answer.body.slice(0, 200)}`;
         if (answer.status >= 500) failures.push(described);
-        if (answer.status >= 400 && request.method !== "HEAD" && !answer.cut) {
+        // 431: Node's HTTP parser refused headers past its 16 KB limit before the app saw the
+        // request (a bare status, no body of ours): outside what the app answers.
+        if (answer.status >= 400 && answer.status !== 431 && request.method !== "HEAD" && !answer.cut) {
           let body: unknown;
           try {
             body = JSON.parse(answer.body);
