@@ -13,7 +13,7 @@ export * from "./secretBox.js";
 export * from "./webhooks/signatures.js";
 export * from "./webhooks/events.js";
 export * from "./webhooks/delivery.js";
-export * from "./webhooks/addresses.js";
+export * from "./addresses.js";
 export * from "./webhooks/present.js";
 export * from "./webhooks/filter.js";
 export * from "./modelServers.js";

@@ -3,7 +3,7 @@
 // openaiServer.ts); none of them is the others' base.
 import ipaddr from "ipaddr.js";
 import { z } from "zod";
-import { isMetadataAddress } from "./webhooks/addresses.js";
+import { isMetadataAddress } from "./addresses.js";
 
 /**
  * A model server's base URL: http(s), and never at a link-local or cloud metadata address (model

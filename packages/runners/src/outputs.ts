@@ -6,7 +6,8 @@ import { pipeline, Transform, type Readable } from "node:stream";
 import type { Dispatcher } from "undici";
 import { extensionForMediaType, fileReferences } from "@svc/core";
 import { RunnerError } from "./runner.js";
-import { guardedAgents, guardedGet, RefusedUrl, type RunOutputs } from "@svc/storage";
+import { guardedAgents, guardedGet, RefusedUrl } from "@svc/net";
+import type { RunOutputs } from "@svc/storage";
 
 function decodeDataUrl(url: string): { body: Buffer; ext: string } {
   const match = /^data:([^;,]+)?(;base64)?,(.*)$/s.exec(url);

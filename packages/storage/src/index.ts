@@ -8,7 +8,6 @@ export * from "./store.js";
 export * from "./outputs.js";
 export { localStore } from "./local.js";
 export * from "./inputs.js";
-export * from "./remote.js";
 export { s3Store, type S3Settings } from "./s3.js";
 
 type StorageConfig = Pick<

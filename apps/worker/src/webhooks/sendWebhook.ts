@@ -1,14 +1,6 @@
-import { readFileSync } from "node:fs";
-import { isIP } from "node:net";
-import { createSecureContext, rootCertificates } from "node:tls";
-import { Agent, request } from "undici";
-import {
-  classifyTransportError,
-  guardedLookup,
-  isDeliverySuccess,
-  isInternalAddress,
-  type AttemptErrorClass,
-} from "@svc/core";
+import { request } from "undici";
+import { classifyTransportError, isDeliverySuccess, type AttemptErrorClass } from "@svc/core";
+import { guardedAgents, isInternalLiteral } from "@svc/net";
 
 const RESPONSE_LIMIT = 64 * 1024;
 
@@ -27,31 +19,18 @@ export interface SenderOptions {
 
 /** A POST of the exact body with the given headers; only the status code is read, never the body. */
 export function webhookSender(options: SenderOptions) {
-  // The extra CA goes in as one prebuilt secure context: given as `ca`, it would be folded into
-  // every connection's options and a context built per connection.
-  const secureContext = options.caFile
-    ? createSecureContext({ ca: [...rootCertificates, readFileSync(options.caFile, "utf8")] })
-    : undefined;
   // undici (Node's own HTTP client): connections are kept alive and reused per receiver, since a
   // TLS handshake per delivery would cost more than the delivery; a request goes out in one write.
   // The address guard runs whenever a new connection is made. Redirects are never followed.
-  const dispatcher = new Agent({
-    connections: 64,
-    connect: {
-      timeout: options.timeoutMs,
-      ...(secureContext && { secureContext }),
-      ...(!options.allowPrivate && { lookup: guardedLookup as never }),
-    },
-  });
+  const agents = guardedAgents(options.caFile, { connections: 64, connectTimeoutMs: options.timeoutMs });
+  const dispatcher = options.allowPrivate ? agents.plain : agents.guarded;
 
   return async function send(
     url: string,
     body: string,
     headers: Record<string, string>,
   ): Promise<SendResult> {
-    const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
-    // An IP literal is never looked up, so it is checked here.
-    if (!options.allowPrivate && isIP(host) && isInternalAddress(host)) {
+    if (!options.allowPrivate && isInternalLiteral(new URL(url))) {
       return { statusCode: null, errorClass: "refused_address", success: false };
     }
     try {

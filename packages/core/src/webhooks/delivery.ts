@@ -1,5 +1,5 @@
 // Delivery rules of the contract: what counts as success, how often to try, when to give up.
-import { REFUSED_ADDRESS } from "./addresses.js";
+import { REFUSED_ADDRESS } from "../addresses.js";
 export const DELIVERY_ATTEMPTS = 4; // the first + 3 retries
 export const DISABLE_AFTER_FAILED_DELIVERIES = 10;
 

@@ -1,7 +1,7 @@
 import { verify as verifyGithubStyle } from "@octokit/webhooks-methods";
 import { Webhook } from "standardwebhooks";
 import { openSecret, parseSecretsKey, sealSecret } from "../secretBox.js";
-import { isInternalAddress } from "./addresses.js";
+import { isInternalAddress } from "../addresses.js";
 import { classifyTransportError, isDeliverySuccess, retryDelay } from "./delivery.js";
 import {
   endpointPayload,

@@ -1,5 +1,4 @@
-import got, { type Got } from "got";
-import { Agent, request } from "undici";
+import { request } from "undici";
 import {
   withTimeLimit,
   COG_TERMINAL,
@@ -10,6 +9,7 @@ import {
 } from "@svc/core";
 import { abortableDelay, RunnerCanceled, RunnerError, type Runner, type ServerSlots } from "../runner.js";
 import { outputOfKind, copyOutputs } from "../outputs.js";
+import { modelServers, probeServer } from "../servers.js";
 import { cogFetchPolicy } from "./outputPolicy.js";
 
 /**
@@ -25,7 +25,6 @@ export interface CogResults {
   setServer(predictionId: string, server: string | null): Promise<void>;
 }
 
-/** The run's place on the model's servers (packages/queue scheduler): leased before the run starts. */
 /** Where Cog servers report a prediction's end (the workers' callback server): Cog's own. */
 export interface CogCallbacks {
   results: CogResults;
@@ -56,6 +55,234 @@ class ServerUnavailable extends Error {}
 /** 503: the server cannot run anything now (setup not done or failed, defunct): not the run's fault. */
 class ServerNotReady extends Error {}
 
+/** Backoff of a run that waits for its server (busy, not ready): 100 ms doubling to 2 s. */
+const nextWait = (wait: number) => Math.min(wait * 2, 2_000);
+
+/** Starts (or re-attaches to) the prediction; false when the server is busy (409). */
+async function sendPrediction(
+  deps: CogRunnerDeps,
+  s: CogRunnerSettings,
+  server: string,
+  id: string,
+  input: Record<string, unknown>,
+): Promise<boolean> {
+  // undici directly, on kept-alive connections: this request is what a freed server waits for.
+  let status: number;
+  let body: string;
+  try {
+    const res = await request(new URL(`predictions/${encodeURIComponent(id)}`, `${server}/`), {
+      method: "PUT",
+      dispatcher: modelServers,
+      headers: { prefer: "respond-async", "content-type": "application/json" },
+      body: JSON.stringify({
+        id,
+        input,
+        webhook: deps.webhookUrl(id),
+        webhook_events_filter: ["output", "logs", "completed"],
+      }),
+      headersTimeout: s.request_timeout_ms,
+      bodyTimeout: s.request_timeout_ms,
+    });
+    status = res.statusCode;
+    body = await res.body.text();
+  } catch (error) {
+    throw new ServerUnavailable(`${server}: ${(error as Error).message}`);
+  }
+  if (status === 409) return false;
+  if (status === 503) throw new ServerNotReady(`${server} is not ready`);
+  if (status >= 500) throw new ServerUnavailable(`${server} answered ${status}`);
+  if (status >= 400)
+    throw new RunnerError("INVALID_INPUT", `the model refused the input: ${body.slice(0, 500)}`);
+  return true;
+}
+
+async function cancelPrediction(s: CogRunnerSettings, server: string, id: string) {
+  await request(new URL(`predictions/${encodeURIComponent(id)}/cancel`, `${server}/`), {
+    method: "POST",
+    dispatcher: modelServers,
+    headersTimeout: s.request_timeout_ms,
+    bodyTimeout: s.request_timeout_ms,
+  })
+    .then((res) => res.body.dump())
+    .catch(() => {});
+}
+
+/** Waits for the webhook while checking that the server is alive; throws ServerUnavailable if it dies. */
+async function awaitResult(
+  deps: CogRunnerDeps,
+  s: CogRunnerSettings,
+  server: string,
+  id: string,
+  signal: AbortSignal,
+): Promise<CogPrediction> {
+  const stop = new AbortController();
+  const both = AbortSignal.any([signal, stop.signal]);
+  const watchdog = (async () => {
+    let misses = 0;
+    while (!both.aborted) {
+      await abortableDelay(s.health_interval_ms, both).catch(() => {});
+      if (both.aborted) return;
+      // Any 200 (BUSY, even STARTING after a restart) says the server is there; only silence counts.
+      const answer = await probeServer(server, "health-check", s.request_timeout_ms);
+      misses = answer?.status === 200 ? 0 : misses + 1;
+      if (misses >= 2) return "lost" as const;
+    }
+  })();
+  try {
+    const outcome = await Promise.race([deps.results.wait(id, both), watchdog]);
+    if (outcome === "lost") throw new ServerUnavailable(`${server} stopped answering during the prediction`);
+    signal.throwIfAborted();
+    return outcome as CogPrediction;
+  } finally {
+    stop.abort();
+  }
+}
+
+/** A free slot's server for a run whose server failed (or that has none), waiting while none is free. */
+async function anotherServer(
+  deps: CogRunnerDeps,
+  s: CogRunnerSettings,
+  runId: string,
+  avoid: Set<string>,
+  signal: AbortSignal,
+): Promise<string> {
+  // Once every server has failed, any may be tried again.
+  const skip = avoid.size < s.servers.length ? [...avoid] : [];
+  for (let wait = 100; ; wait = nextWait(wait)) {
+    const slot = await deps.slots.relocate(runId, skip);
+    const server = slot && serverOfSlot(slot);
+    if (server) return server;
+    await abortableDelay(wait, signal);
+  }
+}
+
+/** One run's prediction from its first request to its end, across servers. */
+interface Attempt {
+  s: CogRunnerSettings;
+  id: string;
+  input: Record<string, unknown>;
+  signal: AbortSignal;
+  /** The server of the run's leased slot (null: none leased). */
+  slotServer: string | null;
+  /** Where an earlier attempt left the prediction running (re-attached to, not started again). */
+  runningOn: string | null;
+  failed: Set<string>;
+  dispatches: number;
+  wait: number;
+}
+
+/**
+ * A run taken over after a crash may find its prediction finished, or running somewhere. Its
+ * prediction may have ended while its result is still on the way (Cog retries the webhook; the
+ * receiver it reached may have been the worker that died). Cog forgets a finished prediction, so
+ * a PUT now would run the model a second time: the result gets a moment to arrive first.
+ */
+async function earlierResult(
+  deps: CogRunnerDeps,
+  a: Attempt,
+  server: string | null,
+): Promise<CogPrediction | null> {
+  const kept = await deps.results.get(a.id);
+  if (kept) return kept;
+  // A limit whose timer holds its signal (core's timeLimit): nothing but a collected signal could
+  // keep this wait open otherwise.
+  const arrived = await withTimeLimit(TAKEOVER_RESULT_GRACE_MS, [a.signal], (limited) =>
+    deps.results.wait(a.id, limited),
+  );
+  if (a.signal.aborted) {
+    if (server) await cancelPrediction(a.s, server, a.id);
+    throw a.signal.reason;
+  }
+  return arrived;
+}
+
+/** Sends the prediction to `server` (unless sent already) and waits for it; null when the server is busy. */
+async function predictOn(
+  deps: CogRunnerDeps,
+  log: Log,
+  a: Attempt,
+  server: string,
+  sent: boolean,
+): Promise<CogPrediction | null> {
+  if (sent) {
+    log("debug", "cog prediction continued", { server, prediction_id: a.id });
+    return awaitResult(deps, a.s, server, a.id, a.signal);
+  }
+  // A server other than the slot's is recorded before the PUT: a worker that dies once the
+  // prediction has started, even before it hears back, leaves the next one a server to re-attach
+  // to rather than a second start. (The slot's server is in the job already.)
+  if (server !== a.slotServer) await deps.results.setServer(a.id, server);
+  if (!(await sendPrediction(deps, a.s, server, a.id, a.input))) {
+    log("info", "cog server busy", { server });
+    await abortableDelay(a.wait, a.signal);
+    a.wait = nextWait(a.wait);
+    return null;
+  }
+  const reattached = a.runningOn === server;
+  log(reattached ? "info" : "debug", reattached ? "cog prediction re-attached" : "cog prediction started", {
+    server,
+    prediction_id: a.id,
+  });
+  return awaitResult(deps, a.s, server, a.id, a.signal);
+}
+
+/** The server to try next after `server` failed the attempt with `error`; rethrows what is not the server's fault. */
+async function afterFailure(
+  deps: CogRunnerDeps,
+  log: Log,
+  a: Attempt,
+  server: string,
+  error: unknown,
+): Promise<string> {
+  if (a.signal.aborted) {
+    await cancelPrediction(a.s, server, a.id);
+    throw a.signal.reason;
+  }
+  if (error instanceof ServerNotReady) {
+    // Not the run's fault, and no dispatch attempt spent: a free slot on another server if there
+    // is one now, else this server again after a pause (its health check takes its slots away
+    // meanwhile, and gives them back once it is ready).
+    log("info", "cog server not ready", { server });
+    const elsewhere = await deps.slots.relocate(a.id, [server]);
+    const other = elsewhere && serverOfSlot(elsewhere);
+    if (other && other !== server) return other;
+    await abortableDelay(a.wait, a.signal);
+    a.wait = nextWait(a.wait);
+    return server;
+  }
+  if (!(error instanceof ServerUnavailable)) throw error;
+  log("info", "cog server unavailable", { server, error: error.message });
+  a.failed.add(server);
+  await deps.results.setServer(a.id, null);
+  if (++a.dispatches >= a.s.dispatch_attempts)
+    throw new RunnerError("MODEL_ERROR", `No Cog server could complete the prediction (${error.message}).`);
+  return anotherServer(deps, a.s, a.id, a.failed, a.signal);
+}
+
+/** The prediction's end, from the first server tried to the one that completed it. */
+async function predict(
+  deps: CogRunnerDeps,
+  log: Log,
+  a: Attempt,
+  first: string | null,
+  begun: boolean,
+): Promise<CogPrediction> {
+  let server = first ?? (await anotherServer(deps, a.s, a.id, a.failed, a.signal));
+  // Sent already (begin): the first turn waits for it rather than sending it again.
+  let sent = server === a.slotServer && begun;
+  for (;;) {
+    try {
+      const prediction = await predictOn(deps, log, a, server, sent);
+      if (prediction) return prediction;
+    } catch (error) {
+      server = await afterFailure(deps, log, a, server, error);
+    }
+    sent = false;
+  }
+}
+
+type Log = NonNullable<CogRunnerDeps["log"]>;
+
 /**
  * Runs a model on Cog servers. The scheduler has leased the run a slot on one of them (the run
  * waited QUEUED until then), so a prediction is sent only where there is room. PUT
@@ -68,235 +295,46 @@ class ServerNotReady extends Error {}
  * dispatch attempt, and the run moves to a free slot on another server.
  */
 export function createCogRunner(deps: CogRunnerDeps): Runner {
-  const predictions = new Agent({ keepAliveTimeout: 30_000 });
-  const clients = new Map<number, Got>();
-  const http = (timeoutMs: number) => {
-    let client = clients.get(timeoutMs);
-    if (!client)
-      clients.set(
-        timeoutMs,
-        (client = got.extend({
-          timeout: { request: timeoutMs },
-          retry: { limit: 0 },
-          throwHttpErrors: false,
-        })),
-      );
-    return client;
-  };
-  const log = deps.log ?? (() => {});
-
-  async function health(s: CogRunnerSettings, server: string): Promise<string | null> {
-    try {
-      const res = await http(s.request_timeout_ms).get(new URL("health-check", `${server}/`), {
-        responseType: "json",
-      });
-      return res.statusCode === 200 ? String((res.body as { status?: unknown }).status) : null;
-    } catch {
-      return null;
-    }
-  }
-
-  /** A free slot's server for a run whose server failed (or that has none), waiting while none is free. */
-  async function anotherServer(
-    s: CogRunnerSettings,
-    runId: string,
-    avoid: Set<string>,
-    signal: AbortSignal,
-  ): Promise<string> {
-    // Once every server has failed, any may be tried again.
-    const skip = avoid.size < s.servers.length ? [...avoid] : [];
-    for (let wait = 100; ; wait = Math.min(wait * 2, 2_000)) {
-      const slot = await deps.slots.relocate(runId, skip);
-      const server = slot && serverOfSlot(slot);
-      if (server) return server;
-      await abortableDelay(wait, signal);
-    }
-  }
-
-  /** Starts (or re-attaches to) the prediction; false when the server is busy (409). */
-  async function dispatch(
-    s: CogRunnerSettings,
-    server: string,
-    id: string,
-    input: Record<string, unknown>,
-  ): Promise<boolean> {
-    // undici directly, on kept-alive connections: this request is what a freed server waits for.
-    let status: number;
-    let body: string;
-    try {
-      const res = await request(new URL(`predictions/${encodeURIComponent(id)}`, `${server}/`), {
-        method: "PUT",
-        dispatcher: predictions,
-        headers: { prefer: "respond-async", "content-type": "application/json" },
-        body: JSON.stringify({
-          id,
-          input,
-          webhook: deps.webhookUrl(id),
-          webhook_events_filter: ["output", "logs", "completed"],
-        }),
-        headersTimeout: s.request_timeout_ms,
-        bodyTimeout: s.request_timeout_ms,
-      });
-      status = res.statusCode;
-      body = await res.body.text();
-    } catch (error) {
-      throw new ServerUnavailable(`${server}: ${(error as Error).message}`);
-    }
-    if (status === 409) return false;
-    if (status === 503) throw new ServerNotReady(`${server} is not ready`);
-    if (status >= 500) throw new ServerUnavailable(`${server} answered ${status}`);
-    if (status >= 400)
-      throw new RunnerError("INVALID_INPUT", `the model refused the input: ${body.slice(0, 500)}`);
-    return true;
-  }
-
-  /** Waits for the webhook while checking that the server is alive; throws ServerUnavailable if it dies. */
-  async function await_(
-    s: CogRunnerSettings,
-    server: string,
-    id: string,
-    signal: AbortSignal,
-  ): Promise<CogPrediction> {
-    const stop = new AbortController();
-    const both = AbortSignal.any([signal, stop.signal]);
-    const watchdog = (async () => {
-      let misses = 0;
-      while (!both.aborted) {
-        await abortableDelay(s.health_interval_ms, both).catch(() => {});
-        if (both.aborted) return;
-        misses = (await health(s, server)) === null ? misses + 1 : 0;
-        if (misses >= 2) return "lost" as const;
-      }
-    })();
-    try {
-      const outcome = await Promise.race([deps.results.wait(id, both), watchdog]);
-      if (outcome === "lost")
-        throw new ServerUnavailable(`${server} stopped answering during the prediction`);
-      signal.throwIfAborted();
-      return outcome as CogPrediction;
-    } finally {
-      stop.abort();
-    }
-  }
-
-  async function cancel(s: CogRunnerSettings, server: string, id: string) {
-    await http(s.request_timeout_ms)
-      .post(new URL(`predictions/${encodeURIComponent(id)}/cancel`, `${server}/`))
-      .catch(() => {});
-  }
-
+  const log: Log = deps.log ?? (() => {});
   return {
     async begin({ runId, input, settings, slot }) {
       const server = slot ? serverOfSlot(slot) : null;
       if (settings.kind !== "cog" || !server) return false;
-      const sent = await dispatch(settings, server, runId, mapCogInput(input, settings.input_map)).catch(
-        () => false,
-      );
+      const input_ = mapCogInput(input, settings.input_map);
+      const sent = await sendPrediction(deps, settings, server, runId, input_).catch(() => false);
       if (sent) log("debug", "cog prediction started", { server, prediction_id: runId, early: true });
       return sent;
     },
 
     async abandon({ runId, settings, slot }) {
       const server = slot ? serverOfSlot(slot) : null;
-      if (settings.kind === "cog" && server) await cancel(settings, server, runId);
+      if (settings.kind === "cog" && server) await cancelPrediction(settings, server, runId);
     },
 
     async run({ runId, input, settings, signal, outputs, slot, fresh, begun }) {
       if (settings.kind !== "cog") throw new RunnerError("INTERNAL_ERROR", "not a cog model");
-      const s = settings;
-      const id = runId;
-      const cogInput = mapCogInput(input, s.input_map);
-      // A run taken over after a crash may find its prediction finished, or running somewhere.
-      let prediction = fresh ? null : await deps.results.get(id);
-      // Where an earlier attempt sent it: a server it moved to is recorded, else it is its slot's.
       const slotServer = slot ? serverOfSlot(slot) : null;
-      const runningOn = prediction || fresh ? null : ((await deps.results.serverOf(id)) ?? slotServer);
-      const failedServers = new Set<string>();
-      let server = runningOn ?? slotServer;
-      // A run taken over: its prediction may have ended while its result is still on the way
-      // (Cog retries the webhook; the receiver it reached may have been the worker that died).
-      // Cog forgets a finished prediction, so a PUT now would run the model a second time: the
-      // result gets a moment to arrive first. A prediction still running is re-attached to after.
-      if (!prediction && !fresh) {
-        // A limit whose timer holds its signal (core's timeLimit): nothing but a collected
-        // signal could keep this wait open otherwise.
-        prediction = await withTimeLimit(TAKEOVER_RESULT_GRACE_MS, [signal], (limited) =>
-          deps.results.wait(id, limited),
-        );
-        if (signal.aborted) {
-          if (server) await cancel(s, server, id);
-          throw signal.reason;
-        }
-      }
-      if (!prediction && !server) server = await anotherServer(s, id, failedServers, signal);
-      let dispatches = 0;
-      let busyWait = 100;
-      // Sent already (begin): the first turn waits for it rather than sending it again.
-      let sent = !prediction && server === slotServer && (await (begun ?? false));
-      while (!prediction) {
-        const on = server!;
-        try {
-          if (sent) {
-            sent = false;
-            log("debug", "cog prediction continued", { server: on, prediction_id: id });
-            prediction = await await_(s, on, id, signal);
-            continue;
-          }
-          // A server other than the slot's is recorded before the PUT: a worker that dies once the
-          // prediction has started, even before it hears back, leaves the next one a server to
-          // re-attach to rather than a second start. (The slot's server is in the job already.)
-          if (on !== slotServer) await deps.results.setServer(id, on);
-          if (!(await dispatch(s, on, id, cogInput))) {
-            log("info", "cog server busy", { server: on });
-            await abortableDelay(busyWait, signal);
-            busyWait = Math.min(busyWait * 2, 2_000);
-            continue;
-          }
-          log(
-            runningOn === on ? "info" : "debug",
-            runningOn === on ? "cog prediction re-attached" : "cog prediction started",
-            {
-              server: on,
-              prediction_id: id,
-            },
-          );
-          prediction = await await_(s, on, id, signal);
-        } catch (error) {
-          if (signal.aborted) {
-            await cancel(s, on, id);
-            throw signal.reason;
-          }
-          if (error instanceof ServerNotReady) {
-            // Not the run's fault, and no dispatch attempt spent: a free slot on another server if
-            // there is one now, else this server again after a pause (its health check takes its
-            // slots away meanwhile, and gives them back once it is ready).
-            log("info", "cog server not ready", { server: on });
-            const elsewhere = await deps.slots.relocate(id, [on]);
-            const other = elsewhere && serverOfSlot(elsewhere);
-            if (other && other !== on) server = other;
-            else {
-              await abortableDelay(busyWait, signal);
-              busyWait = Math.min(busyWait * 2, 2_000);
-            }
-            continue;
-          }
-          if (!(error instanceof ServerUnavailable)) throw error;
-          log("info", "cog server unavailable", { server: on, error: error.message });
-          failedServers.add(on);
-          await deps.results.setServer(id, null);
-          if (++dispatches >= s.dispatch_attempts) {
-            throw new RunnerError(
-              "MODEL_ERROR",
-              `No Cog server could complete the prediction (${error.message}).`,
-            );
-          }
-          server = await anotherServer(s, id, failedServers, signal);
-        }
-      }
+      // Where an earlier attempt sent it: a server it moved to is recorded, else it is its slot's.
+      const runningOn = fresh ? null : ((await deps.results.serverOf(runId)) ?? slotServer);
+      const a: Attempt = {
+        s: settings,
+        id: runId,
+        input: mapCogInput(input, settings.input_map),
+        signal,
+        slotServer,
+        runningOn,
+        failed: new Set(),
+        dispatches: 0,
+        wait: 100,
+      };
+      const server = runningOn ?? slotServer;
+      const prediction =
+        (fresh ? null : await earlierResult(deps, a, server)) ??
+        (await predict(deps, log, a, server, await (begun ?? false)));
       // The server is free: the next run goes there while this one's outputs are copied.
       // (Failing here is harmless: the worker gives it back again when the run ends.)
       await deps.slots
-        .release(id)
+        .release(runId)
         .catch((error: unknown) =>
           log("info", "cog slot release failed", { error: (error as Error).message }),
         );
@@ -306,8 +344,13 @@ export function createCogRunner(deps: CogRunnerDeps): Runner {
         throw new RunnerError("MODEL_ERROR", prediction.error || "The model failed.");
       if (prediction.status === "canceled")
         throw new RunnerCanceled("The model server canceled the prediction.");
-      const urls = await copyOutputs(prediction.output, outputs, signal, cogFetchPolicy(s.servers, deps));
-      return { output: outputOfKind(s.output, urls) };
+      const urls = await copyOutputs(
+        prediction.output,
+        outputs,
+        signal,
+        cogFetchPolicy(settings.servers, deps),
+      );
+      return { output: outputOfKind(settings.output, urls) };
     },
   };
 }

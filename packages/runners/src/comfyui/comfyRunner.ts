@@ -1,5 +1,6 @@
 import { randomInt, randomUUID } from "node:crypto";
 import { FormData, request, WebSocket, type Dispatcher } from "undici";
+import { modelServers } from "../servers.js";
 import {
   timeLimit,
   comfyHistoryEntrySchema,
@@ -135,6 +136,7 @@ export function createComfyRunner(deps: ComfyRunnerDeps): Runner & { close(): vo
     const limit = timeLimit(s.request_timeout_ms, signal);
     try {
       res = await request(new URL(path, `${server}/`), {
+        dispatcher: modelServers,
         method: init.method ?? "GET",
         ...(init.headers && { headers: init.headers }),
         ...(init.body !== undefined && { body: init.body }),
@@ -499,7 +501,7 @@ function openSocket(server: string, clientId: string): Promise<WebSocket> {
   const url = new URL(`ws?clientId=${encodeURIComponent(clientId)}`, `${server}/`);
   url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
   return new Promise((resolve, reject) => {
-    const socket = new WebSocket(url);
+    const socket = new WebSocket(url, { dispatcher: modelServers });
     const timer = setTimeout(() => {
       socket.close();
       reject(new Error("no socket"));

@@ -3,6 +3,7 @@
 // own; the model list is the one they all serve.
 import { openSecret, type OpenAIServerSettings } from "@svc/core";
 import type { ServerHealth } from "../registry.js";
+import { probeServer } from "../servers.js";
 
 /** The Authorization header of a model's requests, if its servers have a key. */
 export const authorization = (s: OpenAIServerSettings, secretsKey?: Buffer): Record<string, string> =>
@@ -14,14 +15,7 @@ export async function openAIServerUp(
   timeoutMs: number,
   secretsKey?: Buffer,
 ): Promise<ServerHealth> {
-  try {
-    const res = await fetch(new URL("v1/models", `${server}/`), {
-      headers: authorization(s, secretsKey),
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    await res.body?.cancel();
-    return res.status === 200 ? { up: true, state: "READY" } : { up: false, state: `HTTP ${res.status}` };
-  } catch {
-    return { up: false, state: "no answer" };
-  }
+  const answer = await probeServer(server, "v1/models", timeoutMs, authorization(s, secretsKey));
+  if (!answer) return { up: false, state: "no answer" };
+  return answer.status === 200 ? { up: true, state: "READY" } : { up: false, state: `HTTP ${answer.status}` };
 }

@@ -1,4 +1,5 @@
 import { FormData, request, type Dispatcher } from "undici";
+import { modelServers } from "../servers.js";
 import {
   timeLimit,
   namesFiles,
@@ -73,6 +74,7 @@ export function createOpenAIRunner(deps: OpenAIRunnerDeps): Runner {
     try {
       // undici's request rather than fetch: a fraction of its cost per call, on the idle gap's path.
       res = await request(new URL(path, `${server}/`), {
+        dispatcher: modelServers,
         method: init.method ?? (init.body || init.json ? "POST" : "GET"),
         headers: {
           ...authorization(s, deps.secretsKey),
@@ -265,11 +267,14 @@ export function createOpenAIRunner(deps: OpenAIRunnerDeps): Runner {
     } catch (error) {
       // A canceled run's job is deleted on its server, which stops the GPU's work on it.
       if (ctx.signal.aborted)
-        await fetch(new URL(`v1/videos/${id}`, `${server}/`), {
+        await request(new URL(`v1/videos/${id}`, `${server}/`), {
+          dispatcher: modelServers,
           method: "DELETE",
           headers: authorization(s, deps.secretsKey),
           signal: AbortSignal.timeout(5_000),
-        }).catch(() => {});
+        })
+          .then((res) => res.body.dump())
+          .catch(() => {});
       throw error;
     }
   }

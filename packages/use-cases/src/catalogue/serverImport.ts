@@ -8,11 +8,11 @@ import got from "got";
 import {
   catalogueEntrySchema,
   isMetadataAddress,
-  lookupRefusing,
   modelServerUrl,
   runnerForAudit,
   type CatalogueEntry,
 } from "@svc/core";
+import { serverLookup } from "@svc/net";
 import { appendAudit, findModelSettings, upsertModel, type Db } from "@svc/db";
 import type { ActedBy } from "../operator/actedBy.js";
 
@@ -68,7 +68,7 @@ export async function getFromServer(
   try {
     const request = got(url, {
       headers,
-      dnsLookup: lookupRefusing(isMetadataAddress) as never,
+      dnsLookup: serverLookup as never,
       followRedirect: false,
       throwHttpErrors: false,
       timeout: { request: 10_000 },

@@ -2,7 +2,8 @@ import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileFieldsOf, idPattern } from "@svc/core";
-import { guardedAgents, localStore } from "@svc/storage";
+import { guardedAgents } from "@svc/net";
+import { localStore } from "@svc/storage";
 import { createAccountWithKeys, createTestDatabase, testPng, type TestDatabase } from "@svc/testkit";
 import { ingestFile, resolveFileInputs, runFileInputs, type FileDeps } from "./files.js";
 

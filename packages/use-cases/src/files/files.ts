@@ -19,14 +19,8 @@ import {
   type Db,
   type File,
 } from "@svc/db";
-import {
-  FileRefused,
-  guardedGet,
-  RefusedUrl,
-  storeInputFile,
-  type GuardedAgents,
-  type OutputStore,
-} from "@svc/storage";
+import { guardedGet, RefusedUrl, type GuardedAgents } from "@svc/net";
+import { FileRefused, storeInputFile, type OutputStore } from "@svc/storage";
 
 export interface FileSettings {
   maxBytes: number;

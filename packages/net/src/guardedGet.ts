@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
 import { createSecureContext, rootCertificates } from "node:tls";
 import { Agent, request, type Dispatcher } from "undici";
-import { guardedLookup, isInternalAddress, REFUSED_ADDRESS } from "@svc/core";
+import { isInternalAddress, REFUSED_ADDRESS } from "@svc/core";
+import { guardedLookup } from "./lookups.js";
 
 /** A URL the service will not fetch from (an internal address, too many redirects, not http(s)). */
 export class RefusedUrl extends Error {
@@ -30,6 +31,15 @@ export interface GuardedAgents {
   guarded: Dispatcher;
 }
 
+/**
+ * Whether a URL's host is an internal IP literal: a literal is never looked up, so the guarded
+ * lookup cannot refuse it; it is checked before the request instead.
+ */
+export function isInternalLiteral(url: URL): boolean {
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  return isIP(host) !== 0 && isInternalAddress(host);
+}
+
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const MAX_REDIRECTS = 3;
 
@@ -37,15 +47,22 @@ const MAX_REDIRECTS = 3;
  * Agents for guardedGet: the guarded one checks every address it connects to (DNS rebinding), and
  * both trust an extra CA when given one (TLS is always verified). They hold no sockets until used.
  */
-export function guardedAgents(caFile?: string): GuardedAgents {
+export function guardedAgents(
+  caFile?: string,
+  options: { connections?: number; connectTimeoutMs?: number } = {},
+): GuardedAgents {
   // The extra CA goes in as one prebuilt secure context, not rebuilt per connection.
   const secureContext = caFile
     ? createSecureContext({ ca: [...rootCertificates, readFileSync(caFile, "utf8")] })
     : undefined;
-  const tls = secureContext ? { secureContext } : {};
+  const connect = {
+    ...(secureContext && { secureContext }),
+    ...(options.connectTimeoutMs && { timeout: options.connectTimeoutMs }),
+  };
+  const pool = options.connections ? { connections: options.connections } : {};
   return {
-    plain: new Agent({ connect: tls }),
-    guarded: new Agent({ connect: { ...tls, lookup: guardedLookup as never } }),
+    plain: new Agent({ ...pool, connect }),
+    guarded: new Agent({ ...pool, connect: { ...connect, lookup: guardedLookup as never } }),
   };
 }
 
@@ -62,8 +79,7 @@ export async function guardedGet(url: string, options: GuardedGetOptions): Promi
     if (!schemes.includes(target.protocol))
       throw new RefusedUrl(`not ${options.httpsOnly ? "https" : "http(s)"}`);
     const trusted = options.allowPrivate || !!options.trustedOrigins?.has(target.origin);
-    const host = target.hostname.replace(/^\[|\]$/g, "");
-    if (!trusted && isIP(host) && isInternalAddress(host)) throw new RefusedUrl("an internal address");
+    if (!trusted && isInternalLiteral(target)) throw new RefusedUrl("an internal address");
     let response: Dispatcher.ResponseData;
     try {
       response = await request(target, {

@@ -1,4 +1,3 @@
-import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import ipaddr from "ipaddr.js";
 
 const v4 = (bytes: number[], at: number, mask = 0) =>
@@ -24,7 +23,7 @@ function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4[] | null {
 }
 
 /**
- * True for any address a webhook must not reach: loopback, private, link-local (including the
+ * True for any address a URL that others chose (a webhook, a file input, an output) must not reach: loopback, private, link-local (including the
  * 169.254.169.254 metadata service), CGNAT, unique-local, multicast, unspecified, reserved, and
  * every IPv6 form that embeds an IPv4 address, judged by that address (and NAT64's local-use
  * 64:ff9b:1::/48, whose embedding depends on the network, always). Only globally routable
@@ -65,27 +64,3 @@ export function isMetadataAddress(address: string): boolean {
 
 /** The code of the error a guarded lookup fails with for an internal address. */
 export const REFUSED_ADDRESS = "ERR_REFUSED_ADDRESS";
-
-/**
- * dns.lookup that refuses internal addresses, for outgoing requests to URLs that others chose
- * (webhooks, model outputs). It runs when the connection is made, so a host that resolved to a
- * public address when checked and to a private one now (DNS rebinding) is refused.
- */
-export const guardedLookup = lookupRefusing(isInternalAddress);
-
-/** dns.lookup that refuses the addresses `refused` says, at connection time (see guardedLookup). */
-export function lookupRefusing(refused: (address: string) => boolean) {
-  return (hostname: string, options: object, callback: (...args: unknown[]) => void) => {
-    dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
-      if (error) return callback(error);
-      const bad = addresses.find((a) => refused(a.address));
-      if (bad) {
-        const refusal: NodeJS.ErrnoException = new Error(`refusing to connect to address ${bad.address}`);
-        refusal.code = REFUSED_ADDRESS;
-        return callback(refusal);
-      }
-      if ((options as { all?: boolean }).all) return callback(null, addresses);
-      callback(null, addresses[0]!.address, addresses[0]!.family);
-    });
-  };
-}

@@ -1,0 +1,3 @@
+export * from "./guardedGet.js";
+export * from "./lookups.js";
+export * from "./servers.js";
