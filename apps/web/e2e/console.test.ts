@@ -20,6 +20,9 @@ const SCREENSHOTS = join(repoPaths.root, "var", "screenshots");
 const EMAIL = "owner@example.com";
 const PASSWORD = "console test password";
 
+/** A form field's label, which may carry the required mark (" *"). */
+const field = (name: string) => new RegExp(`^${name}( \\*)?$`);
+
 describe("web console in Chromium", () => {
   let service: TestService;
   let browser: Browser;
@@ -498,12 +501,14 @@ describe("web console in Chromium", () => {
       await page.getByLabel("Password").fill(PASSWORD);
       await page.getByRole("button", { name: "Sign in" }).click();
       await page.getByRole("link", { name: "Catalogue & queues" }).click();
-      const form = page.getByRole("form", { name: "Import a model from an OpenAI-style server" });
+      const form = page.getByRole("form", {
+        name: "Import a model served by OpenAI-style media servers (vLLM-Omni, SGLang, LocalAI)",
+      });
       await form.getByLabel("Server URL").fill(server.url);
-      await form.getByLabel("Its model name").fill("Qwen/Qwen-Image");
-      await form.locator("select").selectOption("images");
-      await form.getByLabel("Model id").fill("you/qwen-image");
-      await form.getByLabel("Tokens per image").fill("3");
+      await form.getByLabel(field("Model")).fill("Qwen/Qwen-Image");
+      await form.getByLabel(field("API")).selectOption("images");
+      await form.getByLabel(field("ID")).fill("you/qwen-image");
+      await form.getByLabel("Tokens per unit").fill("3");
       await form.getByLabel("Reason").fill("new GPUs");
       // Without its key, the server refuses: nothing is imported, and the form says why.
       await form.getByRole("button", { name: "Import" }).click();
@@ -534,13 +539,13 @@ describe("web console in Chromium", () => {
   it("when an operator imports a ComfyUI workflow, then bindings that name no node are refused, and the model is listed with its server and the bound fields as its input", async () => {
     const server = await startFakeComfyUI();
     try {
-      const form = page.getByRole("form", { name: "Import a ComfyUI workflow" });
-      await form.getByLabel("ComfyUI server URL").fill(server.url);
-      await form.getByLabel("Model id").fill("you/sd15-comfy");
-      await form.getByLabel("Tokens per image").fill("2");
-      await form.getByLabel("Workflow (API format JSON)").fill(JSON.stringify(COMFY_TXT2IMG.workflow));
+      const form = page.getByRole("form", { name: "Import a ComfyUI workflow as a model" });
+      await form.getByLabel("Server URL").fill(server.url);
+      await form.getByLabel(field("ID")).fill("you/sd15-comfy");
+      await form.getByLabel("Tokens per unit").fill("2");
+      await form.getByLabel(field("Workflow")).fill(JSON.stringify(COMFY_TXT2IMG.workflow));
       await form
-        .getByLabel("Bindings (JSON)")
+        .getByLabel(field("Bindings"))
         .fill(JSON.stringify([{ field: "prompt", node: "66", input: "text" }]));
       await form.getByLabel("Reason").fill("our SD 1.5 graph");
       await form.getByRole("button", { name: "Import" }).click();
@@ -548,7 +553,7 @@ describe("web console in Chromium", () => {
         .getByText(/no node 66 in the workflow/)
         .first()
         .waitFor();
-      await form.getByLabel("Bindings (JSON)").fill(JSON.stringify(COMFY_TXT2IMG.bindings));
+      await form.getByLabel(field("Bindings")).fill(JSON.stringify(COMFY_TXT2IMG.bindings));
       await form.getByRole("button", { name: "Import" }).click();
       const row = page.locator("tr[data-model-id='you/sd15-comfy']");
       await row.filter({ hasText: "1 server × 1" }).waitFor();

@@ -126,6 +126,9 @@ export interface JsonSchema {
   maxLength?: number;
   /** "uri" on a file input (an upload, a URL or a data URL). */
   format?: string;
+  /** A secret (shown as a password field). */
+  writeOnly?: boolean;
+  examples?: unknown[];
   "x-media"?: string | string[];
   "x-content-types"?: string[];
 }

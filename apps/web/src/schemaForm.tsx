@@ -1,10 +1,11 @@
 import { useState, type DragEvent } from "react";
 import type { JsonSchema } from "./api";
 
-// A form from a model's input JSON Schema, for the shapes the catalogue uses: strings (text, or a
-// select when they have an enum), integers and numbers with bounds, booleans, files (format: uri:
-// chosen or dropped, uploaded at once, the field then holds the file's id). The API validates the
-// input again with the full schema; this form only helps a person type it.
+// A form from a JSON Schema, for the shapes the catalogue and the operator's imports use: strings
+// (text, or a select when they have an enum; a password when write-only), integers and numbers with
+// bounds, booleans, objects and arrays as JSON, files (format: uri: chosen or dropped, uploaded at
+// once, the field then holds the file's id; a URL field where the form takes no uploads). The API
+// validates the input again with the full schema; this form only helps a person type it.
 
 type Values = Record<string, string | boolean>;
 
@@ -12,7 +13,8 @@ export function initialValues(schema: JsonSchema): Values {
   const values: Values = {};
   for (const [name, prop] of Object.entries(schema.properties ?? {})) {
     if (prop.type === "boolean") values[name] = prop.default === true;
-    else values[name] = prop.default === undefined ? "" : String(prop.default);
+    else if (prop.default === undefined || isJson(prop)) values[name] = "";
+    else values[name] = String(prop.default);
   }
   return values;
 }
@@ -25,13 +27,33 @@ export function toInput(schema: JsonSchema, values: Values): Record<string, unkn
     if (prop.type === "boolean") input[name] = value === true;
     else if (value === "" || value === undefined) continue;
     else if (prop.type === "integer" || prop.type === "number") input[name] = Number(value);
+    else if (isJson(prop)) input[name] = parseJson(name, String(value));
     else input[name] = value;
   }
   return input;
 }
 
+/** Objects and arrays are typed as JSON. */
+const isJson = (prop: JsonSchema) => prop.type === "object" || prop.type === "array";
+
+function parseJson(name: string, text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new Error(`${label(name, {})}: expected JSON`);
+  }
+}
+
+const ACRONYMS = new Set(["url", "api", "id"]);
+
 const label = (name: string, prop: JsonSchema) =>
-  prop.title ?? name.replaceAll("_", " ").replace(/^./, (c) => c.toUpperCase());
+  prop.title ??
+  name
+    .split("_")
+    .map((word, i) =>
+      ACRONYMS.has(word) ? word.toUpperCase() : i === 0 ? word.replace(/^./, (c) => c.toUpperCase()) : word,
+    )
+    .join(" ");
 
 /** What an `accept` attribute says of a file field: its types, else its kinds of media. */
 function acceptOf(prop: JsonSchema): string {
@@ -111,119 +133,142 @@ function FileField({
   );
 }
 
+interface ControlProps {
+  id: string;
+  name: string;
+  prop: JsonSchema;
+  value: string | boolean | undefined;
+  required: boolean;
+  upload?: (file: File) => Promise<string>;
+  set(value: string | boolean): void;
+}
+
+/** The input a field's schema calls for (every kind but a checkbox, which SchemaForm lays out itself). */
+function Control({ id, name, prop, value, required, upload, set }: ControlProps) {
+  const common = {
+    id,
+    name,
+    required,
+    "aria-describedby": prop.description ? `${id}-hint` : undefined,
+    value: String(value ?? ""),
+  };
+  const placeholder = Array.isArray(prop.examples) ? String(prop.examples[0]) : undefined;
+  if (prop.enum)
+    return (
+      <select {...common} onChange={(e) => set(e.target.value)}>
+        {required ? null : <option value="">(default)</option>}
+        {prop.enum.map((option) => (
+          <option key={String(option)} value={String(option)}>
+            {String(option)}
+          </option>
+        ))}
+      </select>
+    );
+  if (prop.format === "uri" && upload)
+    return (
+      <FileField
+        id={id}
+        name={name}
+        prop={prop}
+        value={common.value}
+        required={required}
+        upload={upload}
+        onChange={set}
+      />
+    );
+  if (prop.type === "integer" || prop.type === "number")
+    return (
+      <input
+        {...common}
+        type="number"
+        inputMode={prop.type === "integer" ? "numeric" : "decimal"}
+        step={prop.type === "integer" ? 1 : "any"}
+        min={prop.minimum}
+        max={prop.maximum}
+        onChange={(e) => set(e.target.value)}
+      />
+    );
+  const text = !prop.format && !prop.writeOnly && ((prop.maxLength ?? 0) > 500 || name === "prompt");
+  if (isJson(prop) || text)
+    return (
+      <textarea
+        {...common}
+        rows={isJson(prop) ? 6 : 3}
+        minLength={prop.minLength}
+        maxLength={prop.maxLength}
+        placeholder={isJson(prop) ? "JSON" : placeholder}
+        onChange={(e) => set(e.target.value)}
+      />
+    );
+  return (
+    <input
+      {...common}
+      type={prop.writeOnly ? "password" : prop.format === "uri" ? "url" : "text"}
+      autoComplete={prop.writeOnly ? "off" : undefined}
+      minLength={prop.minLength}
+      maxLength={prop.maxLength}
+      placeholder={placeholder}
+      onChange={(e) => set(e.target.value)}
+    />
+  );
+}
+
 export function SchemaForm({
   schema,
   values,
   onChange,
   upload,
+  idPrefix = "field",
 }: {
   schema: JsonSchema;
   values: Values;
   onChange(values: Values): void;
-  /** Uploads a chosen file; the file's id. */
-  upload(file: File): Promise<string>;
+  /** Its fields' ids are `<idPrefix>-<name>` (several forms on one page need their own). */
+  idPrefix?: string;
+  /** Uploads a chosen file; the file's id. Without it, a file field takes a URL. */
+  upload?(file: File): Promise<string>;
 }) {
   const required = new Set(schema.required ?? []);
-  const set = (name: string, value: string | boolean) => onChange({ ...values, [name]: value });
+  const set = (name: string) => (value: string | boolean) => onChange({ ...values, [name]: value });
   return (
     <>
       {Object.entries(schema.properties ?? {}).map(([name, prop]) => {
-        const id = `field-${name}`;
+        const id = `${idPrefix}-${name}`;
         const hint = prop.description ? (
           <span className="hint" id={`${id}-hint`}>
             {prop.description}
           </span>
         ) : null;
-        const common = {
-          id,
-          name,
-          required: required.has(name),
-          "aria-describedby": prop.description ? `${id}-hint` : undefined,
-        };
-        let control;
-        if (prop.type === "boolean") {
+        if (prop.type === "boolean")
           return (
             <label key={name} className="inline">
               <input
-                {...common}
+                id={id}
+                name={name}
                 type="checkbox"
+                aria-describedby={prop.description ? `${id}-hint` : undefined}
                 checked={values[name] === true}
-                onChange={(e) => set(name, e.target.checked)}
+                onChange={(e) => set(name)(e.target.checked)}
               />
               {label(name, prop)}
               {hint}
             </label>
           );
-        } else if (prop.enum) {
-          control = (
-            <select
-              {...common}
-              value={String(values[name] ?? "")}
-              onChange={(e) => set(name, e.target.value)}
-            >
-              {required.has(name) ? null : <option value="">(default)</option>}
-              {prop.enum.map((option) => (
-                <option key={String(option)} value={String(option)}>
-                  {String(option)}
-                </option>
-              ))}
-            </select>
-          );
-        } else if (prop.format === "uri") {
-          control = (
-            <FileField
-              id={id}
-              name={name}
-              prop={prop}
-              value={String(values[name] ?? "")}
-              required={required.has(name)}
-              upload={upload}
-              onChange={(value) => set(name, value)}
-            />
-          );
-        } else if (prop.type === "integer" || prop.type === "number") {
-          control = (
-            <input
-              {...common}
-              type="number"
-              inputMode={prop.type === "integer" ? "numeric" : "decimal"}
-              step={prop.type === "integer" ? 1 : "any"}
-              min={prop.minimum}
-              max={prop.maximum}
-              value={String(values[name] ?? "")}
-              onChange={(e) => set(name, e.target.value)}
-            />
-          );
-        } else if ((prop.maxLength ?? 0) > 200 || name === "prompt") {
-          control = (
-            <textarea
-              {...common}
-              rows={3}
-              minLength={prop.minLength}
-              maxLength={prop.maxLength}
-              value={String(values[name] ?? "")}
-              onChange={(e) => set(name, e.target.value)}
-            />
-          );
-        } else {
-          control = (
-            <input
-              {...common}
-              type="text"
-              minLength={prop.minLength}
-              maxLength={prop.maxLength}
-              value={String(values[name] ?? "")}
-              onChange={(e) => set(name, e.target.value)}
-            />
-          );
-        }
         return (
           <div key={name} className="field">
             <label htmlFor={id}>
               {label(name, prop)}
               {required.has(name) ? <span aria-hidden="true"> *</span> : null}
             </label>
-            {control}
+            <Control
+              id={id}
+              name={name}
+              prop={prop}
+              value={values[name]}
+              required={required.has(name)}
+              upload={upload}
+              set={set(name)}
+            />
             {hint}
           </div>
         );

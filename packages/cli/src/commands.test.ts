@@ -1,8 +1,8 @@
 import { cogUploadToken, hashApiKey } from "@svc/core";
 import { ledgerTotals, loadCatalogue, seedCatalogue } from "@svc/db";
 import { createTestDatabase, type TestDatabase } from "@svc/testkit";
-import { signIn } from "@svc/use-cases";
-import { UsageError, runCommand } from "./commands.js";
+import { importBody, IMPORTERS, signIn } from "@svc/use-cases";
+import { USAGE, UsageError, runCommand } from "./commands.js";
 
 describe("svc admin commands", () => {
   let database: TestDatabase;
@@ -227,6 +227,44 @@ describe("svc admin commands", () => {
     await expect(run("models", "import", "--id", "x/y")).rejects.toThrow(/--cog/);
   });
 
+  it("when a model is imported, then every option a kind declares is a flag, checked as the API checks it, and named in a refusal", async () => {
+    for (const importer of IMPORTERS) {
+      const fields = Object.keys(importBody(importer).shape);
+      const help = USAGE.slice(USAGE.indexOf(`models import --${importer.kind} `));
+      for (const field of fields) {
+        const flag =
+          field === Object.keys(importer.options.shape)[0]
+            ? importer.kind
+            : field === "tokens_per_unit"
+              ? "price"
+              : field.replaceAll("_", "-") + (importer.secrets?.includes(field) ? "-env" : "");
+        expect(help).toContain(`--${flag}`);
+      }
+    }
+    const cog = ["models", "import", "--cog", "http://gpu-9:5000", "--id", "ops/x"];
+    await expect(run(...cog)).rejects.toThrow(/^--price: /);
+    await expect(run(...cog, "--price=-1")).rejects.toThrow(/^--price: /);
+    await expect(run(...cog, "--price", "1", "--category", "smell")).rejects.toThrow(/^--category: /);
+    await expect(
+      run(
+        "models",
+        "import",
+        "--openai",
+        "http://gpu-9:8000",
+        "--model",
+        "m",
+        "--api",
+        "text",
+        "--id",
+        "o/x",
+        "--price",
+        "1",
+      ),
+    ).rejects.toThrow(/^--api: /);
+    await expect(run(...cog, "--price", "1", "--like", "acme/none")).rejects.toThrow(/no model acme\/none/);
+    expect(await database.db.model.count({ where: { id: "ops/x" } })).toBe(0);
+  });
+
   it.each([
     [["keys", "create", "--account", "acct_nope", "--mode", "live"], /no account/],
     [["keys", "create", "--mode", "live"], /--account is required/],
@@ -359,7 +397,7 @@ describe("svc admin commands", () => {
     const model = await database.db.model.findUniqueOrThrow({ where: { id: "ops/liked" } });
     expect(model.runner).toMatchObject({ kind: "cog", servers: ["http://gpu-unknown.invalid:5000"] });
     expect(model.description).not.toContain("gpu-unknown");
-    await expect(run(...liked, "--like", "acme/pixel-hq")).rejects.toThrow(/exists already/);
+    await expect(run(...liked, "--like", "acme/pixel-hq", "--price", "5")).rejects.toThrow(/exists already/);
   });
 
   it("when the Cog upload URL is asked for, then it is the callback address's, with the installation's token; without one of them, the command says which", async () => {

@@ -4,3 +4,4 @@ export type { FileBody } from "./http.js";
 export { ModelRunError, RunFailedError, WebhookVerificationError } from "./errors.js";
 export { verifyWebhook, type VerifyOptions } from "./verify.js";
 export type * from "./types.js";
+export { IMPORT_FORMS, type ImportForm } from "./generated/importForms.js";

@@ -133,6 +133,8 @@ describe("ComfyUI workflows", () => {
         join(dir, "bindings.json"),
         "--id",
         "you/broken",
+        "--price",
+        "2",
       ]),
     ).rejects.toThrow(/no node 66 in the workflow/);
   });

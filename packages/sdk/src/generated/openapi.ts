@@ -6556,7 +6556,7 @@ export type paths = {
         put?: never;
         /**
          * Import a model served by a Cog server: its input schema from the server's /openapi.json
-         * @description The server may be on a private network, but never at a link-local or cloud metadata address. Its answers are not echoed: the import says the server could not be reached, or did not answer as a Cog server. An id that exists already is 409 MODEL_EXISTS unless `replace` is true (the audit entry then holds the model replaced). The model's public description never names the server.
+         * @description The server may be on a private network, but never at a link-local or cloud metadata address. Its answers are not echoed: the import says the server could not be reached, or did not answer as a Cog server. With `like`, the model takes that model's public input schema (translated by `input_map`) and the server is not asked. An id that exists already is 409 MODEL_EXISTS unless `replace` is true (the audit entry then holds the model replaced). The model's public description never names the server.
          */
         post: {
             parameters: {
@@ -6577,17 +6577,62 @@ export type paths = {
                      *     }
                      */
                     "application/json": {
-                        /** Format: uri */
-                        cog_url: string;
-                        id: string;
-                        name?: string;
                         /**
+                         * Format: uri
+                         * @description Cog server URL
+                         * @example http://gpu-0:5000
+                         */
+                        cog_url: string;
+                        /**
+                         * @description What the model makes
                          * @default image
                          * @enum {string}
                          */
                         category?: "image" | "video" | "audio";
+                        /** @description What a unit of its price is (default: image for images, else run) */
+                        unit?: string;
+                        /** @description The input field that counts units (default for images: num_outputs) */
+                        units_from?: string;
+                        /** @description Front it with this model's public input schema (the server is not asked) */
+                        like?: string;
+                        /**
+                         * @description How that public input becomes the model's: { rename, expand }
+                         * @default {
+                         *       "rename": {},
+                         *       "expand": {}
+                         *     }
+                         */
+                        input_map?: {
+                            /** @default {} */
+                            rename?: {
+                                [key: string]: string;
+                            };
+                            /** @default {} */
+                            expand?: {
+                                [key: string]: {
+                                    [key: string]: {
+                                        [key: string]: unknown;
+                                    };
+                                };
+                            };
+                        };
+                        /**
+                         * @description The model's id in the catalogue
+                         * @example you/sdxl
+                         */
+                        id: string;
+                        /** @description Its name (default: the id) */
+                        name?: string;
+                        /** @description Its public description (never the server's address) */
+                        description?: string;
+                        /** @description Its price: tokens per image, second or run */
                         tokens_per_unit: number;
-                        /** @default false */
+                        /** @description active (the default) to run; any other status keeps it from running */
+                        status?: string;
+                        /**
+                         * @description Replace a model of this id (refused otherwise)
+                         * @default false
+                         */
                         replace?: boolean;
                         reason: string;
                     };
@@ -6753,16 +6798,41 @@ export type paths = {
                      *     }
                      */
                     "application/json": {
-                        /** Format: uri */
+                        /**
+                         * Format: uri
+                         * @description Server URL
+                         * @example http://gpu-1:8091
+                         */
                         server_url: string;
+                        /**
+                         * @description The model's id at /v1/models
+                         * @example Qwen/Qwen-Image
+                         */
                         model: string;
-                        /** @enum {string} */
+                        /**
+                         * @description images, videos or speech
+                         * @enum {string}
+                         */
                         api: "images" | "videos" | "speech";
+                        /** @description The servers' key (stored sealed, never shown again) */
                         api_key?: string;
+                        /**
+                         * @description The model's id in the catalogue
+                         * @example you/sdxl
+                         */
                         id: string;
+                        /** @description Its name (default: the id) */
                         name?: string;
+                        /** @description Its public description (never the server's address) */
+                        description?: string;
+                        /** @description Its price: tokens per image, second or run */
                         tokens_per_unit: number;
-                        /** @default false */
+                        /** @description active (the default) to run; any other status keeps it from running */
+                        status?: string;
+                        /**
+                         * @description Replace a model of this id (refused otherwise)
+                         * @default false
+                         */
                         replace?: boolean;
                         reason: string;
                     };
@@ -6945,23 +7015,43 @@ export type paths = {
                      *     }
                      */
                     "application/json": {
-                        /** Format: uri */
+                        /**
+                         * Format: uri
+                         * @description ComfyUI server URL
+                         * @example http://gpu-2:8188
+                         */
                         server_url: string;
+                        /** @description ComfyUI's API format (node id -> { class_type, inputs }): what Export (API) saves */
                         workflow: {
                             [key: string]: unknown;
                         };
+                        /** @description The model's input fields, each bound to a node input: [{ field, node, input, file? }] */
                         bindings: {
                             [key: string]: unknown;
                         }[];
                         /**
+                         * @description What the workflow makes
                          * @default image
                          * @enum {string}
                          */
                         category?: "image" | "video" | "audio";
+                        /**
+                         * @description The model's id in the catalogue
+                         * @example you/sdxl
+                         */
                         id: string;
+                        /** @description Its name (default: the id) */
                         name?: string;
+                        /** @description Its public description (never the server's address) */
+                        description?: string;
+                        /** @description Its price: tokens per image, second or run */
                         tokens_per_unit: number;
-                        /** @default false */
+                        /** @description active (the default) to run; any other status keeps it from running */
+                        status?: string;
+                        /**
+                         * @description Replace a model of this id (refused otherwise)
+                         * @default false
+                         */
                         replace?: boolean;
                         reason: string;
                     };

@@ -1,57 +1,59 @@
-// What the catalogue's import forms share: the form's state, its reason, "replace", and the call
-// (the operator's queries refreshed after it). Each kind of model server gives its own fields.
+// The catalogue's import forms, one per kind of model server, drawn from the API's own declaration
+// of each import route's body (the SDK's IMPORT_FORMS, generated from the OpenAPI document): a
+// kind's option appears here as soon as the route takes it. The reason is the operator forms' own.
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useState, type ReactNode } from "react";
-import { call } from "../../api";
+import { useState } from "react";
+import { IMPORT_FORMS, type ImportForm as Declared } from "@svc/sdk";
+import { call, type JsonSchema } from "../../api";
+import { initialValues, SchemaForm, toInput } from "../../schemaForm";
 import { CardForm, ReasonField } from "../../ui";
 
-export interface ImportFields {
-  replace: boolean;
-  reason: string;
-}
+/** The form's fields: the body's, but the reason (ReasonField). */
+const fieldsOf = (form: Declared): JsonSchema => {
+  const { reason: _, ...properties } = form.schema.properties;
+  return {
+    type: "object",
+    properties: properties as Record<string, JsonSchema>,
+    required: form.schema.required?.filter((name) => name !== "reason"),
+  };
+};
 
-export function ImportForm<F extends ImportFields>({
-  id,
-  title,
-  path,
-  empty,
-  body,
-  children,
-}: {
-  id: string;
-  title: string;
-  /** The operator route it posts to. */
-  path: string;
-  empty: F;
-  /** The request's body from the form (may throw: its message is shown). */
-  body(form: F): object;
-  children(form: F, set: (form: F) => void): ReactNode;
-}) {
+function ImportForm({ form }: { form: Declared }) {
   const queryClient = useQueryClient();
-  const [form, setForm] = useState(empty);
+  const schema = fieldsOf(form);
+  const [values, setValues] = useState(() => initialValues(schema));
+  const [reason, setReason] = useState("");
   const importModel = useMutation({
-    mutationFn: async () =>
-      call(path, { method: "POST", body: { ...body(form), replace: form.replace, reason: form.reason } }),
+    mutationFn: async () => call(form.path, { method: "POST", body: { ...toInput(schema, values), reason } }),
     onSuccess: () => {
-      setForm(empty);
+      setValues(initialValues(schema));
+      setReason("");
       void queryClient.invalidateQueries({ queryKey: ["operator"] });
     },
   });
+  const id = form.path.split("/").pop()!;
   return (
-    <CardForm id={id} title={title} onSubmit={() => importModel.mutate()} error={importModel.error}>
-      {children(form, setForm)}
-      <ReasonField value={form.reason} onChange={(reason) => setForm({ ...form, reason })} />
-      <label className="inline">
-        <input
-          type="checkbox"
-          checked={form.replace}
-          onChange={(e) => setForm({ ...form, replace: e.target.checked })}
-        />
-        Replace a model with this id
-      </label>
+    <CardForm
+      id={id}
+      title={form.summary.split(":")[0]!}
+      onSubmit={() => importModel.mutate()}
+      error={importModel.error}
+    >
+      <SchemaForm schema={schema} values={values} onChange={setValues} idPrefix={id} />
+      <ReasonField value={reason} onChange={setReason} />
       <button type="submit" disabled={importModel.isPending}>
         Import
       </button>
     </CardForm>
+  );
+}
+
+export function ImportForms() {
+  return (
+    <>
+      {IMPORT_FORMS.map((form) => (
+        <ImportForm key={form.path} form={form} />
+      ))}
+    </>
   );
 }

@@ -3,9 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { call, type OperatorModel } from "../../api";
 import { DataTable } from "../../table";
 import { ErrorMessage, Loading, PageHeader, Time } from "../../ui";
-import { ImportCogModel } from "./ImportCogModel";
-import { ImportOpenAIModel } from "./ImportOpenAIModel";
-import { ImportComfyModel } from "./ImportComfyModel";
+import { ImportForms } from "./ImportForm";
 import { useModelEditor } from "./ModelEditor";
 
 function Queue({ model: m }: { model: OperatorModel }) {
@@ -46,9 +44,7 @@ export function OperatorModels() {
   return (
     <>
       <PageHeader title="Catalogue & queues" />
-      <ImportCogModel />
-      <ImportOpenAIModel />
-      <ImportComfyModel />
+      <ImportForms />
       {models.isPending ? <Loading /> : null}
       <ErrorMessage error={models.error} />
       {models.data ? (
