@@ -5,7 +5,7 @@ import type { RunnerSettings } from "@svc/core";
 import type { CogCallbacks } from "./cog/cogRunner.js";
 import { cogKind } from "./cog/index.js";
 import { builtinKind } from "./generators/index.js";
-import { openAIKind } from "./openai/index.js";
+import { openAIServerKind } from "./openaiServer/index.js";
 import { comfyUIKind } from "./comfyui/index.js";
 import type { Runner, RunNotes, ServerSlots } from "./runner.js";
 
@@ -69,7 +69,9 @@ export interface RunnerKind<K extends Kind> {
 const KINDS: { [K in Kind]: RunnerKind<K> } = {
   builtin: builtinKind,
   cog: cogKind,
-  openai: openAIKind,
+  // The catalogue's runner.kind "openai": servers that speak OpenAI's media API (the kind, not our
+  // OpenAI-compatible API at /openai/v1, which is an adapter in apps/api).
+  openai: openAIServerKind,
   comfyui: comfyUIKind,
 };
 

@@ -1,11 +1,11 @@
 // The OpenAI-style media server kind (vLLM-Omni, SGLang, LocalAI): its runner and health check.
 import type { RunnerKind } from "../registry.js";
-import { createOpenAIRunner } from "./openaiRunner.js";
+import { createOpenAIServerRunner } from "./openAIServerRunner.js";
 import { openAIServerUp } from "./health.js";
 
-export const openAIKind: RunnerKind<"openai"> = {
+export const openAIServerKind: RunnerKind<"openai"> = {
   create(options) {
-    const runner = createOpenAIRunner({
+    const runner = createOpenAIServerRunner({
       secretsKey: options.secretsKey,
       allowPrivateOutputs: options.allowPrivateOutputs ?? false,
       maxOutputBytes: options.maxOutputBytes ?? 500 * 1024 * 1024,
