@@ -1,7 +1,7 @@
 // A video on an OpenAI-style server is a job: created (or found again after a worker's crash),
 // polled (its progress becomes the run's), its content downloaded; a canceled run's job deleted.
 import { request } from "undici";
-import { openAIVideoJobSchema, type OpenAIServerSettings, type OpenAIVideoJob } from "@svc/core";
+import { openAIVideoJobSchema, type OpenAIVideoJob } from "@svc/core";
 import { abortableDelay, RunnerError, type RunContext, type RunResult } from "../runner.js";
 import { outputOfKind } from "../outputs.js";
 import { modelServers } from "../servers.js";
