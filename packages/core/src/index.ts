@@ -34,5 +34,6 @@ export * from "./views.js";
 export * from "./literals.js";
 export * from "./ttlCache.js";
 export * from "./timeLimit.js";
+export * from "./timeouts.js";
 export * from "./adapters/replicate.js";
 export * from "./adapters/openai.js";

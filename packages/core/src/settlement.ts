@@ -111,9 +111,3 @@ export function planSettlement(
   };
 }
 
-/** A run that outlived its execution timeout (counted from its start): FAILED, charged nothing. */
-export const timeoutDecision = (executionTimeoutMs: number): SettlementDecision => ({
-  to: "FAILED",
-  errorCode: "TIMEOUT",
-  errorMessage: `The run exceeded its execution timeout of ${executionTimeoutMs} ms.`,
-});

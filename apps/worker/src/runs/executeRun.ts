@@ -1,5 +1,6 @@
 import type { Job } from "bullmq";
 import {
+  executionLimit,
   isInstant,
   namesFiles,
   outputKindOf,
@@ -346,18 +347,9 @@ async function executeStarted(
       )
     : [];
 
-  // One controller for cancel and deadline, whose timer is cleared when the run ends: with
-  // AbortSignal.timeout every finished run would leave a timer pending until its deadline.
-  const controller = new AbortController();
-  const deadline = setTimeout(
-    () => controller.abort(new DOMException("execution timeout", "TimeoutError")),
-    Math.max(1, run.deadlineAt.getTime() - run.now().getTime()),
-  );
-  const onCancel = () => controller.abort(cancelSignal!.reason);
-  if (cancelSignal?.aborted) onCancel();
-  else cancelSignal?.addEventListener("abort", onCancel, { once: true });
-  const { signal } = controller;
-  const timedOut = () => signal.aborted && !cancelSignal?.aborted;
+  // The run's deadline and its cancel, as one signal (core's timeouts.ts).
+  const limit = executionLimit(run.deadlineAt, run.now(), cancelSignal);
+  const { signal } = limit;
   const settings = run.runner;
   log.debug("run executing", { model_id: run.modelId });
   const leased = "slot" in job.data ? job.data : undefined;
@@ -394,15 +386,14 @@ async function executeStarted(
     };
   } catch (error) {
     failure = error;
-    if (timedOut()) end = { kind: "timed_out" };
+    if (limit.timedOut()) end = { kind: "timed_out" };
     else if (cancelSignal?.aborted) end = { kind: "canceled" };
     else if (error instanceof RunnerCanceled) end = { kind: "canceled_by_model" };
     else if (error instanceof RunnerError)
       end = { kind: "model_failed", code: error.code, message: error.message };
     else end = { kind: "broke", lastAttempt: job.attemptsMade + 1 >= (job.opts.attempts ?? 1) };
   } finally {
-    clearTimeout(deadline);
-    cancelSignal?.removeEventListener("abort", onCancel);
+    limit.clear();
     // The runner's last reports reach the stream while the run is still EXECUTING, before its end.
     await deps.progress.flush(runId);
   }
