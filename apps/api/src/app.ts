@@ -21,13 +21,13 @@ import { DEFAULT_CONSOLE_DIR, consolePages } from "./console/static.js";
 const OPEN: Guards = { runCreation: null, owners: null, operators: nobody };
 
 export function createApp(deps: AppDeps): express.Express {
-  const { config, logger } = deps;
+  const { settings, logger } = deps;
   const app = express();
   app.disable("x-powered-by");
   // No ETag hashing of every response body: API answers are small and mostly uncacheable (run
   // creation, live statuses); output files keep theirs (express.static sets its own).
   app.set("etag", false);
-  app.set("trust proxy", config.TRUST_PROXY);
+  app.set("trust proxy", settings.TRUST_PROXY);
   app.set("query parser", "simple");
 
   app.use(
@@ -61,17 +61,17 @@ export function createApp(deps: AppDeps): express.Express {
   app.use("/docs", swaggerUi.serve);
   app.use(open(DOCUMENTATION));
 
-  const limits = config.RATE_LIMIT_ENABLED
+  const limits = settings.RATE_LIMIT_ENABLED
     ? rateLimits({
         redis: deps.redis,
-        prefix: config.QUEUE_PREFIX,
-        perMinute: config.RATE_LIMIT_PER_MINUTE,
-        runsPerMinute: config.RATE_LIMIT_RUNS_PER_MINUTE,
-        windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
+        prefix: settings.QUEUE_PREFIX,
+        perMinute: settings.RATE_LIMIT_PER_MINUTE,
+        runsPerMinute: settings.RATE_LIMIT_RUNS_PER_MINUTE,
+        windowSeconds: settings.RATE_LIMIT_WINDOW_SECONDS,
       })
     : undefined;
-  const authFailures = config.RATE_LIMIT_ENABLED
-    ? authFailureLimit(deps.redis, config.QUEUE_PREFIX, config.AUTH_FAILURES_PER_MINUTE, 60)
+  const authFailures = settings.RATE_LIMIT_ENABLED
+    ? authFailureLimit(deps.redis, settings.QUEUE_PREFIX, settings.AUTH_FAILURES_PER_MINUTE, 60)
     : undefined;
   const keyAuth = authenticate(deps, authFailures);
   /**
@@ -88,7 +88,7 @@ export function createApp(deps: AppDeps): express.Express {
     });
     router.use(keyAuth);
     if (limits) router.use(limits.all);
-    router.use(...jsonBodies(config.BODY_LIMIT_BYTES, group.routes));
+    router.use(...jsonBodies(settings.BODY_LIMIT_BYTES, group.routes));
     // API keys act for the whole account: the console's owners-only guard has no meaning here.
     router.use(
       mountRoutes(Router(), group.routes, deps, {
@@ -103,10 +103,10 @@ export function createApp(deps: AppDeps): express.Express {
 
   // The web console: its API (session cookie instead of a key), then its pages.
   app.use(CONSOLE_API, consoleApi(deps, limits));
-  app.use("/console", consolePages(config.CONSOLE_DIR ?? DEFAULT_CONSOLE_DIR, deps.outputs.mediaOrigin));
+  app.use("/console", consolePages(settings.CONSOLE_DIR ?? DEFAULT_CONSOLE_DIR, deps.outputs.mediaOrigin));
 
   app.use(notFound);
   // Another API style's paths answer every error in its own shape (adapterOf).
-  app.use(errorHandler(logger, config.BODY_LIMIT_BYTES, (req) => adapterOf(req.originalUrl)?.errorStyle));
+  app.use(errorHandler(logger, settings.BODY_LIMIT_BYTES, (req) => adapterOf(req.originalUrl)?.errorStyle));
   return app;
 }

@@ -12,9 +12,47 @@ import type { ApiMetrics } from "./metrics.js";
 import type { HeldConnections } from "./runs/heldConnections.js";
 import type { Realtime } from "./runs/realtime.js";
 
+/**
+ * The settings that request handling reads, by name: a handler reaches a setting by this one road
+ * (the rest of the configuration is wired into the parts in server.ts: file limits into `files`,
+ * caches, pools, the held-request caps). A setting a route needs is added here.
+ */
+export const ROUTE_SETTINGS = [
+  "ACCOUNT_MAX_CONCURRENT_RUNS",
+  "API_KEYS_PER_MODE_MAX",
+  "AUTH_CACHE_TTL_MS",
+  "AUTH_FAILURES_PER_MINUTE",
+  "BODY_LIMIT_BYTES",
+  "CONSOLE_DIR",
+  "CONSOLE_SESSION_IDLE_MINUTES",
+  "CONSOLE_SESSION_MAX_HOURS",
+  "METRICS_TOKEN",
+  "PUBLIC_BASE_URL",
+  "QUEUE_PREFIX",
+  "RATE_LIMIT_ENABLED",
+  "RATE_LIMIT_PER_MINUTE",
+  "RATE_LIMIT_RUNS_PER_MINUTE",
+  "RATE_LIMIT_WINDOW_SECONDS",
+  "READY_TIMEOUT_MS",
+  "SECRETS_KEY",
+  "SIGN_IN_ATTEMPTS_PER_ADDRESS",
+  "SIGN_IN_ATTEMPTS_PER_EMAIL",
+  "SYNC_WAIT_MAX_SECONDS",
+  "TEST_RUNS_PER_DAY",
+  "TRUST_PROXY",
+  "WEBHOOK_ALLOW_PRIVATE_URLS",
+  "WEBHOOK_ENDPOINTS_MAX",
+] as const satisfies readonly (keyof ApiConfig)[];
+
+export type RouteSettings = Pick<ApiConfig, (typeof ROUTE_SETTINGS)[number]>;
+
+/** The route settings of a configuration. */
+export const routeSettings = (config: ApiConfig): RouteSettings =>
+  Object.fromEntries(ROUTE_SETTINGS.map((name) => [name, config[name]])) as RouteSettings;
+
 /** Everything a request handler may touch, built once in main.ts (or by a test). */
 export interface AppDeps {
-  config: ApiConfig;
+  settings: RouteSettings;
   db: Db;
   redis: RedisClient;
   logger: Logger;

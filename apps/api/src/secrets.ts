@@ -6,7 +6,7 @@ import { defaultSecretEnc } from "@svc/db";
 import { ownerOf } from "./auth/authenticate.js";
 import { perApp, type RouteContext } from "./http/route.js";
 
-export const secretsKey = perApp(({ config }) => parseSecretsKey(config.SECRETS_KEY));
+export const secretsKey = perApp(({ settings }) => parseSecretsKey(settings.SECRETS_KEY));
 
 /** The secret per-run webhooks of the caller's account and mode are signed with (made on first use). */
 export async function defaultSigningSecret(ctx: RouteContext): Promise<string> {

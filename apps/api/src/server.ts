@@ -9,7 +9,7 @@ import { guardedAgents } from "@svc/net";
 import { configuredOutputUrls, createOutputStore, type OutputStore } from "@svc/storage";
 import { queueDashboard } from "./admin/queueDashboard.js";
 import { createApp } from "./app.js";
-import type { AppDeps } from "./deps.js";
+import { routeSettings, type AppDeps } from "./deps.js";
 import { createApiMetrics } from "./metrics.js";
 import { accountSchedulingCache, modelCache } from "./cache/ttlCache.js";
 import { heldConnections } from "./runs/heldConnections.js";
@@ -83,7 +83,7 @@ export async function assembleApi(
   const models = modelCache(db, config.CATALOGUE_CACHE_TTL_MS);
   const tracing = startTracing(config, "api");
   const deps: AppDeps = {
-    config,
+    settings: routeSettings(config),
     db,
     redis,
     logger,

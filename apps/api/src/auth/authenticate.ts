@@ -52,7 +52,7 @@ const CACHE_MAX = 10_000;
  * hopeless, and a failure costs one indexed lookup. last_used_at is written at most once a
  * minute per key, off the request path.
  */
-export function authenticate({ db, config, logger }: AppDeps, failures?: AuthFailureLimit): RequestHandler {
+export function authenticate({ db, settings, logger }: AppDeps, failures?: AuthFailureLimit): RequestHandler {
   const lastTouched = new Map<string, number>();
   const lookup = ttlCache(
     async (hash): Promise<KnownKey> => {
@@ -69,7 +69,7 @@ export function authenticate({ db, config, logger }: AppDeps, failures?: AuthFai
           : null;
       return { auth, keyExpiresAt: key?.expiresAt ?? null };
     },
-    ({ auth }) => (auth ? config.AUTH_CACHE_TTL_MS : NEGATIVE_TTL_MS),
+    ({ auth }) => (auth ? settings.AUTH_CACHE_TTL_MS : NEGATIVE_TTL_MS),
     CACHE_MAX,
   );
 

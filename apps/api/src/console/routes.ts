@@ -136,14 +136,14 @@ const ownersOnly: RequestHandler = (_req, res, next) => {
   next();
 };
 
-const secureCookie = (deps: AppDeps) => deps.config.PUBLIC_BASE_URL.startsWith("https:");
-const signIns = perApp(({ config, redis }) =>
-  config.RATE_LIMIT_ENABLED
+const secureCookie = (deps: AppDeps) => deps.settings.PUBLIC_BASE_URL.startsWith("https:");
+const signIns = perApp(({ settings, redis }) =>
+  settings.RATE_LIMIT_ENABLED
     ? signInLimit(
         redis,
-        config.QUEUE_PREFIX,
-        config.SIGN_IN_ATTEMPTS_PER_EMAIL,
-        config.SIGN_IN_ATTEMPTS_PER_ADDRESS,
+        settings.QUEUE_PREFIX,
+        settings.SIGN_IN_ATTEMPTS_PER_EMAIL,
+        settings.SIGN_IN_ATTEMPTS_PER_ADDRESS,
       )
     : null,
 );
@@ -160,7 +160,7 @@ const signInRoute = route({
     const limit = signIns(deps);
     await limit?.attempt(email.success ? email.data : body.email, req.ip ?? "unknown");
     const session = email.success
-      ? await signIn(deps.db, email.data, body.password, sessionPolicy(deps.config))
+      ? await signIn(deps.db, email.data, body.password, sessionPolicy(deps.settings))
       : null;
     // One answer for an unknown email, a wrong password and a disabled user.
     if (!session || !email.success) throw new ApiError("UNAUTHORIZED", "Wrong email or password.");
@@ -238,7 +238,7 @@ const createKey = route({
   reply: { status: 201, schema: R.KeyCreated, description: "The key" },
   async handler({ body }, { res, deps }) {
     const accountId = sessionOf(res).user.account.id;
-    const max = deps.config.API_KEYS_PER_MODE_MAX;
+    const max = deps.settings.API_KEYS_PER_MODE_MAX;
     const made = await createApiKey(
       deps.db,
       accountId,
@@ -274,7 +274,7 @@ const updateKey = route({
   errors: [400, 404, 409],
   reply: { status: 200, schema: R.KeyUpdated, description: "The key as it is now" },
   async handler({ params: { keyId }, body }, { res, deps }) {
-    const max = deps.config.API_KEYS_PER_MODE_MAX;
+    const max = deps.settings.API_KEYS_PER_MODE_MAX;
     const updated = await updateAccountKey(
       deps.db,
       sessionOf(res).user.account.id,
@@ -407,8 +407,8 @@ export function consoleApi(
   deps: AppDeps,
   limits: { all: RequestHandler; runCreation: RequestHandler } | undefined,
 ): Router {
-  const { config } = deps;
-  const body = [requireJsonBody, parseJsonBody(config.BODY_LIMIT_BYTES), checkJsonBody];
+  const { settings } = deps;
+  const body = [requireJsonBody, parseJsonBody(settings.BODY_LIMIT_BYTES), checkJsonBody];
   const guards: Guards = {
     runCreation: limits?.runCreation ?? null,
     owners: ownersOnly,
@@ -418,13 +418,13 @@ export function consoleApi(
   api.use((_req, res, next) => {
     res.locals.mount = CONSOLE_API;
     next();
-  }, sameOrigin(config.PUBLIC_BASE_URL));
+  }, sameOrigin(settings.PUBLIC_BASE_URL));
 
   mountRoutes(api, [signInRoute], deps, guards, body);
   api.use(requireSession(deps));
   mountRoutes(api, [sessionRoute], deps, guards);
   // The public API's routes below /:mode take JSON bodies too, but for its uploads.
-  api.use(requireCsrfToken, ...jsonBodies(config.BODY_LIMIT_BYTES, API_V1.routes, "/:mode"));
+  api.use(requireCsrfToken, ...jsonBodies(settings.BODY_LIMIT_BYTES, API_V1.routes, "/:mode"));
   mountRoutes(
     api,
     [signOutRoute, listKeys, createKey, updateKey, revokeKey, accountAlerts, securityLog],

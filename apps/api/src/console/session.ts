@@ -10,10 +10,10 @@ export const SESSION_COOKIE = "svc_session";
 export const COOKIE_PATH = "/console";
 export const CSRF_HEADER = "x-csrf-token";
 
-export function sessionPolicy(config: AppDeps["config"]): SessionPolicy {
+export function sessionPolicy(settings: AppDeps["settings"]): SessionPolicy {
   return {
-    idleMs: config.CONSOLE_SESSION_IDLE_MINUTES * 60_000,
-    absoluteMs: config.CONSOLE_SESSION_MAX_HOURS * 3_600_000,
+    idleMs: settings.CONSOLE_SESSION_IDLE_MINUTES * 60_000,
+    absoluteMs: settings.CONSOLE_SESSION_MAX_HOURS * 3_600_000,
   };
 }
 
@@ -41,8 +41,8 @@ export function clearSessionCookie(res: Response, secure: boolean) {
 }
 
 /** 401 without a live session (unknown, expired, idle, user disabled). */
-export function requireSession({ db, config }: AppDeps): RequestHandler {
-  const policy = sessionPolicy(config);
+export function requireSession({ db, settings }: AppDeps): RequestHandler {
+  const policy = sessionPolicy(settings);
   return async (req, res, next) => {
     const token = sessionToken(req.get("cookie"));
     const session = token && token.length <= 128 ? await resolveSession(db, token, policy) : null;

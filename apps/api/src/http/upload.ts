@@ -66,7 +66,7 @@ export async function readForm(ctx: RouteContext, files: readonly string[]): Pro
 /** `files`: the form's file fields, or "body": the body is one file (`file`), raw or in a form. */
 async function receive(ctx: RouteContext, files: readonly string[] | "body"): Promise<Form> {
   const { req, res, deps } = ctx;
-  const maxBytes = deps.config.FILE_MAX_BYTES;
+  const maxBytes = deps.files.files.maxBytes;
   const multipart = typeof req.is("multipart/form-data") === "string";
   const bodyMax = multipart
     ? maxBytes * (files === "body" ? 1 : files.length) + FORM_OVERHEAD_BYTES

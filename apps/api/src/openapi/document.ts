@@ -9,7 +9,7 @@ import * as R from "./responses.js";
 
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31["generateDocument"]>;
 
-const served = perApp(({ config }) => buildOpenApiDocument(config.PUBLIC_BASE_URL));
+const served = perApp(({ settings }) => buildOpenApiDocument(settings.PUBLIC_BASE_URL));
 const page = perApp((deps) => swaggerUi.setup(served(deps), { customSiteTitle: "Model Run Service API" }));
 
 /** This document and its rendering (swagger-ui's assets are served beside, under /docs/). */

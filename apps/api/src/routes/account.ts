@@ -64,7 +64,7 @@ const readAccount = route({
         reserved: live ? account.reserved : 0,
         available: live ? account.balance - account.reserved : 0,
         mode: auth.mode,
-        max_concurrent_runs: concurrencyLimit(account, deps.config.ACCOUNT_MAX_CONCURRENT_RUNS),
+        max_concurrent_runs: concurrencyLimit(account, deps.settings.ACCOUNT_MAX_CONCURRENT_RUNS),
         weight: account.weight,
         // A live figure: a test key sees none (its world has no balance to watch).
         low_balance_threshold: live ? account.lowBalanceThreshold : null,

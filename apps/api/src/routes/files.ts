@@ -21,7 +21,7 @@ const uploadFile = route({
   errors: [413, 415],
   reply: { status: 201, schema: R.FileResponse, description: "The stored file" },
   async handler(_input, ctx) {
-    return { data: presentFile(await receiveUpload(ctx), ctx.deps.config.PUBLIC_BASE_URL) };
+    return { data: presentFile(await receiveUpload(ctx), ctx.deps.settings.PUBLIC_BASE_URL) };
   },
 });
 
@@ -34,7 +34,7 @@ const listFilesRoute = route({
   reply: { status: 200, schema: R.FileList, description: "A page of the caller's files (of the key's mode)" },
   async handler({ query }, ctx) {
     const { page, nextCursor } = await filesPage(ctx, query);
-    const base = ctx.deps.config.PUBLIC_BASE_URL;
+    const base = ctx.deps.settings.PUBLIC_BASE_URL;
     return { data: { files: page.map((f) => presentFile(f, base)), next_cursor: nextCursor } };
   },
 });
@@ -48,7 +48,7 @@ const getFile = route({
   errors: [404],
   reply: { status: 200, schema: R.FileResponse, description: "The file" },
   async handler({ params }, ctx) {
-    return { data: presentFile(await fileOr404(ctx, params.fileId), ctx.deps.config.PUBLIC_BASE_URL) };
+    return { data: presentFile(await fileOr404(ctx, params.fileId), ctx.deps.settings.PUBLIC_BASE_URL) };
   },
 });
 

@@ -20,7 +20,7 @@ async function within<T>(promise: Promise<T>, ms: number, late: T): Promise<T> {
 
 /** What is wrong with Postgres, or undefined when it answers in time. */
 function postgresProblem(deps: AppDeps): Promise<string | undefined> {
-  const ms = deps.config.READY_TIMEOUT_MS;
+  const ms = deps.settings.READY_TIMEOUT_MS;
   return within(
     sqlPool(deps.db)
       .query("SELECT 1")
@@ -39,9 +39,9 @@ function postgresProblem(deps: AppDeps): Promise<string | undefined> {
  * a user without rights), and then no run would start.
  */
 async function redisProblem(deps: AppDeps): Promise<string | undefined> {
-  const ms = deps.config.READY_TIMEOUT_MS;
+  const ms = deps.settings.READY_TIMEOUT_MS;
   if (!(await pingRedis(deps.redis, ms))) return `no answer within ${ms} ms`;
-  return within(redisRefusal(deps.redis, deps.config.QUEUE_PREFIX), ms, `no answer within ${ms} ms`);
+  return within(redisRefusal(deps.redis, deps.settings.QUEUE_PREFIX), ms, `no answer within ${ms} ms`);
 }
 
 const tags = ["Operations"];
@@ -95,8 +95,8 @@ const metricsRoute = rawRoute({
       content: { "text/plain": { schema: { type: "string" } } },
     },
   },
-  async handler(_input, { req, res, deps: { config, metrics } }) {
-    if (config.METRICS_TOKEN && req.get("authorization") !== `Bearer ${config.METRICS_TOKEN}`) {
+  async handler(_input, { req, res, deps: { settings, metrics } }) {
+    if (settings.METRICS_TOKEN && req.get("authorization") !== `Bearer ${settings.METRICS_TOKEN}`) {
       throw new ApiError("UNAUTHORIZED", "The metrics endpoint needs the configured METRICS_TOKEN.");
     }
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());

@@ -87,8 +87,8 @@ const createWebhook = route({
     description: "The endpoint and its signing secret, shown only now",
   },
   async handler({ body }, ctx) {
-    const { db, config } = ctx.deps;
-    await checkWebhookUrl(body.url, "url", config.WEBHOOK_ALLOW_PRIVATE_URLS);
+    const { db, settings } = ctx.deps;
+    await checkWebhookUrl(body.url, "url", settings.WEBHOOK_ALLOW_PRIVATE_URLS);
     const secret = generateSigningSecret();
     const endpoint = await createEndpoint(
       db,
@@ -98,13 +98,13 @@ const createWebhook = route({
         events: body.events ?? DEFAULT_EVENTS,
         secretEnc: sealSecret(secretsKey(ctx.deps), secret),
       },
-      config.WEBHOOK_ENDPOINTS_MAX,
+      settings.WEBHOOK_ENDPOINTS_MAX,
     );
     if (!endpoint)
       throw new ApiError("VALIDATION_ERROR", "Too many webhook endpoints.", [
         {
           path: "url",
-          message: `this account already has the most endpoints allowed in ${owner(ctx).mode} mode (${config.WEBHOOK_ENDPOINTS_MAX}); delete one first`,
+          message: `this account already has the most endpoints allowed in ${owner(ctx).mode} mode (${settings.WEBHOOK_ENDPOINTS_MAX}); delete one first`,
         },
       ]);
     return {

@@ -32,8 +32,8 @@ export const idempotencyKeyHeader = z
   .optional()
   .meta({ description: "Replays the run made with the same key and body within 24 hours" });
 
-export const testRuns = perApp(({ redis, config }) =>
-  testRunQuota(redis, config.QUEUE_PREFIX, config.TEST_RUNS_PER_DAY),
+export const testRuns = perApp(({ redis, settings }) =>
+  testRunQuota(redis, settings.QUEUE_PREFIX, settings.TEST_RUNS_PER_DAY),
 );
 
 export interface StartRun {
@@ -90,13 +90,13 @@ export async function runnableModel(deps: AppDeps, res: Response, id: string) {
  * the run (reserving its tokens), or throws the refusal as an ApiError.
  */
 export async function startRun(deps: AppDeps, res: Response, request: StartRun): Promise<StartedRun> {
-  const { runs, config, metrics, realtime } = deps;
+  const { runs, settings, metrics, realtime } = deps;
   const auth = authOf(res);
   const model = await runnableModel(deps, res, request.modelId);
   // runnableModel's keyRefusal has refused a caller without a key (400, naming X-Api-Key-Id).
   const keyId = auth.keyId!;
   if (request.webhookUrl)
-    await checkWebhookUrl(request.webhookUrl, "webhook_url", config.WEBHOOK_ALLOW_PRIVATE_URLS);
+    await checkWebhookUrl(request.webhookUrl, "webhook_url", settings.WEBHOOK_ALLOW_PRIVATE_URLS);
   // File inputs become files of the caller's (fetched, typed, stored) before the run is made.
   const input = await resolveFileInputs(
     deps.files,
@@ -257,7 +257,7 @@ export async function abandonRun(deps: AppDeps, res: Response, runId: string): P
  * what was delivered) so that nobody pays for work nobody will receive.
  */
 export async function runToEnd(deps: AppDeps, res: Response, runId: string, place: HeldPlace) {
-  const waited = await waitHeld(deps, res, runId, deps.config.SYNC_WAIT_MAX_SECONDS, place);
+  const waited = await waitHeld(deps, res, runId, deps.settings.SYNC_WAIT_MAX_SECONDS, place);
   const run = waited.kind === "read" ? waited.run : null;
   if (run && run.status !== "QUEUED" && run.status !== "EXECUTING") return run;
   await abandonRun(deps, res, runId);
@@ -265,6 +265,6 @@ export async function runToEnd(deps: AppDeps, res: Response, runId: string, plac
     throw new ApiError("UNAUTHORIZED", "The API key was revoked, or the session ended, while waiting.");
   throw new ApiError(
     "WAIT_TIMEOUT",
-    `The run did not end within ${deps.config.SYNC_WAIT_MAX_SECONDS} s (SYNC_WAIT_MAX_SECONDS) and was canceled.`,
+    `The run did not end within ${deps.settings.SYNC_WAIT_MAX_SECONDS} s (SYNC_WAIT_MAX_SECONDS) and was canceled.`,
   );
 }

@@ -120,7 +120,7 @@ function failure(run: RunRecord): ApiError {
  * any URL of ours its output names (a model that echoes its input may name another run's).
  */
 const outputFiles = (deps: AppDeps, run: { id: string; output: unknown }) =>
-  runFilesIn(run.output, deps.config.PUBLIC_BASE_URL, secretsKey(deps), run.id);
+  runFilesIn(run.output, deps.settings.PUBLIC_BASE_URL, secretsKey(deps), run.id);
 
 async function readOutput(deps: AppDeps, key: string): Promise<Buffer> {
   const object = await deps.outputs.store.read(key, {});
@@ -268,7 +268,7 @@ async function streamImages(ctx: RouteContext, runId: string, partials: number, 
       deps.realtime,
       runId,
       () => readRun(deps, res, runId),
-      deps.config.SYNC_WAIT_MAX_SECONDS,
+      deps.settings.SYNC_WAIT_MAX_SECONDS,
       gone,
     );
     stop();
@@ -520,7 +520,7 @@ const deleteVideo = route({
         db: deps.db,
         runs: deps.runs,
         store: deps.outputs.store,
-        publicBaseUrl: deps.config.PUBLIC_BASE_URL,
+        publicBaseUrl: deps.settings.PUBLIC_BASE_URL,
         secretsKey: secretsKey(deps),
       },
       authOf(ctx.res),

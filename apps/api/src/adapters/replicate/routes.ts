@@ -44,7 +44,7 @@ import type { AppDeps } from "../../deps.js";
 import * as S from "./schemas.js";
 
 const tags = ["Replicate"];
-const base = (deps: AppDeps) => `${deps.config.PUBLIC_BASE_URL.replace(/\/$/, "")}${REPLICATE_PREFIX}`;
+const base = (deps: AppDeps) => `${deps.settings.PUBLIC_BASE_URL.replace(/\/$/, "")}${REPLICATE_PREFIX}`;
 const byId = z.object({ id: z.string().meta({ example: "run_4ReEbWIXuDXbjwlguHgMmo" }) });
 const notFound = (id: string) =>
   new ApiError("RUN_NOT_FOUND", `No prediction with id ${JSON.stringify(id)}.`);
