@@ -12,6 +12,34 @@ export default tseslint.config(
     },
   },
   {
+    // The API's routes, adapters and HTTP layer translate HTTP to use-cases and back: they reach
+    // the database only through @svc/use-cases (its queries included). The composition root wires
+    // repositories into the parts; types may be named anywhere.
+    files: ["apps/api/src/**/*.ts"],
+    ignores: [
+      "apps/api/src/main.ts",
+      "apps/api/src/server.ts",
+      "apps/api/src/prime.ts",
+      "apps/api/src/routes/operations.ts",
+      "apps/api/src/**/*.test.ts",
+      "apps/api/src/test/**",
+    ],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            {
+              name: "@svc/db",
+              message: "Routes and adapters call use-cases (@svc/use-cases); only types come from @svc/db.",
+              allowTypeImports: true,
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ["**/*.test.ts", "**/test/**", "**/bin/**", "packages/cli/**", "**/bench/**", "scripts/**"],
     rules: { "no-console": "off" },
   },

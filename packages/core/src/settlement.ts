@@ -110,4 +110,3 @@ export function planSettlement(
     endpointTail: whole.slice(cut + marker.length),
   };
 }
-

@@ -1,6 +1,6 @@
 import type { RequestHandler, Response } from "express";
 import { ApiError, bearerToken, hashApiKey, parseApiKeyMode, ttlCache, type Mode } from "@svc/core";
-import { findApiKeyByHash, touchApiKey } from "@svc/db";
+import { findApiKeyByHash, touchApiKey } from "@svc/use-cases";
 import type { AppDeps } from "../deps.js";
 import type { AuthFailureLimit } from "../http/rateLimit.js";
 

@@ -1,5 +1,6 @@
 import { ttlCache } from "@svc/core";
-import { findAccountScheduling, findModel, type Db } from "@svc/db";
+import type { Db } from "@svc/db";
+import { findAccountScheduling, findModel } from "@svc/use-cases";
 
 export type Model = NonNullable<Awaited<ReturnType<typeof findModel>>>;
 

@@ -10,19 +10,21 @@ import {
   runIdView,
   type Mode,
 } from "@svc/core";
+import type { KeyLimits } from "@svc/db";
 import {
   createApiKey,
   findActiveKey,
   findRunForAccount,
   keySpend,
-  listAudit,
   listApiKeys,
+  listAudit,
   revokeAccountKey,
   setLowBalanceThreshold,
+  signIn,
+  signOut,
+  unknownModelIds,
   updateAccountKey,
-  type KeyLimits,
-} from "@svc/db";
-import { signIn, signOut } from "@svc/use-cases";
+} from "@svc/use-cases";
 import { authOf, type AuthContext } from "../auth/authenticate.js";
 import type { AppDeps } from "../deps.js";
 import { checkJsonBody } from "../http/boundary.js";
@@ -109,8 +111,7 @@ const updateKeyBody = z
 /** The body's limits as the repository takes them; unknown model ids are a 400 naming them. */
 async function limitsOf(deps: AppDeps, body: z.infer<typeof updateKeyBody>): Promise<KeyLimits> {
   if (body.allowed_models) {
-    const unknown = [];
-    for (const id of new Set(body.allowed_models)) if (!(await deps.models(id))) unknown.push(id);
+    const unknown = await unknownModelIds(body.allowed_models, async (id) => !!(await deps.models(id)));
     if (unknown.length)
       throw new ApiError(
         "VALIDATION_ERROR",

@@ -2,7 +2,7 @@
 // /replicate/v1/files): by id or a page at a time, in the key's mode.
 import { z } from "zod";
 import { ApiError } from "@svc/core";
-import { findFile, listFiles } from "@svc/db";
+import { findFile, listFiles } from "@svc/use-cases";
 import { ownerOf } from "../auth/authenticate.js";
 import { cursorSchema, paginate } from "../http/cursor.js";
 import type { RouteContext } from "../http/route.js";

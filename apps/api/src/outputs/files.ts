@@ -12,7 +12,7 @@ import {
   OUTPUT_TOKEN,
   servedMediaType,
 } from "@svc/core";
-import { findFilesById } from "@svc/db";
+import { findFilesById } from "@svc/use-cases";
 import type { Logger } from "@svc/logger";
 import { RangeNotSatisfiable, type OutputStore, type S3OutputStore } from "@svc/storage";
 import { perApp, rawRoute, type Route } from "../http/route.js";

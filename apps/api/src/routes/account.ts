@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ApiError, concurrencyLimit, presentBudget } from "@svc/core";
-import { chargedPerDay, findAccount, findKeyLimits, listLedger } from "@svc/db";
+import { chargedPerDay, findAccount, findKeyLimits, listLedger } from "@svc/use-cases";
 import { authOf } from "../auth/authenticate.js";
 import { route, type Route } from "../http/route.js";
 import { testRuns } from "../runs/startRun.js";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ApiError, MODEL_CATEGORIES, poolOf, presentModel, presentModelDetail } from "@svc/core";
-import { findModel, listModels } from "@svc/db";
+import { findModel, listModels } from "@svc/use-cases";
 import { route, type Route } from "../http/route.js";
 import { queryInt } from "../http/validate.js";
 import { modelId } from "../http/params.js";

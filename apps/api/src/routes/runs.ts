@@ -10,7 +10,7 @@ import {
   presentWaitedRun,
   runIdView,
 } from "@svc/core";
-import { listRuns } from "@svc/db";
+import { listRuns } from "@svc/use-cases";
 import { runView, streamRunEvents } from "../runs/realtime.js";
 import { hold, readRun, startRun, waitForRun } from "../runs/startRun.js";
 import { preferHeader, runHeaders } from "../runs/headers.js";

@@ -1,27 +1,18 @@
 import { z } from "zod";
+import { ApiError, EVENT_TYPES, knownEvents, presentDelivery, presentEndpoint } from "@svc/core";
 import {
-  ApiError,
-  DEFAULT_EVENTS,
-  EVENT_TYPES,
-  generateSigningSecret,
-  knownEvents,
-  presentDelivery,
-  presentEndpoint,
-  sealSecret,
-} from "@svc/core";
-import {
-  createEndpoint,
-  createTestDelivery,
   deleteEndpoint,
   enableEndpoint,
   findEndpoint,
   listDeliveries,
   listEndpoints,
-  redeliver,
-  rotateEndpointSecret,
+  redeliverOne,
+  registerEndpoint,
+  rotateSigningSecret,
+  sendTestEvent,
   setEndpointEvents,
-} from "@svc/db";
-import { sendDeliveries } from "@svc/use-cases";
+  type EndpointDeps,
+} from "@svc/use-cases";
 import { ownerOf } from "../auth/authenticate.js";
 import { route, type Guard, type Route, type RouteContext } from "../http/route.js";
 import * as R from "../openapi/responses.js";
@@ -32,7 +23,6 @@ import { defaultSigningSecret, secretsKey } from "../secrets.js";
 
 const SECRET_MESSAGE =
   "Store the signing_secret securely: it is returned only once and cannot be retrieved again.";
-const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 const events = z
   .array(z.enum(EVENT_TYPES, `expected one of ${EVENT_TYPES.join(", ")}`))
@@ -59,8 +49,8 @@ const byId = z.object({ webhookId });
 const owner = ({ res }: RouteContext) => ownerOf(res);
 const endpointOr404 = async (ctx: RouteContext, id: string) =>
   (await findEndpoint(ctx.deps.db, owner(ctx), id)) ?? Promise.reject(notFound(id));
-const send = ({ deps, res }: RouteContext, ids: string[]) =>
-  sendDeliveries(deps, ids, { request_id: res.locals.requestId as string });
+const endpointDeps = ({ deps }: RouteContext): EndpointDeps => ({ ...deps, secretsKey: secretsKey(deps) });
+const context = ({ res }: RouteContext) => ({ request_id: res.locals.requestId as string });
 
 const tags = ["Webhooks"];
 // Endpoints and their secrets are credentials: where a person calls (the console), owners change
@@ -87,26 +77,17 @@ const createWebhook = route({
     description: "The endpoint and its signing secret, shown only now",
   },
   async handler({ body }, ctx) {
-    const { db, settings } = ctx.deps;
+    const { settings } = ctx.deps;
     await checkWebhookUrl(body.url, "url", settings.WEBHOOK_ALLOW_PRIVATE_URLS);
-    const secret = generateSigningSecret();
-    const endpoint = await createEndpoint(
-      db,
-      owner(ctx),
-      {
-        url: body.url,
-        events: body.events ?? DEFAULT_EVENTS,
-        secretEnc: sealSecret(secretsKey(ctx.deps), secret),
-      },
-      settings.WEBHOOK_ENDPOINTS_MAX,
-    );
-    if (!endpoint)
+    const made = await registerEndpoint(endpointDeps(ctx), owner(ctx), body, settings.WEBHOOK_ENDPOINTS_MAX);
+    if (!made)
       throw new ApiError("VALIDATION_ERROR", "Too many webhook endpoints.", [
         {
           path: "url",
           message: `this account already has the most endpoints allowed in ${owner(ctx).mode} mode (${settings.WEBHOOK_ENDPOINTS_MAX}); delete one first`,
         },
       ]);
+    const { endpoint, secret } = made;
     return {
       data: {
         id: endpoint.id,
@@ -201,10 +182,9 @@ const rotateSecret = route({
   ...changesEndpoint,
   reply: { status: 200, schema: R.SecretRotated, description: "The new secret, shown only now" },
   async handler({ params: { webhookId: id } }, ctx) {
-    const secret = generateSigningSecret();
-    const until = new Date(Date.now() + ROTATION_OVERLAP_MS);
-    const sealed = sealSecret(secretsKey(ctx.deps), secret);
-    if (!(await rotateEndpointSecret(ctx.deps.db, owner(ctx), id, sealed, until))) throw notFound(id);
+    const rotated = await rotateSigningSecret(endpointDeps(ctx), owner(ctx), id);
+    if (!rotated) throw notFound(id);
+    const { secret, until } = rotated;
     return {
       data: { id, signing_secret: secret, previous_secret_expires_at: until.toISOString() },
       message: `${SECRET_MESSAGE} The previous secret keeps signing alongside until previous_secret_expires_at.`,
@@ -236,10 +216,9 @@ const redeliverRoute = route({
   reply: { status: 202, schema: R.Redelivered, description: "Queued" },
   async handler({ params: { webhookId: id, deliveryId } }, ctx) {
     await endpointOr404(ctx, id);
-    const redelivery = await redeliver(ctx.deps.db, owner(ctx), id, deliveryId);
+    const redelivery = await redeliverOne(endpointDeps(ctx), owner(ctx), id, deliveryId, context(ctx));
     if (!redelivery)
       throw new ApiError("NOT_FOUND", `No delivery ${JSON.stringify(deliveryId)} for this endpoint.`);
-    await send(ctx, [redelivery]);
     return { data: { delivery_id: redelivery, redelivery_of: deliveryId } };
   },
 });
@@ -252,8 +231,7 @@ const testWebhook = route({
   reply: { status: 202, schema: R.TestQueued, description: "Queued" },
   async handler({ params: { webhookId: id } }, ctx) {
     const endpoint = await endpointOr404(ctx, id);
-    const delivery = await createTestDelivery(ctx.deps.db, endpoint);
-    await send(ctx, [delivery]);
+    const delivery = await sendTestEvent(endpointDeps(ctx), endpoint, context(ctx));
     return { data: { delivery_id: delivery, event: "webhook.test" as const } };
   },
 });

@@ -6,7 +6,8 @@
 import { randomUUID } from "node:crypto";
 import type { RedisClient } from "@svc/queue";
 import { ApiError } from "@svc/core";
-import { activeKeyIds, standingSessionIds, type Db } from "@svc/db";
+import type { Db } from "@svc/db";
+import { activeKeyIds, standingSessionIds } from "@svc/use-cases";
 import type { Logger } from "@svc/logger";
 
 /** Who holds a connection: the account, and the key or console session it came with. */

@@ -12,8 +12,7 @@ import {
   type RunPriority,
   type WebhookFilterValue,
 } from "@svc/core";
-import { findRunForAccount } from "@svc/db";
-import { admitRun, keyRefusal, resolveFileInputs, type CreatedRun } from "@svc/use-cases";
+import { admitRun, type CreatedRun, findRunForAccount, keyRefusal, resolveFileInputs } from "@svc/use-cases";
 import { authOf } from "../auth/authenticate.js";
 import { clientGone, whenClientGone } from "../http/clientGone.js";
 import { perApp } from "../http/route.js";

@@ -1,7 +1,7 @@
 // keys create|list|revoke.
 import { BUDGET_PERIODS, presentBudget, type BudgetPeriod } from "@svc/core";
 import { listAllModels, listApiKeys, type Db, type KeyLimits } from "@svc/db";
-import { issueKey, revokeKey } from "@svc/use-cases";
+import { issueKey, revokeKey, unknownModelIds } from "@svc/use-cases";
 import { ensureAccount, mode, positiveInt, required, UsageError, type Command } from "../command.js";
 
 export const KEY_COMMANDS: Record<string, Command> = {
@@ -108,7 +108,7 @@ async function knownModels(db: Db, list: string): Promise<string[]> {
     ),
   ];
   const known = new Set((await listAllModels(db)).map((m) => m.id));
-  const unknown = ids.filter((id) => !known.has(id));
+  const unknown = await unknownModelIds(ids, async (id) => known.has(id));
   if (!ids.length || unknown.length)
     throw new UsageError(
       `--models: ${unknown.length ? `no model ${unknown.join(", ")}` : "expected model ids"}`,

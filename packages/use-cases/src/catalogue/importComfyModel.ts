@@ -17,13 +17,9 @@ const options = z.strictObject({
   workflow: z.record(z.string(), z.unknown()).meta({
     description: "ComfyUI's API format (node id -> { class_type, inputs }): what Export (API) saves",
   }),
-  bindings: z
-    .array(z.record(z.string(), z.unknown()))
-    .min(1)
-    .max(50)
-    .meta({
-      description: "The model's input fields, each bound to a node input: [{ field, node, input, file? }]",
-    }),
+  bindings: z.array(z.record(z.string(), z.unknown())).min(1).max(50).meta({
+    description: "The model's input fields, each bound to a node input: [{ field, node, input, file? }]",
+  }),
   category: z.enum(MODEL_CATEGORIES).default("image").meta({ description: "What the workflow makes" }),
 });
 

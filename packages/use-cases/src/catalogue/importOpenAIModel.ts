@@ -26,16 +26,11 @@ const options = z.strictObject({
       examples: ["Qwen/Qwen-Image"],
     }),
   api: z.enum(OPENAI_SERVER_APIS).meta({ title: "API", description: "images, videos or speech" }),
-  api_key: z
-    .string()
-    .min(1)
-    .max(500)
-    .optional()
-    .meta({
-      title: "API key",
-      description: "The servers' key (stored sealed, never shown again)",
-      writeOnly: true,
-    }),
+  api_key: z.string().min(1).max(500).optional().meta({
+    title: "API key",
+    description: "The servers' key (stored sealed, never shown again)",
+    writeOnly: true,
+  }),
 });
 
 export const openAIImporter: Importer<typeof options> = {

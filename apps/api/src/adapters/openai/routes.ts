@@ -20,8 +20,15 @@ import {
   type RunRecord,
   type VideoRun,
 } from "@svc/core";
-import { findModel, findRunForAccount, listModels, listRuns, videoModelIds, type Run } from "@svc/db";
-import { deleteRunFiles } from "@svc/use-cases";
+import type { Run } from "@svc/db";
+import {
+  deleteRunFiles,
+  findModel,
+  findRunForAccount,
+  listModels,
+  listRuns,
+  videoModelIds,
+} from "@svc/use-cases";
 import { authOf } from "../../auth/authenticate.js";
 import { clientGone } from "../../http/clientGone.js";
 import { readForm } from "../../http/upload.js";

@@ -16,8 +16,7 @@ import {
   webhookFilterOf,
   type PredictionRun,
 } from "@svc/core";
-import { findModel, listModels, listRuns } from "@svc/db";
-import { deleteInputFile } from "@svc/use-cases";
+import { deleteInputFile, findModel, listModels, listRuns } from "@svc/use-cases";
 import { authOf } from "../../auth/authenticate.js";
 import { cursorSchema, paginate } from "../../http/cursor.js";
 import { rawRoute, route, type Route, type RouteContext } from "../../http/route.js";

@@ -2,8 +2,16 @@
 // grants and deductions of its tokens.
 import { z } from "zod";
 import { ApiError, MAX_TOKENS } from "@svc/core";
-import { accountsOverview, listApiKeys, listLedger, listUsers } from "@svc/db";
-import { adjustTokens, openAccount, sendDeliveries, setAccountScheduling } from "@svc/use-cases";
+import {
+  accountsOverview,
+  adjustTokens,
+  listApiKeys,
+  listLedger,
+  listUsers,
+  openAccount,
+  sendDeliveries,
+  setAccountScheduling,
+} from "@svc/use-cases";
 import { route } from "../../http/route.js";
 import * as R from "../../openapi/responses.js";
 import { presentLedgerEntry } from "../../routes/account.js";

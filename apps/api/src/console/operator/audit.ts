@@ -1,6 +1,6 @@
 // The audit log: who did what to which account or model, before and after, and why.
 import { z } from "zod";
-import { listAudit } from "@svc/db";
+import { listAudit } from "@svc/use-cases";
 import { cursorSchema, paginate } from "../../http/cursor.js";
 import { pageLimit } from "../../http/validate.js";
 import { route } from "../../http/route.js";

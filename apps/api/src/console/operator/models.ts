@@ -2,15 +2,16 @@
 // from any kind of model server (one route per kind, from the kind's declared import options).
 import { z } from "zod";
 import { ApiError, MODEL_PRICE_MAX, modelServerUrl, poolOf } from "@svc/core";
-import { findModel, listAllModels } from "@svc/db";
 import {
   changeModel,
+  findModel,
   importBody,
+  type ImportCommon,
+  type Importer,
   IMPORTERS,
   importModel,
   ImportRefused,
-  type ImportCommon,
-  type Importer,
+  listAllModels,
 } from "@svc/use-cases";
 import { route, type Route } from "../../http/route.js";
 import { secretsKey } from "../../secrets.js";

@@ -1,8 +1,7 @@
 // An account's people for its operator: adding one, changing a role, disabling or enabling.
 import { z } from "zod";
 import { ACCOUNT_ROLES, ApiError, PASSWORD_MAX } from "@svc/core";
-import { listUsers } from "@svc/db";
-import { addPerson, updatePerson } from "@svc/use-cases";
+import { addPerson, listUsers, updatePerson } from "@svc/use-cases";
 import { route } from "../../http/route.js";
 import * as R from "../../openapi/responses.js";
 import { sessionOf } from "../session.js";

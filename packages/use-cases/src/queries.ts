@@ -1,0 +1,25 @@
+// Reads the API answers with and nothing decides: each is one repository statement, exported here
+// so that the API's routes and adapters depend on use-cases alone (eslint.config.js enforces it),
+// and a read that grows a rule grows it here.
+export {
+  accountsOverview,
+  activeKeyIds,
+  chargedPerDay,
+  findAccount,
+  findAccountScheduling,
+  findApiKeyByHash,
+  findFile,
+  findFilesById,
+  findKeyLimits,
+  findModel,
+  findRunForAccount,
+  listAllModels,
+  listAudit,
+  listFiles,
+  listLedger,
+  listModels,
+  listRuns,
+  listUsers,
+  standingSessionIds,
+  videoModelIds,
+} from "@svc/db";
