@@ -3,23 +3,12 @@
 // run, what a run reserves and is charged, which events its webhook gets, what an Idempotency-Key
 // replay is, when a run timed out). Callers translate its results; its transitions go through the
 // group-committed pipelines (pipelines.ts).
-import { createHash } from "node:crypto";
 import {
-  budgetResetsAt,
-  canonicalJson,
-  cancelDecision,
   DEADLINE_CANCEL_CODE,
-  isInstant,
-  newId,
-  PER_RUN_EVENTS,
   planSettlement,
-  poolOf,
   runCharge,
   startedBodies,
   timeoutDecision,
-  tokensFor,
-  unitsRequested,
-  webhookFilterEvents,
   type Mode,
   type Pricing,
   type RunPrice,
@@ -33,10 +22,8 @@ import {
   type WebhookFilterValue,
 } from "@svc/core";
 import {
-  findIdempotentRun,
   findRun,
   findRunForAccount,
-  recordBudgetReached,
   type Db,
   type KeyBudgetState,
   type SettledRun,
@@ -44,7 +31,9 @@ import {
 } from "@svc/db";
 import type { Logger } from "@svc/logger";
 import type { AdmittedRun, InstantRun } from "@svc/queue";
-import { createPipelines, isError, type NewRun } from "./pipelines.js";
+import { cancelRun } from "./cancellation.js";
+import { createRun } from "./creation.js";
+import { createPipelines, isError, type Pipelines } from "./pipelines.js";
 
 /** A created run handed to the workers: straight away (pool null), or through its pool's queue. */
 export type { AdmittedRun } from "@svc/queue";
@@ -188,6 +177,22 @@ export interface RunLifecycle {
   drain(): Promise<void>;
 }
 
+/** What the lifecycle's steps (creation.ts, cancellation.ts) share. */
+export interface LifecycleContext {
+  db: Db;
+  queues: LifecycleQueues;
+  logger: Logger;
+  creations: Pipelines["creations"];
+  warn: Pipelines["warn"];
+  /** Settles a run from one of `from` as `decision` says; null when it was not in one of them. */
+  settle(
+    run: { id: string; accountId: string; modelId: string; reservedTokens: number },
+    from: readonly RunStatus[],
+    decision: SettlementDecision,
+    at: Date,
+  ): Promise<SettledRun | null>;
+}
+
 export function createRunLifecycle({
   db,
   queues,
@@ -230,192 +235,9 @@ export function createRunLifecycle({
         }
       : outcome;
 
-  async function replayOf(
-    command: CreateRunCommand,
-    requestHash: string | null,
-  ): Promise<CreateRunResult | null> {
-    const existing = await findIdempotentRun(db, {
-      accountId: command.accountId,
-      mode: command.mode,
-      idempotencyKey: command.idempotencyKey!,
-    });
-    if (!existing) return null;
-    if (existing.requestHash !== requestHash) return { kind: "key_reused" };
-    return { kind: "replayed", run: existing };
-  }
-
-  /**
-   * Cancels a queued or executing run, charged for the units it delivered before (their files stay
-   * reachable: runs.units_completed, written before a progress report shows them) and refunded the
-   * rest; the stored state answers for the others. A report that delivers more between the read
-   * and the settlement makes the settlement miss, and the cancel is decided again.
-   */
-  async function cancelRun(
-    read: () => Promise<Awaited<ReturnType<typeof findRun>>>,
-    runId: string,
-    how: {
-      reason?: (run: NonNullable<Awaited<ReturnType<typeof findRun>>>) => { code: string; message: string };
-      /** Drop the waiting job and abort the executing worker (not when the model ended the run). */
-      stop: boolean;
-    },
-  ): Promise<CancelResult> {
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const run = await read();
-      if (!run) return { kind: "not_found" };
-      switch (cancelDecision(run.status)) {
-        case "already_canceled":
-          return { kind: "already_canceled", run: { id: run.id, canceledAt: run.canceledAt! } };
-        case "not_cancelable":
-          return { kind: "not_cancelable", status: run.status };
-        case "cancel":
-          break;
-      }
-      const delivered = run.unitsCompleted;
-      const decision = {
-        to: "CANCELED" as const,
-        unitsDelivered: delivered,
-        charge: runCharge(run, delivered),
-        ...(how.reason && { reason: how.reason(run) }),
-      };
-      const at = new Date();
-      const settled = await settle(run, ["QUEUED", "EXECUTING"], decision, at);
-      if (settled) {
-        if (how.stop) await queues.stopRun(runId).catch(warn("stopping the canceled run", { run_id: runId }));
-        return { kind: "canceled", run: { id: runId, canceledAt: at } };
-      }
-      // Lost a race (the run finished, another cancel won, an output was delivered): read again.
-    }
-    throw new Error(`run ${runId} changed under five cancel attempts`);
-  }
-
-  /**
-   * key.budget_reached, once per key and period (the first refusal records it). The refusal stands
-   * whatever happens here: a failure is logged, and the next refusal records it again.
-   */
-  async function budgetReached(keyId: string, budget: KeyBudgetState, needed: number): Promise<void> {
-    try {
-      const deliveries = await recordBudgetReached(db, keyId, budget.periodStart, {
-        keyId,
-        budgetTokens: budget.tokens,
-        period: budget.period,
-        usedTokens: budget.used,
-        neededTokens: needed,
-        resetsAt: budgetResetsAt(budget.period, budget.periodStart),
-        at: new Date(),
-      });
-      if (deliveries.length)
-        await queues
-          .enqueueDeliveries(deliveries)
-          .catch(warn("enqueue of deliveries", { delivery_ids: deliveries }));
-    } catch (error) {
-      logger.warn("recording key.budget_reached failed; the next refusal records it", {
-        key_id: keyId,
-        error: (error as Error).message,
-      });
-    }
-  }
-
+  const ctx: LifecycleContext = { db, queues, logger, creations, warn, settle };
   return {
-    async create(command) {
-      const { model } = command;
-      // The canonical request (key order does not matter) tells a replay from a reuse of the key.
-      const requestHash = command.idempotencyKey
-        ? createHash("sha256")
-            .update(canonicalJson({ modelId: model.id, body: command.body }))
-            .digest("hex")
-        : null;
-      // A key is looked up only when the creation statement finds it taken ("conflict" below): a
-      // lookup before every keyed creation cost a query, while a first request is the rule and a
-      // replay the exception. A replay still answers once the model is no longer active.
-      if (model.status !== "active")
-        return (
-          (command.idempotencyKey && (await replayOf(command, requestHash))) || {
-            kind: "model_not_active",
-            status: model.status,
-          }
-        );
-      const units = unitsRequested(model.pricing, command.input);
-      const estimatedTokens = tokensFor(model.pricing, units);
-      const reserve = command.mode === "live" ? estimatedTokens : 0;
-      const pool = poolOf(model.runner);
-      const row: NewRun = {
-        admission: {
-          pool: pool ? model.id : null,
-          ...(pool && { input: JSON.stringify(command.input) }),
-          ...(isInstant(model.runner) && {
-            instant: {
-              modelId: model.id,
-              accountId: command.accountId,
-              input: JSON.stringify(command.input),
-              unitsRequested: units,
-              reservedTokens: reserve,
-              estimatedTokens,
-              runner: model.runner,
-              ...(command.traceParent && { traceParent: command.traceParent }),
-            },
-          }),
-          accountId: command.accountId,
-          priority: command.priority,
-          weight: command.account.weight,
-          maxConcurrentRuns: command.account.maxConcurrentRuns,
-          keyId: command.apiKeyId,
-          keyMaxConcurrentRuns: command.keyMaxConcurrentRuns ?? null,
-        },
-        priority: command.priority,
-        id: newId("run"),
-        accountId: command.accountId,
-        apiKeyId: command.apiKeyId,
-        mode: command.mode,
-        modelId: model.id,
-        input: command.input,
-        webhookUrl: command.webhookUrl,
-        unitsRequested: units,
-        estimatedTokens,
-        reserve,
-        ledgerId: newId("led"),
-        idempotencyKey: command.idempotencyKey,
-        requestHash,
-        webhookEvents: command.webhookEventsFilter
-          ? webhookFilterEvents(command.webhookEventsFilter)
-          : PER_RUN_EVENTS,
-        cancelAt: command.cancelAfterMs === null ? null : new Date(Date.now() + command.cancelAfterMs),
-        ...(command.traceParent && { traceParent: command.traceParent }),
-        ...(command.api && command.api !== "native" && { api: command.api }),
-      };
-      // A key that conflicted but holds no replayable run was freed meanwhile (past its 24 h
-      // window): the run is submitted once more, now without a twin.
-      for (let attempt = 0; ; attempt++) {
-        const answer = await creations.submit(row);
-        switch (answer.kind) {
-          case "error":
-            throw answer.error;
-          case "created":
-            await answer.admitted;
-            return {
-              kind: "created",
-              run: {
-                id: row.id,
-                modelId: row.modelId,
-                mode: row.mode,
-                estimatedTokens,
-                createdAt: answer.createdAt,
-              },
-            };
-          case "unreserved":
-            return { kind: "insufficient", needed: reserve };
-          case "over_budget":
-            await budgetReached(row.apiKeyId, answer.budget, reserve);
-            return { kind: "over_budget", needed: reserve, budget: answer.budget };
-          case "conflict": {
-            // The key is taken: a replay, a reuse with another body, or a twin created first (in
-            // an earlier batch or elsewhere).
-            const replay = await replayOf(command, requestHash);
-            if (replay) return replay;
-            if (attempt > 0) throw new Error("an Idempotency-Key keeps conflicting with no run holding it");
-          }
-        }
-      }
-    },
+    create: (command) => createRun(ctx, command),
 
     async start(runId) {
       const started = await starts.submit(runId);
@@ -437,13 +259,13 @@ export function createRunLifecycle({
     },
 
     cancel(owner, runId) {
-      return cancelRun(() => findRunForAccount(db, runId, owner.accountId, owner.mode), runId, {
+      return cancelRun(ctx, () => findRunForAccount(db, runId, owner.accountId, owner.mode), runId, {
         stop: true,
       });
     },
 
     cancelAtDeadline(runId) {
-      return cancelRun(() => findRun(db, runId), runId, {
+      return cancelRun(ctx, () => findRun(db, runId), runId, {
         stop: true,
         reason: (run) => ({
           code: DEADLINE_CANCEL_CODE,
@@ -453,7 +275,7 @@ export function createRunLifecycle({
     },
 
     async canceledByModel(runId) {
-      const result = await cancelRun(() => findRun(db, runId), runId, { stop: false });
+      const result = await cancelRun(ctx, () => findRun(db, runId), runId, { stop: false });
       return result.kind === "canceled";
     },
 

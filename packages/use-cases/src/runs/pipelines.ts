@@ -71,190 +71,240 @@ export interface Pipelines {
   drain(): Promise<void>;
 }
 
-export function createPipelines({ db, queues, logger, groupCommit: settings }: LifecycleDeps): Pipelines {
-  const pool = sqlPool(db);
-  const warn = (what: string, ids: Record<string, readonly string[] | string>) => (error: unknown) =>
-    logger.warn(`${what} failed; the sweeper will do it`, { ...ids, error: (error as Error).message });
-  // Events are sent in the order of the transitions (one connection keeps it) but not awaited by
-  // the transition's caller: a worker starts executing without waiting for Redis. drain() waits.
-  const background = new Set<Promise<unknown>>();
-  const inBackground = (work: Promise<unknown>) => {
-    background.add(work);
-    void work.finally(() => background.delete(work));
-  };
-  const recordEvents = (events: RecordedEvent[]) =>
-    inBackground(
+/** What the pipelines share: the pool, the queues, and the work they leave running behind them. */
+interface PipelineContext {
+  pool: ReturnType<typeof sqlPool>;
+  queues: LifecycleDeps["queues"];
+  settings: LifecycleDeps["groupCommit"];
+  background: Background;
+}
+
+/**
+ * Work done after a transition commits, not awaited by its caller (a worker starts executing
+ * without waiting for Redis): run events in the order of the transitions (one connection keeps
+ * it), deliveries enqueued. A failure is logged: the sweeper (or a waiting client's read of the
+ * stored state) makes up for it. drain() waits for what is under way.
+ */
+class Background {
+  private readonly running = new Set<Promise<unknown>>();
+  constructor(private readonly logger: LifecycleDeps["logger"]) {}
+
+  add(work: Promise<unknown>) {
+    this.running.add(work);
+    void work.finally(() => this.running.delete(work));
+  }
+
+  /** A logger for work the sweeper will redo when it failed. */
+  warn = (what: string, ids: Record<string, readonly string[] | string>) => (error: unknown) =>
+    this.logger.warn(`${what} failed; the sweeper will do it`, { ...ids, error: (error as Error).message });
+
+  recordEvents(queues: LifecycleDeps["queues"], events: RecordedEvent[]) {
+    this.add(
       queues.recordEvents(events).catch((error: unknown) =>
-        logger.warn("recording run events failed; waiting clients read the stored state", {
+        this.logger.warn("recording run events failed; waiting clients read the stored state", {
           run_ids: events.map((e) => e.runId),
           error: (error as Error).message,
         }),
       ),
     );
-
-  /** One at a time, each with its own answer: for a batch that failed as a whole. */
-  async function oneByOne<I, A>(
-    items: I[],
-    apply: (item: I) => Promise<A>,
-  ): Promise<(A | { kind: "error"; error: unknown })[]> {
-    const answers: (A | { kind: "error"; error: unknown })[] = [];
-    for (const item of items)
-      answers.push(await apply(item).catch((error: unknown) => ({ kind: "error" as const, error })));
-    return answers;
   }
 
-  const creations: GroupCommit<NewRun, InsertAnswer> = groupCommit({
-    ...settings,
+  deliver(queues: LifecycleDeps["queues"], deliveryIds: string[]) {
+    if (deliveryIds.length)
+      this.add(
+        queues
+          .enqueueDeliveries(deliveryIds)
+          .catch(this.warn("enqueue of deliveries", { delivery_ids: deliveryIds })),
+      );
+  }
+
+  async drain() {
+    await Promise.all([...this.running]);
+  }
+}
+
+/** One at a time, each with its own answer: for a batch that failed as a whole. */
+async function oneByOne<I, A>(
+  items: readonly I[],
+  apply: (item: I) => Promise<A>,
+): Promise<(A | { kind: "error"; error: unknown })[]> {
+  const answers: (A | { kind: "error"; error: unknown })[] = [];
+  for (const item of items)
+    answers.push(await apply(item).catch((error: unknown) => ({ kind: "error" as const, error })));
+  return answers;
+}
+
+/**
+ * The batch's rows inserted, each with its answer. One run must not fail the others (a twin that
+ * won a race elsewhere, a bad value): a batch that fails as a whole is inserted one by one. An
+ * account (or key budget) that could not cover the batch's total may still cover some of its
+ * runs: those are retried one at a time, in order, as if the batch had never formed.
+ */
+async function insertBatch(ctx: PipelineContext, rows: readonly NewRun[]) {
+  // account.balance_low deliveries recorded by the reservations of this batch.
+  const alerts: string[] = [];
+  const insert = async (batch: readonly NewRun[]) => {
+    const { outcomes, deliveryIds } = await insertRuns(ctx.pool, batch);
+    alerts.push(...deliveryIds);
+    return outcomes;
+  };
+  let answers: (InsertOutcome | { kind: "error"; error: unknown })[];
+  try {
+    answers = await insert(rows);
+  } catch (error) {
+    if (rows.length === 1) throw error;
+    answers = await oneByOne(rows, async (r) => (await insert([r]))[0]!);
+  }
+  const reserving = new Map<string, number>();
+  for (const r of rows) if (r.reserve > 0) reserving.set(r.accountId, (reserving.get(r.accountId) ?? 0) + 1);
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]!;
+    const kind = answers[i]!.kind;
+    if ((kind === "unreserved" || kind === "over_budget") && reserving.get(row.accountId)! > 1)
+      answers[i] = await insert([row]).then(
+        (a) => a[0]!,
+        (error: unknown) => ({ kind: "error" as const, error }),
+      );
+  }
+  return { answers, alerts };
+}
+
+/**
+ * What follows the creation of runs: their QUEUED events first, on the same connection (no run
+ * can start before its event; runs of unlimited models join the queue index by creation time, the
+ * others' place is the scheduler's), then their admission (a job or a queue entry) and their
+ * Cancel-After deadlines. Resolves once they are admitted.
+ */
+function admit(ctx: PipelineContext, made: { row: NewRun; createdAt: Date }[]): Promise<unknown> {
+  const { queues, background } = ctx;
+  background.recordEvents(
+    queues,
+    made.map(({ row, createdAt }) => ({
+      runId: row.id,
+      modelId: row.modelId,
+      event: { type: "status", status: "QUEUED", at: createdAt.toISOString() },
+      ...(row.admission.pool === null && { queuedAt: createdAt.getTime() }),
+    })),
+  );
+  const deadlines = made.flatMap(({ row }) => (row.cancelAt ? [{ runId: row.id, at: row.cancelAt }] : []));
+  const admitted = Promise.all([
+    queues
+      .admitRuns(made.map(({ row, createdAt }) => ({ runId: row.id, createdAt, ...row.admission })))
+      .catch(background.warn("enqueue", { run_ids: made.map(({ row }) => row.id) })),
+    deadlines.length &&
+      queues
+        .scheduleDeadlines(deadlines)
+        .catch(background.warn("scheduling Cancel-After", { run_ids: deadlines.map((d) => d.runId) })),
+  ]);
+  background.add(admitted);
+  return admitted;
+}
+
+function creationsPipeline(ctx: PipelineContext): GroupCommit<NewRun, InsertAnswer> {
+  return groupCommit({
+    ...ctx.settings,
     keyOf: (r) => (r.idempotencyKey ? `${r.accountId}:${r.mode}:${r.idempotencyKey}` : undefined),
     laneOf: (r) => r.accountId,
     async apply(rows) {
-      // account.balance_low deliveries recorded by the reservations of this batch.
-      const alerts: string[] = [];
-      const insert = async (batch: readonly NewRun[]) => {
-        const { outcomes, deliveryIds } = await insertRuns(pool, batch);
-        alerts.push(...deliveryIds);
-        return outcomes;
-      };
-      let answers: (InsertOutcome | { kind: "error"; error: unknown })[];
-      try {
-        answers = await insert(rows);
-      } catch (error) {
-        // One run must not fail the others (a twin that won a race elsewhere, a bad value).
-        if (rows.length === 1) throw error;
-        answers = await oneByOne(rows, async (r) => (await insert([r]))[0]!);
-      }
-      // An account (or key budget) that could not cover the batch's total may still cover some of
-      // its runs: those are retried one at a time, in order, as if the batch had never formed.
-      const reserving = new Map<string, number>();
-      for (const r of rows)
-        if (r.reserve > 0) reserving.set(r.accountId, (reserving.get(r.accountId) ?? 0) + 1);
-      for (let i = 0; i < rows.length; i++) {
-        const row = rows[i]!;
-        const kind = answers[i]!.kind;
-        if ((kind === "unreserved" || kind === "over_budget") && reserving.get(row.accountId)! > 1) {
-          answers[i] = await insert([row]).then(
-            (a) => a[0]!,
-            (error: unknown) => ({ kind: "error" as const, error }),
-          );
-        }
-      }
-      if (alerts.length)
-        inBackground(
-          queues.enqueueDeliveries(alerts).catch(warn("enqueue of deliveries", { delivery_ids: alerts })),
-        );
+      const { answers, alerts } = await insertBatch(ctx, rows);
+      ctx.background.deliver(ctx.queues, alerts);
       const made = rows.flatMap((row, i) => {
         const answer = answers[i]!;
         return answer.kind === "created" ? [{ row, createdAt: answer.createdAt }] : [];
       });
-      const created = made.map(({ row }) => row.id);
-      // The QUEUED events go out first, on the same connection: no run can start before its event.
-      // Runs of unlimited models join the queue index by creation time; the others' place is the
-      // scheduler's.
-      recordEvents(
-        made.map(({ row, createdAt }) => ({
-          runId: row.id,
-          modelId: row.modelId,
-          event: { type: "status", status: "QUEUED", at: createdAt.toISOString() },
-          ...(row.admission.pool === null && { queuedAt: createdAt.getTime() }),
-        })),
-      );
-      const deadlines = made.flatMap(({ row }) =>
-        row.cancelAt ? [{ runId: row.id, at: row.cancelAt }] : [],
-      );
-      const admitted = Promise.all([
-        queues
-          .admitRuns(made.map(({ row, createdAt }) => ({ runId: row.id, createdAt, ...row.admission })))
-          .catch(warn("enqueue", { run_ids: created })),
-        deadlines.length &&
-          queues
-            .scheduleDeadlines(deadlines)
-            .catch(warn("scheduling Cancel-After", { run_ids: deadlines.map((d) => d.runId) })),
-      ]);
-      inBackground(admitted);
+      const admitted = admit(ctx, made);
       return answers.map((a) => (a.kind === "created" ? { ...a, admitted } : a));
     },
   });
+}
 
-  const starts: GroupCommit<string, StartedRun | null> = groupCommit({
-    ...settings,
+function startsPipeline(ctx: PipelineContext): GroupCommit<string, StartedRun | null> {
+  return groupCommit({
+    ...ctx.settings,
     keyOf: (id) => id,
     async apply(ids) {
-      const started = await startRuns(pool, ids);
+      const started = await startRuns(ctx.pool, ids);
       const runs = [...started.values()];
-      recordEvents(
+      ctx.background.recordEvents(
+        ctx.queues,
         runs.map((r) => ({
           runId: r.id,
           modelId: r.modelId,
           event: { type: "status", status: "EXECUTING", at: r.startedAt.toISOString() },
         })),
       );
-      const deliveries = runs.flatMap((r) => r.deliveryIds);
-      if (deliveries.length)
-        inBackground(
-          queues
-            .enqueueDeliveries(deliveries)
-            .catch(warn("enqueue of deliveries", { delivery_ids: deliveries })),
-        );
+      ctx.background.deliver(
+        ctx.queues,
+        runs.flatMap((r) => r.deliveryIds),
+      );
       return ids.map((id) => started.get(id) ?? null);
     },
   });
+}
 
-  const settlements: GroupCommit<Settlement, SettleAnswer> = groupCommit({
-    ...settings,
-    windowMs: settings.settleWindowMs ?? settings.windowMs,
+/** A settled run's events: an instant run's start (committed with its end) first, then its end. */
+function settledEvents({ run, plan }: { run: SettledRun; plan: Settlement }): RecordedEvent[] {
+  const start: RecordedEvent[] = plan.start
+    ? [
+        {
+          runId: run.id,
+          modelId: run.modelId,
+          event: { type: "status" as const, status: "EXECUTING" as const, at: plan.start.at.toISOString() },
+        },
+      ]
+    : [];
+  return [
+    ...start,
+    {
+      runId: run.id,
+      modelId: run.modelId,
+      event: { type: "status", status: run.status, at: plan.at.toISOString(), ...endedView(run, plan) },
+      ...(run.status === "COMPLETED" &&
+        run.startedAt && { runMs: plan.at.getTime() - run.startedAt.getTime() }),
+    },
+  ];
+}
+
+function settlementsPipeline(ctx: PipelineContext): GroupCommit<Settlement, SettleAnswer> {
+  return groupCommit({
+    ...ctx.settings,
+    windowMs: ctx.settings.settleWindowMs ?? ctx.settings.windowMs,
     keyOf: (s) => s.runId,
     laneOf: (s) => s.accountId,
     async apply(plans) {
       let answers: SettleAnswer[];
       try {
-        const settled = await settleRuns(pool, plans);
+        const settled = await settleRuns(ctx.pool, plans);
         answers = plans.map((p) => settled.get(p.runId) ?? null);
       } catch (error) {
         if (plans.length === 1) throw error;
-        answers = await oneByOne(plans, async (p) => (await settleRuns(pool, [p])).get(p.runId) ?? null);
+        answers = await oneByOne(plans, async (p) => (await settleRuns(ctx.pool, [p])).get(p.runId) ?? null);
       }
       const settled = answers.flatMap((a, i) => (a && !isError(a) ? [{ run: a, plan: plans[i]! }] : []));
-      recordEvents(
-        settled.flatMap(({ run, plan }): RecordedEvent[] => [
-          // An instant run's start, committed with its end: its stream still shows it EXECUTING first.
-          ...(plan.start
-            ? [
-                {
-                  runId: run.id,
-                  modelId: run.modelId,
-                  event: {
-                    type: "status" as const,
-                    status: "EXECUTING" as const,
-                    at: plan.start.at.toISOString(),
-                  },
-                },
-              ]
-            : []),
-          {
-            runId: run.id,
-            modelId: run.modelId,
-            event: { type: "status", status: run.status, at: plan.at.toISOString(), ...endedView(run, plan) },
-            ...(run.status === "COMPLETED" &&
-              run.startedAt && { runMs: plan.at.getTime() - run.startedAt.getTime() }),
-          },
-        ]),
-      );
+      ctx.background.recordEvents(ctx.queues, settled.flatMap(settledEvents));
       const deliveries = settled.flatMap(({ run }) => run.deliveryIds);
-      await queues
+      await ctx.queues
         .enqueueDeliveries(deliveries)
-        .catch(warn("enqueue of deliveries", { delivery_ids: deliveries }));
+        .catch(ctx.background.warn("enqueue of deliveries", { delivery_ids: deliveries }));
       return answers;
     },
   });
+}
 
+export function createPipelines({ db, queues, logger, groupCommit: settings }: LifecycleDeps): Pipelines {
+  const background = new Background(logger);
+  const ctx: PipelineContext = { pool: sqlPool(db), queues, settings, background };
+  const creations = creationsPipeline(ctx);
+  const starts = startsPipeline(ctx);
+  const settlements = settlementsPipeline(ctx);
   return {
     creations,
     starts,
     settlements,
-    warn,
+    warn: background.warn,
     async drain() {
       await Promise.all([creations.drain(), starts.drain(), settlements.drain()]);
-      await Promise.all([...background]);
+      await background.drain();
     },
   };
 }
