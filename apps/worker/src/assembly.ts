@@ -20,6 +20,11 @@ import { cogWebhookUrl } from "./cog/callbackServer.js";
 import { cogProgressOutputs } from "./cog/progressOutputs.js";
 import { redisCogResults } from "./cog/results.js";
 import type { WorkerDeps } from "./deps.js";
+import type { WorkerConfig } from "@svc/config";
+import type { Db } from "@svc/db";
+import type { RedisClient } from "@svc/queue";
+import type { OutputStore } from "@svc/storage";
+import type { Logger } from "@svc/logger";
 import { createWorkerMetrics } from "./metrics.js";
 import { loadBlocklist } from "./runs/contentPolicy.js";
 import { startTracing } from "@svc/telemetry";
@@ -32,6 +37,121 @@ import type { DeliverDeps } from "./webhooks/deliverWebhook.js";
 
 export type AssembledWorker = ReturnType<typeof assembleWorker>;
 
+function workerQueues(redis: RedisClient, prefix: string) {
+  return {
+    runs: createRunsQueue(redis, prefix),
+    leased: createLeasedRunsQueue(redis, prefix),
+    deliveries: createDeliveriesQueue(redis, prefix),
+    deadlines: createDeadlinesQueue(redis, prefix),
+  };
+}
+
+/**
+ * What the worker needs of a model (its runner settings and which input fields are files, cached
+ * for CATALOGUE_CACHE_TTL_MS), and a run's file inputs as its runner gets them: signed URLs of our
+ * store for a model server, ids (read from the store by inputFile) for a runner on this process's
+ * threads.
+ */
+function modelLookups(db: Db, config: WorkerConfig, store: OutputStore, secretsKey: Buffer) {
+  const modelOf = ttlCache(async (id) => {
+    const model = await findModel(db, id);
+    return model && { runner: model.runner, fileFields: fileFieldsOf(model.inputSchema) };
+  }, config.CATALOGUE_CACHE_TTL_MS);
+  const files = {
+    db,
+    store,
+    secretsKey,
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+    ttlSeconds: config.FILE_URL_TTL_SECONDS,
+  };
+  return {
+    modelOf,
+    runnerOf: async (id: string) => (await modelOf(id))?.runner ?? null,
+    fileInputs: async (modelId: string, input: Record<string, unknown>) => {
+      if (!namesFiles(input)) return input;
+      const model = await modelOf(modelId);
+      if (!model?.fileFields.length) return input;
+      return runFileInputs(files, model.fileFields, input, traitsOf(model.runner).files);
+    },
+  };
+}
+
+/** Every kind's runner, with this worker's render threads, its slots and Cog's callbacks (when set). */
+function workerRunners(
+  config: WorkerConfig,
+  parts: {
+    secretsKey: Buffer;
+    slots: ReturnType<typeof workerDispatcher>;
+    redis: RedisClient;
+    logger: Logger;
+  },
+  cogResults: ReturnType<typeof redisCogResults>,
+  threads: number,
+) {
+  const callbackBase = config.COG_CALLBACK_URL;
+  return createRunners({
+    generatorThreads: threads,
+    ffmpegPath: config.FFMPEG_PATH,
+    secretsKey: parts.secretsKey,
+    slots: parts.slots,
+    notes: redisRunNotes(parts.redis, config.QUEUE_PREFIX),
+    allowPrivateOutputs: config.WEBHOOK_ALLOW_PRIVATE_URLS,
+    maxOutputBytes: config.OUTPUT_MAX_BYTES,
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+    log: (level, message, meta) => parts.logger[level](message, meta),
+    ...(callbackBase && {
+      callbacks: {
+        results: cogResults,
+        webhookUrl: (id: string) => cogWebhookUrl(callbackBase, parts.secretsKey, id),
+      },
+    }),
+  });
+}
+
+/** How webhook deliveries are made: signed, sent with the address guard, outputs' URLs as clients see them. */
+function deliveries(
+  config: WorkerConfig,
+  parts: Pick<DeliverDeps, "db" | "logger" | "tracing" | "secretsKey" | "metrics">,
+  store: OutputStore,
+): DeliverDeps {
+  return {
+    ...parts,
+    urls: configuredOutputUrls(store, config),
+    replicateBase: `${config.PUBLIC_BASE_URL.replace(/\/$/, "")}${REPLICATE_PREFIX}`,
+    send: webhookSender({
+      timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+      allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS,
+      caFile: config.WEBHOOK_CA_FILE,
+    }),
+  };
+}
+
+/**
+ * The slot just freed here: the run given it starts on its server now (its input came with the
+ * dispatch), not after a job hop and a start statement. Never for a blocked prompt; a run executed
+ * elsewhere only when its work's result reaches any worker (Cog's webhook).
+ */
+async function beginOnServer(
+  parts: {
+    runnerOf: ReturnType<typeof modelLookups>["runnerOf"];
+    runners: ReturnType<typeof createRunners>;
+    blocklist: ReturnType<typeof loadBlocklist>;
+    fileInputs: ReturnType<typeof modelLookups>["fileInputs"];
+  },
+  { runId, slot, pool, input }: { runId: string; slot: string; pool: string; input?: string },
+  here: boolean,
+): Promise<boolean> {
+  if (input === undefined) return false;
+  const settings = await parts.runnerOf(pool);
+  const runner = settings && parts.runners.for(settings);
+  if (!settings || !runner?.begin || traitsOf(settings).executesWhereLeased !== here) return false;
+  const parsed = JSON.parse(input) as Record<string, unknown>;
+  if (contentPolicyOutcome(parsed, parts.blocklist)) return false;
+  // A file gone meanwhile: the job's start fails the run, charged nothing.
+  const given = await parts.fileInputs(pool, parsed);
+  return given ? runner.begin({ runId, input: given, settings, slot }) : false;
+}
+
 /**
  * The worker process's parts, wired from its configuration (as assembleApi wires the API's): the
  * queues, the run lifecycle and scheduler (wired as the API wires them), the dispatcher, the
@@ -39,12 +159,7 @@ export type AssembledWorker = ReturnType<typeof assembleWorker>;
  */
 export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
   const prefix = config.QUEUE_PREFIX;
-  const queues = {
-    runs: createRunsQueue(redis, prefix),
-    leased: createLeasedRunsQueue(redis, prefix),
-    deliveries: createDeliveriesQueue(redis, prefix),
-    deadlines: createDeadlinesQueue(redis, prefix),
-  };
+  const queues = workerQueues(redis, prefix);
   const { lifecycle, transport, scheduler } = wireRuns(config, {
     db,
     redis,
@@ -56,27 +171,9 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
       deadlines: () => queues.deadlines,
     },
   });
-  // What the worker needs of a model: its runner settings and which input fields are files.
-  const modelOf = ttlCache(async (id) => {
-    const model = await findModel(db, id);
-    return model && { runner: model.runner, fileFields: fileFieldsOf(model.inputSchema) };
-  }, config.CATALOGUE_CACHE_TTL_MS);
-  const runnerOf = async (id: string) => (await modelOf(id))?.runner ?? null;
-  // A run's file inputs as its runner gets them: signed URLs of our store for a model server,
-  // ids (read from the store by inputFile) for a runner on this process's threads.
-  const files = () => ({
-    db,
-    store,
-    secretsKey,
-    publicBaseUrl: config.PUBLIC_BASE_URL,
-    ttlSeconds: config.FILE_URL_TTL_SECONDS,
-  });
-  const fileInputs = async (modelId: string, input: Record<string, unknown>) => {
-    if (!namesFiles(input)) return input;
-    const model = await modelOf(modelId);
-    if (!model?.fileFields.length) return input;
-    return runFileInputs(files(), model.fileFields, input, traitsOf(model.runner).files);
-  };
+  const secretsKey = parseSecretsKey(config.SECRETS_KEY);
+  const store = createOutputStore(config);
+  const { modelOf, runnerOf, fileInputs } = modelLookups(db, config, store, secretsKey);
   const blocklist = loadBlocklist(config);
   const metrics = createWorkerMetrics(
     { runs: queues.runs, "leased-runs": queues.leased, deliveries: queues.deliveries },
@@ -87,20 +184,8 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
     leased: queues.leased,
     logger,
     leaseMs: config.SCHEDULER_LEASE_MS,
-    // The slot just freed here: the run given it starts on its server now (its input came with the
-    // dispatch), not after a job hop and a start statement. Never for a blocked prompt.
-    // A run executed elsewhere only when its work's result reaches any worker (Cog's webhook).
-    begin: async ({ runId, slot, pool, input }, here) => {
-      if (input === undefined) return false;
-      const settings = await runnerOf(pool);
-      const runner = settings && runners.for(settings);
-      if (!settings || !runner?.begin || traitsOf(settings).executesWhereLeased !== here) return false;
-      const parsed = JSON.parse(input) as Record<string, unknown>;
-      if (contentPolicyOutcome(parsed, blocklist)) return false;
-      // A file gone meanwhile: the job's start fails the run, charged nothing.
-      const given = await fileInputs(pool, parsed);
-      return given ? runner.begin({ runId, input: given, settings, slot }) : false;
-    },
+    begin: (dispatched, here) =>
+      beginOnServer({ runnerOf, runners, blocklist, fileInputs }, dispatched, here),
     here: {
       wants: async ({ pool }) => {
         const settings = await runnerOf(pool);
@@ -111,30 +196,16 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
     handedOver: (pool, seconds) => metrics.slotHandover.observe({ model: pool }, seconds),
   });
   const progress = createProgressRecorder({ db, recordEvents: transport.recordEvents, logger });
-  const secretsKey = parseSecretsKey(config.SECRETS_KEY);
   const cogResults = redisCogResults(redis, prefix, config.COG_RESULT_POLL_MS);
-  const store = createOutputStore(config);
-  const callbackBase = config.COG_CALLBACK_URL;
   const threads = config.GENERATOR_THREADS || availableParallelism();
   // A worker renders at most as many runs at once as it executes: its share of a built-in pool.
   const renderSlots = Math.min(threads, config.WORKER_CONCURRENCY);
-  const runners = createRunners({
-    generatorThreads: threads,
-    ffmpegPath: config.FFMPEG_PATH,
-    secretsKey,
-    slots: dispatcher,
-    notes: redisRunNotes(redis, prefix),
-    allowPrivateOutputs: config.WEBHOOK_ALLOW_PRIVATE_URLS,
-    maxOutputBytes: config.OUTPUT_MAX_BYTES,
-    publicBaseUrl: config.PUBLIC_BASE_URL,
-    log: (level, message, meta) => logger[level](message, meta),
-    ...(callbackBase && {
-      callbacks: {
-        results: cogResults,
-        webhookUrl: (id: string) => cogWebhookUrl(callbackBase, secretsKey, id),
-      },
-    }),
-  });
+  const runners = workerRunners(
+    config,
+    { secretsKey, slots: dispatcher, redis, logger },
+    cogResults,
+    threads,
+  );
   const storage = runOutputs(store, config.PUBLIC_BASE_URL, secretsKey);
   const cogProgress = cogProgressOutputs({
     storage,
@@ -173,20 +244,7 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
     backstopMs: config.RUN_LOCK_MS,
     logger,
   });
-  const deliver: DeliverDeps = {
-    db,
-    logger,
-    tracing,
-    secretsKey,
-    metrics,
-    urls: configuredOutputUrls(store, config),
-    replicateBase: `${config.PUBLIC_BASE_URL.replace(/\/$/, "")}${REPLICATE_PREFIX}`,
-    send: webhookSender({
-      timeoutMs: config.WEBHOOK_TIMEOUT_MS,
-      allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS,
-      caFile: config.WEBHOOK_CA_FILE,
-    }),
-  };
+  const deliver = deliveries(config, { db, logger, tracing, secretsKey, metrics }, store);
   return {
     queues,
     lifecycle,
