@@ -114,6 +114,62 @@ const quads = (flat: string[]): Dispatched[] => {
   return out;
 };
 
+/** A waiting run as the enqueue script reads it (short keys: one JSON argument per batch). */
+const waitingRunPayload = (run: WaitingRun) => ({
+  r: run.runId,
+  p: run.pool,
+  a: run.accountId,
+  t: run.createdAt.getTime(),
+  l: run.priority === "low" ? "l" : "n",
+  w: run.weight,
+  c: run.maxConcurrentRuns,
+  k: run.keyId,
+  kc: run.keyMaxConcurrentRuns,
+  ...(run.input !== undefined && run.input.length <= INPUT_KEPT_MAX_BYTES && { i: run.input }),
+});
+
+/** An account's weight and limits, and its keys', as the database has them now. */
+export interface AccountLimits {
+  accountId: string;
+  weight: number;
+  maxConcurrentRuns: number | null;
+  pools: string[];
+  keys: { keyId: string; maxConcurrentRuns: number | null }[];
+}
+
+const accountPayload = (a: AccountLimits) => ({
+  a: a.accountId,
+  w: a.weight,
+  c: a.maxConcurrentRuns,
+  p: a.pools,
+  k: a.keys.map((k) => ({ k: k.keyId, c: k.maxConcurrentRuns })),
+});
+
+function poolStats([capacity, leased, queued, oldest, since, held]: [
+  number,
+  number,
+  number,
+  string,
+  string[],
+  string[],
+]): PoolStats {
+  return {
+    capacity: Number(capacity),
+    leased: Number(leased),
+    queued: Math.max(0, Number(queued)),
+    oldestQueuedAt: oldest ? new Date(Number(oldest)) : null,
+    busySince: since.map(Number).filter(Number.isFinite),
+    held: held.map(Number).filter(Number.isFinite),
+  };
+}
+
+/** A run's place from its waiting entry and its lease (slot and time, tab-separated). */
+const runState = (waiting: string | null, lease: string | null) => ({
+  waiting: waiting !== null,
+  slot: lease ? lease.split("\t")[LEASE_FIELDS.slot]! : null,
+  leasedAt: lease ? Number(lease.split("\t")[LEASE_FIELDS.leasedAt]) : null,
+});
+
 export type Scheduler = ReturnType<typeof redisScheduler>;
 
 export function redisScheduler(
@@ -131,19 +187,7 @@ export function redisScheduler(
     /** Adds runs to their pools' queues and dispatches; the runs (of any pool) that got a slot. */
     async enqueue(runs: readonly WaitingRun[]): Promise<Dispatched[]> {
       if (!runs.length) return [];
-      const batch = runs.map((run) => ({
-        r: run.runId,
-        p: run.pool,
-        a: run.accountId,
-        t: run.createdAt.getTime(),
-        l: run.priority === "low" ? "l" : "n",
-        w: run.weight,
-        c: run.maxConcurrentRuns,
-        k: run.keyId,
-        kc: run.keyMaxConcurrentRuns,
-        ...(run.input !== undefined && run.input.length <= INPUT_KEPT_MAX_BYTES && { i: run.input }),
-      }));
-      return quads(await r.svcSchedEnqueue(...head(), JSON.stringify(batch)));
+      return quads(await r.svcSchedEnqueue(...head(), JSON.stringify(runs.map(waitingRunPayload))));
     },
     /** Frees the runs' slots (idempotent) and dispatches into them. */
     async release(runIds: readonly string[]): Promise<Dispatched[]> {
@@ -154,24 +198,9 @@ export function redisScheduler(
      * An account's weight and limit, and its keys' limits, as the database has them now, for
      * accounts with runs waiting in `pools`; dispatches what a higher limit or weight allows at once.
      */
-    async refreshAccounts(
-      accounts: readonly {
-        accountId: string;
-        weight: number;
-        maxConcurrentRuns: number | null;
-        pools: string[];
-        keys: { keyId: string; maxConcurrentRuns: number | null }[];
-      }[],
-    ): Promise<Dispatched[]> {
+    async refreshAccounts(accounts: readonly AccountLimits[]): Promise<Dispatched[]> {
       if (!accounts.length) return [];
-      const batch = accounts.map((a) => ({
-        a: a.accountId,
-        w: a.weight,
-        c: a.maxConcurrentRuns,
-        p: a.pools,
-        k: a.keys.map((k) => ({ k: k.keyId, c: k.maxConcurrentRuns })),
-      }));
-      return quads(await r.svcSchedAccounts(...head(), JSON.stringify(batch)));
+      return quads(await r.svcSchedAccounts(...head(), JSON.stringify(accounts.map(accountPayload))));
     },
     /** Sets a pool's slots (its capacity now) and dispatches into any that are free. */
     async setSlots(pool: string, slots: readonly string[]): Promise<Dispatched[]> {
@@ -200,15 +229,7 @@ export function redisScheduler(
     /** How many runs of the pool start before a waiting run (the policy's order); null when not waiting. */
     runsBefore: (pool: string, runId: string) => policy.runsBefore(pool, runId),
     async stats(pool: string): Promise<PoolStats> {
-      const [capacity, leased, queued, oldest, since, held] = await r.svcSchedStats(P, P, pool);
-      return {
-        capacity: Number(capacity),
-        leased: Number(leased),
-        queued: Math.max(0, Number(queued)),
-        oldestQueuedAt: oldest ? new Date(Number(oldest)) : null,
-        busySince: since.map(Number).filter(Number.isFinite),
-        held: held.map(Number).filter(Number.isFinite),
-      };
+      return poolStats(await r.svcSchedStats(P, P, pool));
     },
     /** Pools that have had runs or slots. */
     pools: (): Promise<string[]> => redis.smembers(K.pools),
@@ -221,16 +242,7 @@ export function redisScheduler(
         redis.hmget(K.waiting, ...runIds),
         redis.hmget(K.lease, ...runIds),
       ]);
-      return new Map(
-        runIds.map((id, i) => [
-          id,
-          {
-            waiting: waiting[i] !== null,
-            slot: leases[i] ? leases[i]!.split("\t")[LEASE_FIELDS.slot]! : null,
-            leasedAt: leases[i] ? Number(leases[i]!.split("\t")[LEASE_FIELDS.leasedAt]) : null,
-          },
-        ]),
-      );
+      return new Map(runIds.map((id, i) => [id, runState(waiting[i] ?? null, leases[i] ?? null)]));
     },
     /** When a run's lease was granted (ms), for the dispatch latency; null when it holds none. */
     async leasedAt(runId: string): Promise<number | null> {
