@@ -13,7 +13,7 @@ import {
 } from "@svc/use-cases";
 import type { AppDeps } from "../deps.js";
 import { route } from "../http/route.js";
-import * as R from "../openapi/responses.js";
+import * as R from "../openapi/consoleResponses.js";
 import { sessionOf } from "./session.js";
 
 const TEN_YEARS_MS = 10 * 366 * 86_400_000;

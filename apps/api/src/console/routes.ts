@@ -23,7 +23,7 @@ import { checkJsonBody } from "../http/boundary.js";
 import { notFound } from "../http/errorHandler.js";
 import { jsonBodies, parseJsonBody, requireJsonBody } from "../http/jsonBody.js";
 import { mountRoutes, perApp, route, type Guards, type RouteGroup } from "../http/route.js";
-import * as R from "../openapi/responses.js";
+import * as R from "../openapi/consoleResponses.js";
 import { API_V1 } from "../routes/api.js";
 import {
   clearSessionCookie,

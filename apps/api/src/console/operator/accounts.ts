@@ -13,7 +13,7 @@ import {
   setAccountScheduling,
 } from "@svc/use-cases";
 import { route } from "../../http/route.js";
-import * as R from "../../openapi/responses.js";
+import * as R from "../../openapi/consoleResponses.js";
 import { presentLedgerEntry } from "../../routes/account.js";
 import { presentKey } from "../keys.js";
 import { accountId, actedBy, OPERATORS, reason, tokensField } from "./guards.js";

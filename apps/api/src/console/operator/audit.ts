@@ -4,7 +4,7 @@ import { listAudit } from "@svc/use-cases";
 import { cursorSchema, paginate } from "../../http/cursor.js";
 import { pageLimit } from "../../http/validate.js";
 import { route } from "../../http/route.js";
-import * as R from "../../openapi/responses.js";
+import * as R from "../../openapi/consoleResponses.js";
 import { accountId, OPERATORS } from "./guards.js";
 
 /** A page of audit entries (fetched limit + 1) as the operators' audit log and owners' security log show it. */

@@ -15,7 +15,7 @@ import {
 } from "@svc/use-cases";
 import { route, type Route } from "../../http/route.js";
 import { secretsKey } from "../../secrets.js";
-import * as R from "../../openapi/responses.js";
+import * as R from "../../openapi/consoleResponses.js";
 import { modelId } from "../../http/params.js";
 import { actedBy, OPERATORS, reason, tokensField } from "./guards.js";
 

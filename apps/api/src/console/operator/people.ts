@@ -3,7 +3,7 @@ import { z } from "zod";
 import { ACCOUNT_ROLES, ApiError, PASSWORD_MAX } from "@svc/core";
 import { addPerson, listUsers, updatePerson } from "@svc/use-cases";
 import { route } from "../../http/route.js";
-import * as R from "../../openapi/responses.js";
+import * as R from "../../openapi/consoleResponses.js";
 import { sessionOf } from "../session.js";
 import { accountId, actedBy, OPERATORS, reason } from "./guards.js";
 
