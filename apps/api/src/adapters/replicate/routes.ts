@@ -6,25 +6,19 @@ import type { Response } from "express";
 import { z } from "zod";
 import {
   ApiError,
-  REPLICATE_PREFIX,
   REPLICATE_WEBHOOK_EVENTS,
   isTerminal,
   modelOfVersion,
   presentPrediction,
-  presentReplicateFile,
   presentReplicateModel,
   webhookFilterOf,
   type PredictionRun,
 } from "@svc/core";
-import { deleteInputFile, findModel, listModels, listRuns } from "@svc/use-cases";
+import { findModel, listModels, listRuns } from "@svc/use-cases";
 import { authOf } from "../../auth/authenticate.js";
 import { cursorSchema, paginate } from "../../http/cursor.js";
 import { rawRoute, route, type Route, type RouteContext } from "../../http/route.js";
 import { pageLimit, queryInt } from "../../http/validate.js";
-import { header } from "../../openapi/register.js";
-import { sendInputFile } from "../../outputs/files.js";
-import { receiveUpload } from "../../http/upload.js";
-import { fileOr404, fileOwner, filesPage, listQuery } from "../../files/owned.js";
 import { modelId } from "../../http/params.js";
 import { runHeaders } from "../../runs/headers.js";
 import { defaultSigningSecret } from "../../secrets.js";
@@ -42,17 +36,8 @@ import {
 import type { AppDeps } from "../../deps.js";
 import * as S from "./schemas.js";
 
-const tags = ["Replicate"];
-const base = (deps: AppDeps) => `${deps.settings.PUBLIC_BASE_URL.replace(/\/$/, "")}${REPLICATE_PREFIX}`;
-const byId = z.object({ id: z.string().meta({ example: "run_4ReEbWIXuDXbjwlguHgMmo" }) });
-const notFound = (id: string) =>
-  new ApiError("RUN_NOT_FOUND", `No prediction with id ${JSON.stringify(id)}.`);
-
-/** The tokens a prediction was charged (once ended), in a header as in every API style. */
-const TOKENS_HEADER = "X-Tokens-Charged";
-const tokensHeader = {
-  [TOKENS_HEADER]: header("Tokens the run was charged, once it has ended (0 for test keys)", "5"),
-};
+import { base, byId, notFound, tags, TOKENS_HEADER, tokensHeader } from "./shared.js";
+import { deleteFileRoute, downloadFile, getFileRoute, listFilesRoute, uploadFile } from "./files.js";
 
 async function predictionView(deps: AppDeps, run: PredictionRun) {
   const shown = presentPrediction(run, base(deps));
@@ -303,79 +288,6 @@ const getModel = route({
     const model = await findModel(deps.db, params.modelId);
     if (!model) throw new ApiError("MODEL_NOT_FOUND", `No model with id ${JSON.stringify(params.modelId)}.`);
     return presentReplicateModel(model, base(deps));
-  },
-});
-
-const uploadFile = route({
-  method: "post",
-  path: "/files",
-  tags,
-  summary: "Upload a file (Replicate's files.create: multipart `content`); its urls.get is a file input",
-  description:
-    "The same files as POST /api/v1/files (types decided by the bytes, FILE_MAX_BYTES, kept FILE_RETENTION_HOURS). Replicate's clients upload Blob and Buffer inputs here by themselves and put the answer's urls.get in the input.",
-  upload: true,
-  errors: [413, 415],
-  reply: { status: 201, schema: S.ReplicateFile, description: "The stored file" },
-  handler: async (_input, ctx) => presentReplicateFile(await receiveUpload(ctx), base(ctx.deps)),
-});
-
-const listFilesRoute = route({
-  method: "get",
-  path: "/files",
-  tags,
-  summary: "List files, newest first",
-  query: listQuery,
-  reply: { status: 200, schema: S.FilePage, description: "A page of the caller's files" },
-  async handler({ query }, ctx) {
-    const { page, nextCursor } = await filesPage(ctx, query);
-    return {
-      previous: null,
-      next: nextCursor && `${base(ctx.deps)}/files?cursor=${nextCursor}&limit=${query.limit}`,
-      results: page.map((f) => presentReplicateFile(f, base(ctx.deps))),
-    };
-  },
-});
-
-const fileById = z.object({ id: z.string().meta({ example: "file_5bS2vVd1LnZRvYqNZ3H9aA" }) });
-
-const getFileRoute = route({
-  method: "get",
-  path: "/files/{id}",
-  tags,
-  summary: "A file's metadata",
-  params: fileById,
-  errors: [404],
-  reply: { status: 200, schema: S.ReplicateFile, description: "The file" },
-  handler: async ({ params }, ctx) => presentReplicateFile(await fileOr404(ctx, params.id), base(ctx.deps)),
-});
-
-const downloadFile = rawRoute({
-  method: "get",
-  path: "/files/{id}/download",
-  tags,
-  summary: "A file's bytes",
-  params: fileById,
-  errors: [404],
-  responses: {
-    200: { description: "The file", content: { "*/*": { schema: { type: "string", format: "binary" } } } },
-  },
-  async handler({ params }, ctx) {
-    await sendInputFile(ctx.res, ctx.deps, await fileOr404(ctx, params.id), "private, max-age=3600");
-  },
-});
-
-const deleteFileRoute = rawRoute({
-  method: "delete",
-  path: "/files/{id}",
-  tags,
-  summary: "Delete a file (204)",
-  params: fileById,
-  errors: [404],
-  responses: { 204: { description: "Deleted" } },
-  async handler({ params }, ctx) {
-    const file = await fileOr404(ctx, params.id);
-    await deleteInputFile(ctx.deps.files, fileOwner(ctx), file);
-    ctx.res.status(204).end();
   },
 });
 
