@@ -12,6 +12,16 @@ export default tseslint.config(
     },
   },
   {
+    // Functions a reader can follow and files a newcomer can take in (tests and generated code
+    // aside): past these, split into named steps (docs/architecture.md, "How we write code").
+    files: ["apps/*/src/**/*.{ts,tsx}", "packages/*/src/**/*.ts"],
+    ignores: ["**/*.test.ts", "**/test/**", "packages/testkit/**", "**/src/generated/**"],
+    rules: {
+      "max-lines-per-function": ["error", { max: 110, skipBlankLines: true, skipComments: true }],
+      "max-lines": ["error", { max: 350, skipBlankLines: true, skipComments: true }],
+    },
+  },
+  {
     // The API's routes, adapters and HTTP layer translate HTTP to use-cases and back: they reach
     // the database only through @svc/use-cases (its queries included). The composition root wires
     // repositories into the parts; types may be named anywhere.

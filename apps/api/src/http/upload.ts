@@ -63,10 +63,11 @@ export async function readForm(ctx: RouteContext, files: readonly string[]): Pro
   return receive(ctx, files);
 }
 
-/** `files`: the form's file fields, or "body": the body is one file (`file`), raw or in a form. */
-async function receive(ctx: RouteContext, files: readonly string[] | "body"): Promise<Form> {
-  const { req, res, deps } = ctx;
-  const maxBytes = deps.files.files.maxBytes;
+/**
+ * What an upload's head says, refused before its body is read: a declared length past what its
+ * files may weigh (413), an encoded body (415). Whether the body is a multipart form.
+ */
+function checkedHead(req: RouteContext["req"], files: readonly string[] | "body", maxBytes: number): boolean {
   const multipart = typeof req.is("multipart/form-data") === "string";
   const bodyMax = multipart
     ? maxBytes * (files === "body" ? 1 : files.length) + FORM_OVERHEAD_BYTES
@@ -76,6 +77,14 @@ async function receive(ctx: RouteContext, files: readonly string[] | "body"): Pr
   const coding = (req.get("content-encoding") ?? "identity").trim().toLowerCase();
   if (coding !== "identity")
     throw new ApiError("UNSUPPORTED_MEDIA_TYPE", "Send the file as it is, without a Content-Encoding.");
+  return multipart;
+}
+
+/** `files`: the form's file fields, or "body": the body is one file (`file`), raw or in a form. */
+async function receive(ctx: RouteContext, files: readonly string[] | "body"): Promise<Form> {
+  const { req, res, deps } = ctx;
+  const maxBytes = deps.files.files.maxBytes;
+  const multipart = checkedHead(req, files, maxBytes);
 
   const auth = authOf(res);
   const owner = { accountId: auth.accountId, mode: auth.mode, apiKeyId: auth.keyId };

@@ -72,6 +72,31 @@ const over = (what: string, cap: number) =>
     { "Retry-After": RETRY_AFTER },
   );
 
+/** Ends what revoked keys and ended sessions hold (one query for each kind per check). */
+async function endRevoked(db: Db, places: Map<string, LocalPlace>) {
+  if (!places.size) return;
+  const keys = new Set<string>();
+  const sessions = new Set<string>();
+  for (const { holder } of places.values()) {
+    if (holder.keyId) keys.add(holder.keyId);
+    if (holder.sessionId) sessions.add(holder.sessionId);
+  }
+  const [liveKeys, liveSessions] = await Promise.all([
+    keys.size ? activeKeyIds(db, [...keys]) : new Set<string>(),
+    sessions.size ? standingSessionIds(db, [...sessions]) : new Set<string>(),
+  ]);
+  const active = new Set([...liveKeys, ...liveSessions]);
+  for (const { holder, stop, release } of places.values()) {
+    const credential = holder.sessionId ?? holder.keyId;
+    if (credential && !active.has(credential)) {
+      stop.abort();
+      // Given back here too, not only when its response closes: an ended credential's places
+      // never outlive it, whatever became of the request that took them.
+      release?.();
+    }
+  }
+}
+
 export function heldConnections(deps: {
   redis: RedisClient;
   db: Db;
@@ -144,33 +169,9 @@ export function heldConnections(deps: {
   }, LEASE_MS / 3);
   renew.unref();
 
-  /** Ends what revoked keys and ended sessions hold (one query for each kind per check). */
-  async function check() {
-    if (!places.size) return;
-    const keys = new Set<string>();
-    const sessions = new Set<string>();
-    for (const { holder } of places.values()) {
-      if (holder.keyId) keys.add(holder.keyId);
-      if (holder.sessionId) sessions.add(holder.sessionId);
-    }
-    const [liveKeys, liveSessions] = await Promise.all([
-      keys.size ? activeKeyIds(deps.db, [...keys]) : new Set<string>(),
-      sessions.size ? standingSessionIds(deps.db, [...sessions]) : new Set<string>(),
-    ]);
-    const active = new Set([...liveKeys, ...liveSessions]);
-    for (const { holder, stop, release } of places.values()) {
-      const credential = holder.sessionId ?? holder.keyId;
-      if (credential && !active.has(credential)) {
-        stop.abort();
-        // Given back here too, not only when its response closes: an ended credential's
-        // places never outlive it, whatever became of the request that took them.
-        release?.();
-      }
-    }
-  }
   const checker = setInterval(
     () =>
-      void check().catch((error: unknown) =>
+      void endRevoked(deps.db, places).catch((error: unknown) =>
         logger.warn("checking held connections' credentials failed", { error: (error as Error).message }),
       ),
     limits.checkEveryMs,

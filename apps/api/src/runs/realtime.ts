@@ -91,6 +91,35 @@ export async function waitForEnd<R extends RunRecord>(
 }
 
 /**
+ * An event stream's start (its headers, the client's retry delay) and its writers, each of which
+ * checks that the stream is still open: handlers resume after awaits, by which time the client
+ * may have gone (a write after the end would be an error event). null for HEAD: the headers alone.
+ */
+function openEventStream(req: Request, res: Response, ended: () => boolean) {
+  res.writeHead(200, {
+    "content-type": "text/event-stream; charset=utf-8",
+    "cache-control": "no-cache, no-transform",
+    "x-accel-buffering": "no",
+  });
+  if (req.method === "HEAD") return void res.end();
+  const write = (text: string) => {
+    if (!ended() && !res.writableEnded) res.write(text);
+  };
+  const sse = (event: string, data: unknown, id?: string) =>
+    write(`${id ? `id: ${id}\n` : ""}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  write(`retry: 1000\n\n`);
+  return { write, sse };
+}
+
+/** Runs the work given to it one piece at a time, in the order given; a failure goes to `failed`. */
+function inOrder(failed: (error: unknown) => void) {
+  let chain: Promise<unknown> = Promise.resolve();
+  return (work: () => Promise<unknown>) => {
+    chain = chain.then(work).catch(failed);
+  };
+}
+
+/**
  * GET /runs/{id}/events: the run's recorded events after Last-Event-ID (all of them without it),
  * then live ones, each status event carrying the run's view (a queued run's place, an ended run's
  * full view), until the run has ended. The stored state is re-read at the start and at every
@@ -110,21 +139,9 @@ export function streamRunEvents(
   let rank = -1;
   let position: number | undefined;
   let ended = false;
-  res.writeHead(200, {
-    "content-type": "text/event-stream; charset=utf-8",
-    "cache-control": "no-cache, no-transform",
-    "x-accel-buffering": "no",
-  });
-  // HEAD: the stream's headers alone.
-  if (req.method === "HEAD") return void res.end();
-  // Every write checks that the stream is still open: handlers resume after awaits, by which
-  // time the client may have gone (a write after the end would be an error event).
-  const write = (text: string) => {
-    if (!ended && !res.writableEnded) res.write(text);
-  };
-  const sse = (event: string, data: unknown, id?: string) =>
-    write(`${id ? `id: ${id}\n` : ""}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-  write(`retry: 1000\n\n`);
+  const stream = openEventStream(req, res, () => ended);
+  if (!stream) return;
+  const { write, sse } = stream;
 
   const finish = () => {
     if (ended) return;
@@ -216,13 +233,10 @@ export function streamRunEvents(
   }
 
   // One handler at a time, in arrival order: live events wait behind the catch-up.
-  let chain: Promise<unknown> = Promise.resolve();
-  const enqueue = (work: () => Promise<unknown>) => {
-    chain = chain.then(work).catch((error: unknown) => {
-      rt.logger.warn("run event stream failed", { run_id: run.id, error: (error as Error).message });
-      finish();
-    });
-  };
+  const enqueue = inOrder((error) => {
+    rt.logger.warn("run event stream failed", { run_id: run.id, error: (error as Error).message });
+    finish();
+  });
   const unlisten = rt.hub.listen(run.id, (m) => enqueue(() => (m === "resync" ? catchUp(true) : handle(m))));
   const heartbeat = setInterval(() => {
     write(": heartbeat\n\n");

@@ -43,6 +43,33 @@ function QueueFigures({ model }: { model: ModelDetail }) {
   );
 }
 
+/** The same run from code: curl and the TypeScript SDK, with the form's input. */
+function Snippets({ model, input }: { model: ModelDetail; input: Record<string, unknown> }) {
+  const origin = window.location.origin;
+  const curl = `curl -X POST ${origin}/api/v1/models/${model.id}/run \\
+  -H "Authorization: Bearer $SVC_API_KEY" \\
+  -H "Content-Type: application/json" \\
+  -d '${JSON.stringify({ input }).replaceAll("'", "'\\''")}'`;
+  const sdk = `import { ModelRunClient } from "@svc/sdk";
+
+const client = new ModelRunClient({ apiKey: process.env.SVC_API_KEY!, baseUrl: "${origin}" });
+const run = await client.run("${model.id}", { input: ${JSON.stringify(input, null, 2).replaceAll("\n", "\n  ")} });
+console.log(run.output);`;
+  return (
+    <section aria-labelledby="snippets-title">
+      <h2 id="snippets-title">The same run from code</h2>
+      <h3>curl</h3>
+      <pre className="code" data-testid="curl-snippet">
+        {curl}
+      </pre>
+      <CopyButton text={curl} label="Copy curl" />
+      <h3>TypeScript SDK</h3>
+      <pre className="code">{sdk}</pre>
+      <CopyButton text={sdk} label="Copy SDK snippet" />
+    </section>
+  );
+}
+
 function Playground({ model }: { model: ModelDetail }) {
   const { mode } = useConsole();
   const [values, setValues] = useState(() => initialValues(model.input_schema));
@@ -73,16 +100,6 @@ function Playground({ model }: { model: ModelDetail }) {
     event.preventDefault();
     start.mutate();
   };
-  const origin = window.location.origin;
-  const curl = `curl -X POST ${origin}/api/v1/models/${model.id}/run \\
-  -H "Authorization: Bearer $SVC_API_KEY" \\
-  -H "Content-Type: application/json" \\
-  -d '${JSON.stringify({ input }).replaceAll("'", "'\\''")}'`;
-  const sdk = `import { ModelRunClient } from "@svc/sdk";
-
-const client = new ModelRunClient({ apiKey: process.env.SVC_API_KEY!, baseUrl: "${origin}" });
-const run = await client.run("${model.id}", { input: ${JSON.stringify(input, null, 2).replaceAll("\n", "\n  ")} });
-console.log(run.output);`;
 
   return (
     <>
@@ -145,17 +162,7 @@ console.log(run.output);`;
           <ErrorMessage error={run.error} />
         </section>
       </div>
-      <section aria-labelledby="snippets-title">
-        <h2 id="snippets-title">The same run from code</h2>
-        <h3>curl</h3>
-        <pre className="code" data-testid="curl-snippet">
-          {curl}
-        </pre>
-        <CopyButton text={curl} label="Copy curl" />
-        <h3>TypeScript SDK</h3>
-        <pre className="code">{sdk}</pre>
-        <CopyButton text={sdk} label="Copy SDK snippet" />
-      </section>
+      <Snippets model={model} input={input} />
     </>
   );
 }

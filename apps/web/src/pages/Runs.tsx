@@ -4,12 +4,97 @@ import { Link, useSearchParams } from "react-router";
 import { call, query, scoped, type Model, type RunSummary } from "../api";
 import { useConsole } from "../session";
 import { Empty, ErrorMessage, isActive, Loading, PageHeader, StatusBadge, Time } from "../ui";
-import { DataTable } from "../table";
+import { DataTable, type Column } from "../table";
 
 const STATUSES = ["QUEUED", "EXECUTING", "COMPLETED", "FAILED", "CANCELED"];
 
 /** datetime-local (the browser's local time) to an ISO date-time, or undefined. */
 const toIso = (local: string) => (local ? new Date(local).toISOString() : undefined);
+
+type Filters = { model_id: string; status: string; created_after: string; created_before: string };
+
+/** The runs' filters: model, status, created between. */
+function RunFilters({
+  draft,
+  setDraft,
+  models,
+  onApply,
+}: {
+  draft: Filters;
+  setDraft(filters: Filters): void;
+  models: Model[];
+  onApply(event: FormEvent): void;
+}) {
+  const apply = onApply;
+  return (
+    <form className="filters" onSubmit={apply} role="search" aria-label="Filter runs">
+      <label>
+        Model
+        <select value={draft.model_id} onChange={(e) => setDraft({ ...draft, model_id: e.target.value })}>
+          <option value="">All models</option>
+          {models.map((m) => (
+            <option key={m.id} value={m.id}>
+              {m.name} ({m.id})
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Status
+        <select value={draft.status} onChange={(e) => setDraft({ ...draft, status: e.target.value })}>
+          <option value="">Any status</option>
+          {STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {s.toLowerCase()}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Created after
+        <input
+          type="datetime-local"
+          value={draft.created_after}
+          onChange={(e) => setDraft({ ...draft, created_after: e.target.value })}
+        />
+      </label>
+      <label>
+        Created before
+        <input
+          type="datetime-local"
+          value={draft.created_before}
+          onChange={(e) => setDraft({ ...draft, created_before: e.target.value })}
+        />
+      </label>
+      <button type="submit" className="secondary">
+        Apply
+      </button>
+    </form>
+  );
+}
+
+const RUN_COLUMNS: Column<RunSummary>[] = [
+  {
+    header: "Run",
+    cell: (r) => (
+      <Link to={`/runs/${r.run_id}`}>
+        <code>{r.run_id}</code>
+      </Link>
+    ),
+  },
+  // A FAILED run's view has neither its model nor its times (interface-spec).
+  {
+    header: "Model",
+    cell: (r) => ("model_id" in r ? r.model_id : <span className="muted">—</span>),
+  },
+  { header: "Status", cell: (r) => <StatusBadge status={r.status} /> },
+  { header: "Created", cell: (r) => <Time value={"created_at" in r ? r.created_at : undefined} /> },
+  {
+    header: "Tokens",
+    numeric: true,
+    cell: (r) => ("tokens_charged" in r ? r.tokens_charged : <span className="muted">—</span>),
+  },
+];
 
 export function Runs() {
   const { mode } = useConsole();
@@ -60,49 +145,7 @@ export function Runs() {
           Start a run
         </Link>
       </PageHeader>
-      <form className="filters" onSubmit={apply} role="search" aria-label="Filter runs">
-        <label>
-          Model
-          <select value={draft.model_id} onChange={(e) => setDraft({ ...draft, model_id: e.target.value })}>
-            <option value="">All models</option>
-            {models.data?.models.map((m) => (
-              <option key={m.id} value={m.id}>
-                {m.name} ({m.id})
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Status
-          <select value={draft.status} onChange={(e) => setDraft({ ...draft, status: e.target.value })}>
-            <option value="">Any status</option>
-            {STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s.toLowerCase()}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Created after
-          <input
-            type="datetime-local"
-            value={draft.created_after}
-            onChange={(e) => setDraft({ ...draft, created_after: e.target.value })}
-          />
-        </label>
-        <label>
-          Created before
-          <input
-            type="datetime-local"
-            value={draft.created_before}
-            onChange={(e) => setDraft({ ...draft, created_before: e.target.value })}
-          />
-        </label>
-        <button type="submit" className="secondary">
-          Apply
-        </button>
-      </form>
+      <RunFilters draft={draft} setDraft={setDraft} models={models.data?.models ?? []} onApply={apply} />
       <ErrorMessage error={runs.error} />
       {runs.isPending ? <Loading /> : null}
       {!runs.isPending && list.length === 0 ? (
@@ -111,35 +154,7 @@ export function Runs() {
           <Link to="/models">Start one from the playground.</Link>
         </Empty>
       ) : null}
-      {list.length ? (
-        <DataTable
-          rows={list}
-          rowKey={(r) => r.run_id}
-          live
-          columns={[
-            {
-              header: "Run",
-              cell: (r) => (
-                <Link to={`/runs/${r.run_id}`}>
-                  <code>{r.run_id}</code>
-                </Link>
-              ),
-            },
-            // A FAILED run's view has neither its model nor its times (interface-spec).
-            {
-              header: "Model",
-              cell: (r) => ("model_id" in r ? r.model_id : <span className="muted">—</span>),
-            },
-            { header: "Status", cell: (r) => <StatusBadge status={r.status} /> },
-            { header: "Created", cell: (r) => <Time value={"created_at" in r ? r.created_at : undefined} /> },
-            {
-              header: "Tokens",
-              numeric: true,
-              cell: (r) => ("tokens_charged" in r ? r.tokens_charged : <span className="muted">—</span>),
-            },
-          ]}
-        />
-      ) : null}
+      {list.length ? <DataTable rows={list} rowKey={(r) => r.run_id} live columns={RUN_COLUMNS} /> : null}
       {runs.hasNextPage ? (
         <button
           type="button"

@@ -1,9 +1,9 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { Link, useSearchParams } from "react-router";
-import { call, query, scoped, type Account, type LedgerEntry, type Usage } from "../api";
+import { call, query, scoped, type Account, type LedgerEntry, type Mode, type Usage } from "../api";
 import { useConsole } from "../session";
-import { DataTable } from "../table";
+import { DataTable, type Column } from "../table";
 import { CountInput, Empty, ErrorMessage, Loading, number, PageHeader, Stat, Time } from "../ui";
 
 /** The owner's low-balance threshold: account.balance_low goes to the live endpoints subscribed to it. */
@@ -51,6 +51,56 @@ function LowBalanceAlert({ threshold }: { threshold: number | null }) {
   );
 }
 
+const LEDGER_COLUMNS: Column<LedgerEntry>[] = [
+  { header: "When", cell: (e) => <Time value={e.created_at} /> },
+  {
+    header: "Kind",
+    cell: (e) => <span className={`badge kind-${e.kind.toLowerCase()}`}>{e.kind.toLowerCase()}</span>,
+  },
+  { header: "Amount", numeric: true, cell: (e) => number.format(e.amount) },
+  { header: "Balance Δ", numeric: true, cell: (e) => signed(e.balance_delta) },
+  { header: "Reserved Δ", numeric: true, cell: (e) => signed(e.reserved_delta) },
+  {
+    header: "Run",
+    cell: (e) =>
+      e.run_id ? (
+        <Link to={`/runs/${e.run_id}`}>
+          <code>{e.run_id}</code>
+        </Link>
+      ) : null,
+  },
+  { header: "Note", cell: (e) => e.note },
+];
+
+/** Test mode: the test runs left; live: the balance, what is reserved, what is available. */
+function Balances({ mode, account }: { mode: Mode; account: Account | undefined }) {
+  return mode === "test" ? (
+    <>
+      <section className="stats" aria-label="Test runs">
+        <Stat
+          label="Test runs left"
+          value={account?.test_runs.remaining}
+          hint={`of ${account?.test_runs.limit ?? "…"} per 24 hours, across all test keys`}
+        />
+      </section>
+      <p className="muted small">
+        Test mode has no tokens: test runs are free, and acme/echo is unlimited. Switch to Live for the
+        balance and the ledger.
+      </p>
+    </>
+  ) : (
+    <>
+      <section className="stats" aria-label="Tokens">
+        <Stat label="Available" value={account?.available} hint="balance − reserved: what new runs can use" />
+        <Stat label="Reserved" value={account?.reserved} hint="held for runs that are queued or executing" />
+        <Stat label="Balance" value={account?.balance} hint="granted − charged" />
+      </section>
+      <p className="muted small">One token balance per account; test runs never touch it.</p>
+      {account ? <LowBalanceAlert threshold={account.low_balance_threshold} /> : null}
+    </>
+  );
+}
+
 export function UsagePage() {
   const { mode } = useConsole();
   const [params, setParams] = useSearchParams();
@@ -84,39 +134,7 @@ export function UsagePage() {
     <>
       <PageHeader title="Usage & balance" />
       <ErrorMessage error={account.error} />
-      {mode === "test" ? (
-        <>
-          <section className="stats" aria-label="Test runs">
-            <Stat
-              label="Test runs left"
-              value={account.data?.test_runs.remaining}
-              hint={`of ${account.data?.test_runs.limit ?? "…"} per 24 hours, across all test keys`}
-            />
-          </section>
-          <p className="muted small">
-            Test mode has no tokens: test runs are free, and acme/echo is unlimited. Switch to Live for the
-            balance and the ledger.
-          </p>
-        </>
-      ) : (
-        <>
-          <section className="stats" aria-label="Tokens">
-            <Stat
-              label="Available"
-              value={account.data?.available}
-              hint="balance − reserved: what new runs can use"
-            />
-            <Stat
-              label="Reserved"
-              value={account.data?.reserved}
-              hint="held for runs that are queued or executing"
-            />
-            <Stat label="Balance" value={account.data?.balance} hint="granted − charged" />
-          </section>
-          <p className="muted small">One token balance per account; test runs never touch it.</p>
-          {account.data ? <LowBalanceAlert threshold={account.data.low_balance_threshold} /> : null}
-        </>
-      )}
+      <Balances mode={mode} account={account.data} />
 
       <section aria-labelledby="chart-title" className="card">
         <h2 id="chart-title">Tokens charged per day, last 30 days</h2>
@@ -145,34 +163,7 @@ export function UsagePage() {
         {!ledger.isPending && entries.length === 0 ? (
           <Empty>No ledger entries{runFilter ? " for this run" : ""}.</Empty>
         ) : null}
-        {entries.length ? (
-          <DataTable
-            rows={entries}
-            rowKey={(e) => e.id}
-            columns={[
-              { header: "When", cell: (e) => <Time value={e.created_at} /> },
-              {
-                header: "Kind",
-                cell: (e) => (
-                  <span className={`badge kind-${e.kind.toLowerCase()}`}>{e.kind.toLowerCase()}</span>
-                ),
-              },
-              { header: "Amount", numeric: true, cell: (e) => number.format(e.amount) },
-              { header: "Balance Δ", numeric: true, cell: (e) => signed(e.balance_delta) },
-              { header: "Reserved Δ", numeric: true, cell: (e) => signed(e.reserved_delta) },
-              {
-                header: "Run",
-                cell: (e) =>
-                  e.run_id ? (
-                    <Link to={`/runs/${e.run_id}`}>
-                      <code>{e.run_id}</code>
-                    </Link>
-                  ) : null,
-              },
-              { header: "Note", cell: (e) => e.note },
-            ]}
-          />
-        ) : null}
+        {entries.length ? <DataTable rows={entries} rowKey={(e) => e.id} columns={LEDGER_COLUMNS} /> : null}
         {ledger.hasNextPage ? (
           <button
             type="button"

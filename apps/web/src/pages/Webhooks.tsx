@@ -46,6 +46,46 @@ export function EventChoices({ value, onChange }: { value: string[]; onChange(ev
   );
 }
 
+/** The account's default signing secret of per-run webhook_url deliveries (owners reveal it). */
+function DefaultSecret() {
+  const { mode, isOwner } = useConsole();
+  const [showDefault, setShowDefault] = useState(false);
+  const defaultSecret = useQuery({
+    queryKey: ["scoped", mode, "default-secret"],
+    queryFn: () => call<{ signing_secret: string }>(scoped(mode, "/webhooks/default/secret")),
+    enabled: showDefault && isOwner,
+  });
+  return (
+    <section aria-labelledby="default-title" className="card">
+      <h2 id="default-title">Default secret for per-run webhook_url</h2>
+      <p>
+        Runs started with a <code>webhook_url</code> are signed with this account's {mode} default secret.
+      </p>
+      {isOwner ? (
+        showDefault ? (
+          <>
+            <ErrorMessage error={defaultSecret.error} />
+            {defaultSecret.data ? (
+              <p className="secret">
+                <code>{defaultSecret.data.signing_secret}</code>{" "}
+                <CopyButton text={defaultSecret.data.signing_secret} />
+              </p>
+            ) : (
+              <Loading />
+            )}
+          </>
+        ) : (
+          <button type="button" className="secondary" onClick={() => setShowDefault(true)}>
+            Reveal default secret
+          </button>
+        )
+      ) : (
+        <p className="muted">Only owners can see secrets.</p>
+      )}
+    </section>
+  );
+}
+
 export function Webhooks() {
   const { mode, isOwner } = useConsole();
   const queryClient = useQueryClient();
@@ -53,15 +93,9 @@ export function Webhooks() {
   const [url, setUrl] = useState("");
   const [events, setEvents] = useState(["run.completed", "run.failed"]);
   const [secret, setSecret] = useState<string | null>(null);
-  const [showDefault, setShowDefault] = useState(false);
   const endpoints = useQuery({
     queryKey: ["scoped", mode, "webhooks"],
     queryFn: () => call<{ webhooks: Endpoint[] }>(scoped(mode, "/webhooks")),
-  });
-  const defaultSecret = useQuery({
-    queryKey: ["scoped", mode, "default-secret"],
-    queryFn: () => call<{ signing_secret: string }>(scoped(mode, "/webhooks/default/secret")),
-    enabled: showDefault && isOwner,
   });
   const create = useMutation({
     mutationFn: () =>
@@ -120,33 +154,7 @@ export function Webhooks() {
         </ul>
       ) : null}
 
-      <section aria-labelledby="default-title" className="card">
-        <h2 id="default-title">Default secret for per-run webhook_url</h2>
-        <p>
-          Runs started with a <code>webhook_url</code> are signed with this account's {mode} default secret.
-        </p>
-        {isOwner ? (
-          showDefault ? (
-            <>
-              <ErrorMessage error={defaultSecret.error} />
-              {defaultSecret.data ? (
-                <p className="secret">
-                  <code>{defaultSecret.data.signing_secret}</code>{" "}
-                  <CopyButton text={defaultSecret.data.signing_secret} />
-                </p>
-              ) : (
-                <Loading />
-              )}
-            </>
-          ) : (
-            <button type="button" className="secondary" onClick={() => setShowDefault(true)}>
-              Reveal default secret
-            </button>
-          )
-        ) : (
-          <p className="muted">Only owners can see secrets.</p>
-        )}
-      </section>
+      <DefaultSecret />
 
       <Dialog open={creating} title="Add a webhook endpoint" onClose={() => setCreating(false)}>
         <form onSubmit={submit}>

@@ -18,17 +18,112 @@ interface Change {
 
 const noPerson = { email: "", password: "", role: "member" as "owner" | "member", reason: "" };
 
-export function People({ people, path, onSaved }: { people: Person[]; path: string; onSaved(): void }) {
-  const [adding, setAdding] = useState(false);
+/** Adding a person to the account (an email, a password, a role), with the reason. */
+function AddPersonDialog({
+  open,
+  path,
+  onClose,
+  onSaved,
+}: {
+  open: boolean;
+  path: string;
+  onClose(): void;
+  onSaved(): void;
+}) {
   const [person, setPerson] = useState(noPerson);
   const addPerson = useMutation({
     mutationFn: () => call(`${path}/people`, { method: "POST", body: person }),
     onSuccess: () => {
-      setAdding(false);
+      onClose();
       setPerson(noPerson);
       onSaved();
     },
   });
+  return (
+    <DialogForm
+      open={open}
+      title="Add a person"
+      onClose={onClose}
+      onSubmit={() => addPerson.mutate()}
+      error={addPerson.error}
+      submit="Add person"
+      busy={addPerson.isPending}
+    >
+      <label>
+        Email
+        <input
+          type="email"
+          required
+          value={person.email}
+          onChange={(e) => setPerson({ ...person, email: e.target.value })}
+        />
+      </label>
+      <label>
+        Password
+        <input
+          type="password"
+          required
+          minLength={10}
+          autoComplete="new-password"
+          value={person.password}
+          onChange={(e) => setPerson({ ...person, password: e.target.value })}
+        />
+      </label>
+      <label>
+        Role
+        <select
+          value={person.role}
+          onChange={(e) => setPerson({ ...person, role: e.target.value as "owner" | "member" })}
+        >
+          <option value="member">member</option>
+          <option value="owner">owner</option>
+        </select>
+      </label>
+      <ReasonField value={person.reason} onChange={(reason) => setPerson({ ...person, reason })} />
+    </DialogForm>
+  );
+}
+
+/** A person's actions: another role, disabled or enabled (never an operator's, here). */
+function PersonActions({ p, change }: { p: Person; change(c: Change): void }) {
+  return p.role === "operator" ? null : (
+    <>
+      <button
+        type="button"
+        className="secondary"
+        onClick={() =>
+          change({
+            id: p.id,
+            label: `Make ${p.email} ${p.role === "owner" ? "a member" : "an owner"}`,
+            role: p.role === "owner" ? "member" : "owner",
+            reason: "",
+          })
+        }
+      >
+        Make {p.role === "owner" ? "member" : "owner"}
+        <span className="visually-hidden"> {p.email}</span>
+      </button>{" "}
+      <button
+        type="button"
+        className={p.disabled_at ? "secondary" : "danger"}
+        onClick={() =>
+          change({
+            id: p.id,
+            label: `${p.disabled_at ? "Enable" : "Disable"} ${p.email}`,
+            disabled: !p.disabled_at,
+            reason: "",
+          })
+        }
+      >
+        {p.disabled_at ? "Enable" : "Disable"}
+        <span className="visually-hidden"> {p.email}</span>
+      </button>
+    </>
+  );
+}
+
+export function People({ people, path, onSaved }: { people: Person[]; path: string; onSaved(): void }) {
+  const [adding, setAdding] = useState(false);
   const [changing, setChanging] = useState<Change | null>(null);
   const changePerson = useMutation({
     mutationFn: (change: Change) =>
@@ -41,41 +136,7 @@ export function People({ people, path, onSaved }: { people: Person[]; path: stri
       onSaved();
     },
   });
-  const actions = (p: Person) =>
-    p.role === "operator" ? null : (
-      <>
-        <button
-          type="button"
-          className="secondary"
-          onClick={() =>
-            setChanging({
-              id: p.id,
-              label: `Make ${p.email} ${p.role === "owner" ? "a member" : "an owner"}`,
-              role: p.role === "owner" ? "member" : "owner",
-              reason: "",
-            })
-          }
-        >
-          Make {p.role === "owner" ? "member" : "owner"}
-          <span className="visually-hidden"> {p.email}</span>
-        </button>{" "}
-        <button
-          type="button"
-          className={p.disabled_at ? "secondary" : "danger"}
-          onClick={() =>
-            setChanging({
-              id: p.id,
-              label: `${p.disabled_at ? "Enable" : "Disable"} ${p.email}`,
-              disabled: !p.disabled_at,
-              reason: "",
-            })
-          }
-        >
-          {p.disabled_at ? "Enable" : "Disable"}
-          <span className="visually-hidden"> {p.email}</span>
-        </button>
-      </>
-    );
+  const actions = (p: Person) => <PersonActions p={p} change={setChanging} />;
   return (
     <section aria-labelledby="people-title">
       <PageHeader title="People">
@@ -107,47 +168,7 @@ export function People({ people, path, onSaved }: { people: Person[]; path: stri
           { header: "Actions", hiddenHeader: true, cell: actions },
         ]}
       />
-      <DialogForm
-        open={adding}
-        title="Add a person"
-        onClose={() => setAdding(false)}
-        onSubmit={() => addPerson.mutate()}
-        error={addPerson.error}
-        submit="Add person"
-        busy={addPerson.isPending}
-      >
-        <label>
-          Email
-          <input
-            type="email"
-            required
-            value={person.email}
-            onChange={(e) => setPerson({ ...person, email: e.target.value })}
-          />
-        </label>
-        <label>
-          Password
-          <input
-            type="password"
-            required
-            minLength={10}
-            autoComplete="new-password"
-            value={person.password}
-            onChange={(e) => setPerson({ ...person, password: e.target.value })}
-          />
-        </label>
-        <label>
-          Role
-          <select
-            value={person.role}
-            onChange={(e) => setPerson({ ...person, role: e.target.value as "owner" | "member" })}
-          >
-            <option value="member">member</option>
-            <option value="owner">owner</option>
-          </select>
-        </label>
-        <ReasonField value={person.reason} onChange={(reason) => setPerson({ ...person, reason })} />
-      </DialogForm>
+      <AddPersonDialog open={adding} path={path} onClose={() => setAdding(false)} onSaved={onSaved} />
       <DialogForm
         open={changing !== null}
         title={changing?.label ?? ""}
