@@ -14,8 +14,9 @@ export default {
     ],
   },
   moduleNameMapper: {
-    "^@svc/(core|config|logger|db|queue|runners|testkit|sdk|use-cases|telemetry)$": `${root}packages/$1/src/index.ts`,
+    "^@svc/(core|config|logger|db|net|queue|runners|testkit|sdk|use-cases|telemetry)$": `${root}packages/$1/src/index.ts`,
     "^@svc/cli$": `${root}packages/cli/src/commands.ts`,
+    "^@svc/db/testing$": `${root}packages/db/src/testing/database.ts`,
     "^(\\.{1,2}/.*)\\.js$": "$1",
   },
   testMatch: ["<rootDir>/src/**/*.test.ts"],

@@ -1,4 +1,4 @@
-export * from "./database.js";
+export { createTestDatabase, type TestDatabase } from "@svc/db/testing";
 export * from "./redis.js";
 export * from "./fixtures.js";
 export * from "./models.js";

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createTestDatabase, type TestDatabase } from "./database.js";
+import { createTestDatabase, type TestDatabase } from "@svc/db/testing";
 import { createAccountWithKeys } from "./fixtures.js";
 import { testCertificate } from "./httpsReceiver.js";
 import { seedTestModels } from "./models.js";

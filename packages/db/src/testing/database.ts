@@ -1,9 +1,12 @@
+// Databases for tests, here beside the schema and the migration runner they are built with (the
+// testkit re-exports them; this package's own tests use them without a package cycle).
 import { execFile } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { promisify } from "node:util";
 import pg from "pg";
-import { createDb, repoPaths, type Db } from "@svc/db";
+import { createDb, type Db } from "../client.js";
+import { repoPaths } from "../paths.js";
 
 // Every test file gets its own database, cloned from a template that the real migration runner
 // built once for the current migrations (CREATE DATABASE … TEMPLATE takes ~40 ms here).
