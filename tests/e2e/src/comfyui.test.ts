@@ -207,6 +207,7 @@ describe("ComfyUI workflows", () => {
       what: "the server's slot to go",
     });
     const run = await client.runs.create("comfy/flaky", { input: { prompt: "later" } });
+    // A window in which nothing may happen: the run must not start while its server is down.
     await new Promise((r) => setTimeout(r, 300));
     expect((await client.runs.get(run.run_id)).status).toBe("QUEUED");
     await server.start();

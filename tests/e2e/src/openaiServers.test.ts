@@ -170,8 +170,11 @@ describe("OpenAI-style media servers", () => {
   it("when a server goes down, then runs wait QUEUED, and start once it is back", async () => {
     await images.stop();
     // The pool monitor marks it down within a health interval or two.
-    await new Promise((r) => setTimeout(r, 500));
+    await waitFor(async () => ((await client.models.get("oai/image")).capacity === 0 ? true : null), {
+      what: "the server's slot to go",
+    });
     const run = await client.runs.create("oai/image", { input: { prompt: "patience" } });
+    // A window in which nothing may happen: the run must not start while its server is down.
     await new Promise((r) => setTimeout(r, 500));
     expect((await client.runs.get(run.run_id)).status).toBe("QUEUED");
     await images.start();
