@@ -161,24 +161,22 @@ export function CreateKeyDialog({ open, onClose }: { open: boolean; onClose(): v
           </label>
           <fieldset>
             <legend>Mode</legend>
-            <label className="inline">
-              <input
-                type="radio"
-                name="key-mode"
-                checked={newMode === "live"}
-                onChange={() => setNewMode("live")}
-              />
-              Live (charged)
-            </label>
-            <label className="inline">
-              <input
-                type="radio"
-                name="key-mode"
-                checked={newMode === "test"}
-                onChange={() => setNewMode("test")}
-              />
-              Test (never charged)
-            </label>
+            {(
+              [
+                ["live", "Live (charged)"],
+                ["test", "Test (never charged)"],
+              ] as const
+            ).map(([value, label]) => (
+              <label key={value} className="inline">
+                <input
+                  type="radio"
+                  name="key-mode"
+                  checked={newMode === value}
+                  onChange={() => setNewMode(value)}
+                />
+                {label}
+              </label>
+            ))}
           </fieldset>
           <LimitsFields draft={limits} onChange={setLimits} />
           <ErrorMessage error={create.error} />
