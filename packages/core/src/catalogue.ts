@@ -1,38 +1,12 @@
 import { z } from "zod";
-import { cogRunnerSchema } from "./cog.js";
-import { openAIServerRunnerSchema } from "./openaiServer.js";
-import { comfyUIRunnerSchema } from "./comfyui.js";
+import { MODEL_CATEGORIES } from "./categories.js";
 import { pricingSchema } from "./pricing.js";
+import { runnerSchema } from "./runnerKinds.js";
 
-export const MODEL_CATEGORIES = ["image", "video", "audio"] as const;
-export type ModelCategory = (typeof MODEL_CATEGORIES)[number];
+export { MODEL_CATEGORIES, type ModelCategory } from "./categories.js";
 
 // Model ids are path-like: 2 or more segments of [a-z0-9._-], e.g. acme/pixel/fast.
 export const MODEL_ID_PATTERN = /^[a-z0-9][a-z0-9._-]*(\/[a-z0-9][a-z0-9._-]*)+$/;
-
-export const runnerSchema = z.discriminatedUnion("kind", [
-  z.strictObject({
-    kind: z.literal("builtin"),
-    // echo: no file, the input comes back as the output (a hello-world model, the benchmarks' no-op).
-    // upscale: an image file in, the image at twice the size out (a trained network).
-    generator: z.enum([...MODEL_CATEGORIES, "echo", "upscale"]),
-    // Simulated execution time per unit, so that EXECUTING and cancel can be observed.
-    delay_ms: z.int().min(0).default(0),
-  }),
-  cogRunnerSchema,
-  openAIServerRunnerSchema,
-  comfyUIRunnerSchema,
-]);
-
-export type RunnerSettings = z.infer<typeof runnerSchema>;
-
-/** The kinds of runner: built-in generators, and the kinds of model server. */
-export const RUNNER_KINDS = [
-  "builtin",
-  "cog",
-  "openai",
-  "comfyui",
-] as const satisfies readonly RunnerSettings["kind"][];
 
 const jsonSchemaObject = z.looseObject({
   type: z.literal("object"),

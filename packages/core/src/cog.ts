@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto";
 import { z } from "zod";
 import { modelServerUrl } from "./modelServers.js";
+import type { RunnerTraits } from "./runnerKinds.js";
 
 // Cog (replicate/cog) HTTP contract: the settings of a cog runner in the catalogue, how our
 // public input maps onto a Cog model's own input, and the prediction object Cog sends back.
@@ -119,3 +120,21 @@ export function cogUploadToken(secretsKey: Buffer): string {
 export function cogUploadUrl(callbackBase: string, secretsKey: Buffer): string {
   return `${callbackBase.replace(/\/$/, "")}/cog/uploads/${cogUploadToken(secretsKey)}/`;
 }
+
+/**
+ * Cog servers, each with `concurrency` slots, a slot bound to its server. A prediction is sent by
+ * the leasing worker and its result reaches any worker by webhook: it need not execute there.
+ */
+export const cogTraits = (s: CogRunnerSettings): RunnerTraits => ({
+  pool: {
+    kind: "servers",
+    servers: s.servers,
+    concurrency: s.concurrency,
+    healthIntervalMs: s.health_interval_ms,
+  },
+  costsCompute: true,
+  instant: false,
+  output: s.output,
+  files: "urls",
+  executesWhereLeased: false,
+});

@@ -4,6 +4,7 @@
 // input becomes the workflow it sends with POST /prompt.
 import { z } from "zod";
 import { modelServerUrl } from "./modelServers.js";
+import type { RunnerTraits } from "./runnerKinds.js";
 import { IMAGE_SIZES } from "./media.js";
 
 const nodeId = z.string().min(1).max(40);
@@ -187,3 +188,17 @@ export const comfyOutputFiles = (entry: ComfyHistoryEntry) =>
       const o = entry.outputs[node]!;
       return [...(o.images ?? []), ...(o.gifs ?? []), ...(o.audio ?? [])];
     });
+
+/**
+ * ComfyUI servers run one prompt at a time from their own FIFO queue: one slot each, so that runs
+ * wait in our fair queue, never in theirs. Input images are uploaded to the server's /upload/image
+ * by the worker, from the files' bytes; the prompt is followed on the socket that sent it.
+ */
+export const comfyUITraits = (s: ComfyUISettings): RunnerTraits => ({
+  pool: { kind: "servers", servers: s.servers, concurrency: 1, healthIntervalMs: s.health_interval_ms },
+  costsCompute: true,
+  instant: false,
+  output: s.output,
+  files: "ids",
+  executesWhereLeased: true,
+});

@@ -1,5 +1,5 @@
 import { openAIServerBody, openAIServerRunnerSchema } from "./openaiServer.js";
-import { runnerSchema } from "./catalogue.js";
+import { runnerSchema } from "./runnerKinds.js";
 import { traitsOf } from "./runnerKinds.js";
 
 describe("OpenAI-style media servers", () => {

@@ -3,6 +3,7 @@
 // (the inverse of the OpenAI adapter's translation: the same field meanings, the other way).
 import { z } from "zod";
 import { modelServerUrl } from "./modelServers.js";
+import type { RunnerTraits } from "./runnerKinds.js";
 import { IMAGE_SIZES, VIDEO_SIZES } from "./media.js";
 
 export const OPENAI_SERVER_APIS = ["images", "videos", "speech"] as const;
@@ -172,3 +173,22 @@ export const OPENAI_SERVER_PRICING = {
   videos: { unit: "second", units_from: "duration_seconds" },
   speech: { unit: "run" },
 } as const;
+
+/**
+ * OpenAI-style media servers, each with `concurrency` slots. An image edit's file goes in a
+ * multipart form, which the worker builds from the file's bytes; a video's reference image is
+ * given to the server as a URL. The answer comes back on the request that sent the work.
+ */
+export const openAIServerTraits = (s: OpenAIServerSettings): RunnerTraits => ({
+  pool: {
+    kind: "servers",
+    servers: s.servers,
+    concurrency: s.concurrency,
+    healthIntervalMs: s.health_interval_ms,
+  },
+  costsCompute: true,
+  instant: false,
+  output: OPENAI_SERVER_OUTPUT[s.api],
+  files: s.api === "videos" ? "urls" : "ids",
+  executesWhereLeased: true,
+});

@@ -1,13 +1,17 @@
 // The seam between kinds of model server and the rest of the service. Each kind of runner (the
 // catalogue's runner.kind) answers, from its settings alone, the questions the scheduler, billing
 // and events ask: where its runs get capacity, whether they cost compute, whether they take any
-// time at all, what its outputs are counted in. A new kind (ComfyUI, an OpenAI-style server) is
-// a settings schema in catalogue.ts, an entry here, and a runner in packages/runners (a folder and
-// a registration); nothing that schedules, charges or streams learns its name.
-import type { RunnerSettings } from "./catalogue.js";
+// time at all, what its outputs are counted in. A new kind is a module of its own
+// (its settings' schema and traits, as cog.ts), an entry in KINDS here, a runner folder in
+// packages/runners (registry.ts) and an importer in use-cases (importers.ts); nothing that
+// schedules, charges or streams learns its name.
+import { z } from "zod";
+import { builtinRunnerSchema, builtinTraits } from "./builtin.js";
+import { cogRunnerSchema, cogTraits } from "./cog.js";
+import { comfyUIRunnerSchema, comfyUITraits } from "./comfyui.js";
+import { openAIServerRunnerSchema, openAIServerTraits } from "./openaiServer.js";
 import type { OutputKind } from "./pricing.js";
 import type { PoolSpec } from "./scheduling.js";
-import { OPENAI_SERVER_OUTPUT } from "./openaiServer.js";
 
 export interface RunnerTraits {
   /** Where its runs get capacity (null: unlimited, they start as soon as a worker is free). */
@@ -40,71 +44,34 @@ export interface RunnerTraits {
   executesWhereLeased: boolean;
 }
 
-type TraitsOf = {
-  [K in RunnerSettings["kind"]]: (settings: Extract<RunnerSettings, { kind: K }>) => RunnerTraits;
-};
+/**
+ * Every kind, registered once: its settings' schema (the catalogue's runner union is made of
+ * them) and its traits. A new kind adds its module and one entry here.
+ */
+const KINDS = {
+  builtin: { schema: builtinRunnerSchema, traits: builtinTraits },
+  cog: { schema: cogRunnerSchema, traits: cogTraits },
+  openai: { schema: openAIServerRunnerSchema, traits: openAIServerTraits },
+  comfyui: { schema: comfyUIRunnerSchema, traits: comfyUITraits },
+} as const;
 
-const TRAITS: TraitsOf = {
-  // The built-in generators render on the workers' threads; echo renders nothing (the input comes
-  // back as the output): its runs need no capacity, cost nothing and, without a simulated delay,
-  // take no time. The catalogue's acme/echo is the model that takes the instant path.
-  builtin: (s) => {
-    const free = s.generator === "echo";
-    return {
-      pool: free ? null : { kind: "workers" },
-      costsCompute: !free,
-      instant: free && s.delay_ms === 0,
-      output: s.generator === "upscale" ? "image" : s.generator,
-      files: "ids",
-      // A worker renders its own share of the render threads: any worker may take a run.
-      executesWhereLeased: false,
-    };
-  },
-  // Model servers, each with `concurrency` slots, a slot bound to its server.
-  cog: (s) => ({
-    pool: {
-      kind: "servers",
-      servers: s.servers,
-      concurrency: s.concurrency,
-      healthIntervalMs: s.health_interval_ms,
-    },
-    costsCompute: true,
-    instant: false,
-    output: s.output,
-    files: "urls",
-    executesWhereLeased: false,
-  }),
-  // OpenAI-style media servers, each with `concurrency` slots. An image edit's file goes in a
-  // multipart form, which the worker builds from the file's bytes; a video's reference image is
-  // given to the server as a URL.
-  openai: (s) => ({
-    pool: {
-      kind: "servers",
-      servers: s.servers,
-      concurrency: s.concurrency,
-      healthIntervalMs: s.health_interval_ms,
-    },
-    costsCompute: true,
-    instant: false,
-    output: OPENAI_SERVER_OUTPUT[s.api],
-    files: s.api === "videos" ? "urls" : "ids",
-    executesWhereLeased: true,
-  }),
-  // ComfyUI servers run one prompt at a time from their own FIFO queue: one slot each, so that
-  // runs wait in our fair queue, never in theirs. Input images are uploaded to the server's
-  // /upload/image by the worker, from the files' bytes.
-  comfyui: (s) => ({
-    pool: { kind: "servers", servers: s.servers, concurrency: 1, healthIntervalMs: s.health_interval_ms },
-    costsCompute: true,
-    instant: false,
-    output: s.output,
-    files: "ids",
-    executesWhereLeased: true,
-  }),
-};
+export const runnerSchema = z.discriminatedUnion(
+  "kind",
+  Object.values(KINDS).map((k) => k.schema) as unknown as [
+    (typeof KINDS)["builtin"]["schema"],
+    (typeof KINDS)["cog"]["schema"],
+    (typeof KINDS)["openai"]["schema"],
+    (typeof KINDS)["comfyui"]["schema"],
+  ],
+);
+
+export type RunnerSettings = z.infer<typeof runnerSchema>;
+
+/** The kinds of runner: built-in generators, and the kinds of model server. */
+export const RUNNER_KINDS = Object.keys(KINDS) as RunnerSettings["kind"][];
 
 export const traitsOf = (settings: RunnerSettings): RunnerTraits =>
-  (TRAITS[settings.kind] as (s: RunnerSettings) => RunnerTraits)(settings);
+  (KINDS[settings.kind].traits as (s: RunnerSettings) => RunnerTraits)(settings);
 
 export const poolOf = (settings: RunnerSettings): PoolSpec => traitsOf(settings).pool;
 export const costsCompute = (settings: RunnerSettings): boolean => traitsOf(settings).costsCompute;
