@@ -4,7 +4,7 @@
 // be used to probe what else answers on the operators' network.
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
-import got from "got";
+import { request } from "undici";
 import {
   catalogueEntrySchema,
   isMetadataAddress,
@@ -12,7 +12,7 @@ import {
   runnerForAudit,
   type CatalogueEntry,
 } from "@svc/core";
-import { serverLookup } from "@svc/net";
+import { serverAgent } from "@svc/net";
 import { appendAudit, findModelSettings, upsertModel, type Db } from "@svc/db";
 import type { ActedBy } from "../operator/actedBy.js";
 
@@ -56,6 +56,9 @@ export interface ServerAnswer {
 /** How large an answer an import reads (an OpenAPI document, a model list, system stats). */
 const ANSWER_MAX_BYTES = 5 * 1024 * 1024;
 
+/** Imports' connections: the model servers' agent of @svc/net (metadata addresses refused when connecting). */
+const servers = serverAgent();
+
 /**
  * The one request every import makes to an operator's server: GET, no redirects (one could lead
  * anywhere), metadata addresses refused again when connecting (a name that resolves elsewhere
@@ -66,19 +69,24 @@ export async function getFromServer(
   headers: Record<string, string> = {},
 ): Promise<ServerAnswer | undefined> {
   try {
-    const request = got(url, {
+    const res = await request(url, {
+      dispatcher: servers,
       headers,
-      dnsLookup: serverLookup as never,
-      followRedirect: false,
-      throwHttpErrors: false,
-      timeout: { request: 10_000 },
-      retry: { limit: 0 },
+      headersTimeout: 10_000,
+      bodyTimeout: 10_000,
+      signal: AbortSignal.timeout(10_000),
     });
-    request.on("downloadProgress", (progress) => {
-      if (progress.transferred > ANSWER_MAX_BYTES) request.cancel();
-    });
-    const res = await request;
-    return { status: res.statusCode, body: res.body };
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of res.body) {
+      size += (chunk as Buffer).length;
+      if (size > ANSWER_MAX_BYTES) {
+        res.body.destroy();
+        return undefined;
+      }
+      chunks.push(chunk as Buffer);
+    }
+    return { status: res.statusCode, body: Buffer.concat(chunks).toString("utf8") };
   } catch {
     return undefined;
   }
