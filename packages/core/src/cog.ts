@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { z } from "zod";
-import { modelServerUrl } from "./modelServers.js";
+import { modelServerUrl, serverPool } from "./modelServers.js";
 import type { RunnerTraits } from "./runnerKinds.js";
 
 // Cog (replicate/cog) HTTP contract: the settings of a cog runner in the catalogue, how our
@@ -126,12 +126,7 @@ export function cogUploadUrl(callbackBase: string, secretsKey: Buffer): string {
  * the leasing worker and its result reaches any worker by webhook: it need not execute there.
  */
 export const cogTraits = (s: CogRunnerSettings): RunnerTraits => ({
-  pool: {
-    kind: "servers",
-    servers: s.servers,
-    concurrency: s.concurrency,
-    healthIntervalMs: s.health_interval_ms,
-  },
+  pool: serverPool(s, s.concurrency),
   costsCompute: true,
   instant: false,
   output: s.output,

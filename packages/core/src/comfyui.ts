@@ -3,9 +3,9 @@
 // model's input fields to node inputs. The model's input schema comes from its bindings; a run's
 // input becomes the workflow it sends with POST /prompt.
 import { z } from "zod";
-import { modelServerUrl } from "./modelServers.js";
+import { modelServerUrl, serverPool } from "./modelServers.js";
 import type { RunnerTraits } from "./runnerKinds.js";
-import { IMAGE_SIZES } from "./media.js";
+import { IMAGE_SIZES, imageSizeField } from "./media.js";
 
 const nodeId = z.string().min(1).max(40);
 const inputName = z.string().min(1).max(100);
@@ -93,14 +93,7 @@ export function comfyInputSchema(workflow: ComfyWorkflow, bindings: readonly Com
       : b.field === "prompt"
         ? { type: "string", minLength: 1, maxLength: 4000, description: "Text description of what to make." }
         : typeof b.input === "object"
-          ? {
-              type: "string",
-              enum: Object.keys(IMAGE_SIZES),
-              default: "square_hd",
-              description: `Output size preset: ${Object.entries(IMAGE_SIZES)
-                .map(([k, [w, h]]) => `${k} ${w}x${h}`)
-                .join(", ")}.`,
-            }
+          ? imageSizeField()
           : b.field === "num_images"
             ? {
                 type: "integer",
@@ -195,7 +188,7 @@ export const comfyOutputFiles = (entry: ComfyHistoryEntry) =>
  * by the worker, from the files' bytes; the prompt is followed on the socket that sent it.
  */
 export const comfyUITraits = (s: ComfyUISettings): RunnerTraits => ({
-  pool: { kind: "servers", servers: s.servers, concurrency: 1, healthIntervalMs: s.health_interval_ms },
+  pool: serverPool(s, 1),
   costsCompute: true,
   instant: false,
   output: s.output,

@@ -138,6 +138,16 @@ export const IMAGE_SIZES: Record<string, [number, number]> = {
   portrait_4_3: [768, 1024],
 };
 
+/** The input field of an image size preset, as a model's JSON Schema declares it. */
+export const imageSizeField = () => ({
+  type: "string",
+  enum: Object.keys(IMAGE_SIZES),
+  default: "square_hd",
+  description: `Output size preset: ${Object.entries(IMAGE_SIZES)
+    .map(([k, [w, h]]) => `${k} ${w}x${h}`)
+    .join(", ")}.`,
+});
+
 /**
  * video_size presets: name -> [width, height] in pixels. The built-in clips make the small ones;
  * models on video servers take the 720p ones (OpenAI's 1280x720 and 720x1280).

@@ -4,6 +4,7 @@
 import ipaddr from "ipaddr.js";
 import { z } from "zod";
 import { isMetadataAddress } from "./addresses.js";
+import type { PoolSpec } from "./scheduling.js";
 
 /**
  * A model server's base URL: http(s), and never at a link-local or cloud metadata address (model
@@ -25,3 +26,9 @@ export const modelServerUrl = z
     const parsed = new URL(url);
     return `${parsed.origin}${parsed.pathname.replace(/\/+$/, "")}${parsed.search}`;
   });
+
+/** The pool of a kind whose runs take places on its servers: `concurrency` slots on each. */
+export const serverPool = (
+  s: { servers: readonly string[]; health_interval_ms: number },
+  concurrency: number,
+): PoolSpec => ({ kind: "servers", servers: s.servers, concurrency, healthIntervalMs: s.health_interval_ms });

@@ -2,9 +2,9 @@
 // model server: their settings in the catalogue, and what a run's input becomes in their API
 // (the inverse of the OpenAI adapter's translation: the same field meanings, the other way).
 import { z } from "zod";
-import { modelServerUrl } from "./modelServers.js";
+import { modelServerUrl, serverPool } from "./modelServers.js";
 import type { RunnerTraits } from "./runnerKinds.js";
-import { IMAGE_SIZES, VIDEO_SIZES } from "./media.js";
+import { IMAGE_SIZES, imageSizeField, VIDEO_SIZES } from "./media.js";
 
 export const OPENAI_SERVER_APIS = ["images", "videos", "speech"] as const;
 export type OpenAIServerApi = (typeof OPENAI_SERVER_APIS)[number];
@@ -105,14 +105,7 @@ export function openAIServerInputSchema(api: OpenAIServerApi): Record<string, un
   const properties: Record<string, Record<string, unknown>> = api === "images"
     ? {
         prompt,
-        image_size: {
-          type: "string",
-          enum: Object.keys(IMAGE_SIZES),
-          default: "square_hd",
-          description: `Output size preset: ${Object.entries(IMAGE_SIZES)
-            .map(([k, [w, h]]) => `${k} ${w}x${h}`)
-            .join(", ")}.`,
-        },
+        image_size: imageSizeField(),
         num_images: {
           type: "integer",
           minimum: 1,
@@ -180,12 +173,7 @@ export const OPENAI_SERVER_PRICING = {
  * given to the server as a URL. The answer comes back on the request that sent the work.
  */
 export const openAIServerTraits = (s: OpenAIServerSettings): RunnerTraits => ({
-  pool: {
-    kind: "servers",
-    servers: s.servers,
-    concurrency: s.concurrency,
-    healthIntervalMs: s.health_interval_ms,
-  },
+  pool: serverPool(s, s.concurrency),
   costsCompute: true,
   instant: false,
   output: OPENAI_SERVER_OUTPUT[s.api],

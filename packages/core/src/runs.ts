@@ -87,15 +87,19 @@ export function presentRun(run: RunRecord, place?: QueuePlace | null): RunView {
   const id = run.id;
   const createdAt = run.createdAt.toISOString();
   const startedAt = run.startedAt?.toISOString();
+  /** What a run that has not ended, or was canceled, shows of its life so far. */
+  const sofar = <S extends RunRecord["status"]>(status: S) => ({
+    run_id: id,
+    status,
+    model_id: run.modelId,
+    created_at: createdAt,
+    ...(startedAt && { started_at: startedAt }),
+  });
   switch (run.status) {
     case "QUEUED":
     case "EXECUTING":
       return {
-        run_id: id,
-        status: run.status,
-        model_id: run.modelId,
-        created_at: createdAt,
-        ...(startedAt && { started_at: startedAt }),
+        ...sofar(run.status),
         ...(run.status === "QUEUED" &&
           place && {
             queue_position: place.position,
@@ -122,11 +126,7 @@ export function presentRun(run: RunRecord, place?: QueuePlace | null): RunView {
       };
     case "CANCELED":
       return {
-        run_id: id,
-        status: run.status,
-        model_id: run.modelId,
-        created_at: createdAt,
-        ...(startedAt && { started_at: startedAt }),
+        ...sofar(run.status),
         canceled_at: (run.canceledAt ?? run.createdAt).toISOString(),
         tokens_charged: run.tokensCharged ?? 0,
         // Canceled by the service (its Cancel-After deadline) rather than by the client.
