@@ -5,7 +5,7 @@ import type { Logger } from "@svc/logger";
 import type { Producer, Scheduler } from "@svc/queue";
 import type { OutputStore, OutputUrls } from "@svc/storage";
 import type { Tracing } from "@svc/telemetry";
-import type { FileDeps, RunLifecycle } from "@svc/use-cases";
+import type { FileDeps, RunLifecycle, WeightsDeps } from "@svc/use-cases";
 import type { QueueDashboard } from "./admin/queueDashboard.js";
 import type { Model } from "./cache/ttlCache.js";
 import type { ApiMetrics } from "./metrics.js";
@@ -77,6 +77,8 @@ export interface AppDeps {
   outputs: { store: OutputStore; urls: OutputUrls; mediaOrigin?: string };
   /** Input files: where they are stored, how URLs given as inputs are fetched, the limits. */
   files: FileDeps;
+  /** Personal weights: the file deps, WEIGHTS_MAX_BYTES and WEIGHTS_PER_ACCOUNT. */
+  weights: WeightsDeps;
   /** Set on SIGTERM: readiness fails and responses close their connections (see main.ts). */
   lifecycle: { draining: boolean };
   /** The operators' queue dashboard, when ADMIN_PASSWORD is configured. */

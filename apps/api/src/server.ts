@@ -9,6 +9,7 @@ import { guardedAgents } from "@svc/net";
 import { configuredOutputUrls, createOutputStore, type OutputStore } from "@svc/storage";
 import { queueDashboard } from "./admin/queueDashboard.js";
 import { createApp } from "./app.js";
+import type { FileDeps } from "@svc/use-cases";
 import { routeSettings, type AppDeps } from "./deps.js";
 import { createApiMetrics } from "./metrics.js";
 import { accountSchedulingCache, modelCache } from "./cache/ttlCache.js";
@@ -82,7 +83,24 @@ export async function assembleApi(
   const wired = wireRuns(config, { db, redis, logger, queues });
   const models = modelCache(db, config.CATALOGUE_CACHE_TTL_MS);
   const tracing = startTracing(config, "api");
+  const files: FileDeps = {
+    db,
+    store,
+    agents: guardedAgents(config.FILE_FETCH_CA_FILE),
+    files: {
+      maxBytes: config.FILE_MAX_BYTES,
+      maxPixels: config.FILE_MAX_PIXELS,
+      quotaBytes: { live: config.FILE_QUOTA_BYTES, test: config.FILE_QUOTA_BYTES_TEST },
+      dataUrlMaxBytes: config.FILE_DATA_URL_MAX_BYTES,
+      retentionHours: config.FILE_RETENTION_HOURS,
+      fetchTimeoutMs: config.FILE_FETCH_TIMEOUT_MS,
+      allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS,
+      publicBaseUrl: config.PUBLIC_BASE_URL,
+    },
+  };
   const deps: AppDeps = {
+    files,
+    weights: { files, maxBytes: config.WEIGHTS_MAX_BYTES, perAccount: config.WEIGHTS_PER_ACCOUNT },
     settings: routeSettings(config),
     db,
     redis,
@@ -108,21 +126,6 @@ export async function assembleApi(
       store,
       urls,
       mediaOrigin: urls.signed ? await signedOrigin(store, config, logger) : undefined,
-    },
-    files: {
-      db,
-      store,
-      agents: guardedAgents(config.FILE_FETCH_CA_FILE),
-      files: {
-        maxBytes: config.FILE_MAX_BYTES,
-        maxPixels: config.FILE_MAX_PIXELS,
-        quotaBytes: { live: config.FILE_QUOTA_BYTES, test: config.FILE_QUOTA_BYTES_TEST },
-        dataUrlMaxBytes: config.FILE_DATA_URL_MAX_BYTES,
-        retentionHours: config.FILE_RETENTION_HOURS,
-        fetchTimeoutMs: config.FILE_FETCH_TIMEOUT_MS,
-        allowPrivate: config.WEBHOOK_ALLOW_PRIVATE_URLS,
-        publicBaseUrl: config.PUBLIC_BASE_URL,
-      },
     },
     lifecycle: { draining: false },
     dashboard,

@@ -16,6 +16,8 @@ export const ERROR_STATUS = {
   WEBHOOK_NOT_FOUND: 404,
   // Ours: an input file id that is not the caller's, was deleted or has expired.
   FILE_NOT_FOUND: 404,
+  // Ours: weights that are not the caller's, or were deleted.
+  WEIGHTS_NOT_FOUND: 404,
   NOT_FOUND: 404,
   RUN_NOT_CANCELABLE: 409,
   // Our addition to the contract's table: an output file deleted by retention (OUTPUT_RETENTION_DAYS).
@@ -24,6 +26,8 @@ export const ERROR_STATUS = {
   IDEMPOTENCY_KEY_REUSED: 409,
   // Ours: an account holds API_KEYS_PER_MODE_MAX active keys of the mode already.
   KEY_LIMIT_REACHED: 409,
+  // Ours: an account holds WEIGHTS_PER_ACCOUNT weights of the mode already.
+  WEIGHTS_LIMIT_REACHED: 409,
   // Ours: an operator's import names a model id that exists already (without replace).
   MODEL_EXISTS: 409,
   PAYLOAD_TOO_LARGE: 413,

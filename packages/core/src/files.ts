@@ -204,6 +204,9 @@ export function parseFileRef(
 export const inputFileKey = (id: string, contentType: string) =>
   `.inputs/${id}.${extensionForMediaType(contentType)}`;
 
+/** Where a weights file lives in the store: beside the inputs, under a dot-directory of its own. */
+export const weightsFileKey = (id: string) => `.weights/${id}.safetensors`;
+
 const signingKey = (secretsKey: Buffer) => createHmac("sha256", secretsKey).update("input-files").digest();
 
 const signature = (secretsKey: Buffer, id: string, expires: number) =>

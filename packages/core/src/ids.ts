@@ -1,7 +1,20 @@
 import { randomFillSync } from "node:crypto";
 
 export type IdPrefix =
-  "acct" | "key" | "run" | "wh" | "whd" | "wha" | "led" | "out" | "req" | "usr" | "ses" | "aud" | "file";
+  | "acct"
+  | "key"
+  | "run"
+  | "wh"
+  | "whd"
+  | "wha"
+  | "led"
+  | "out"
+  | "req"
+  | "usr"
+  | "ses"
+  | "aud"
+  | "file"
+  | "wts";
 
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const ID_LENGTH = 22; // 22 x log2(62) = 131 bits

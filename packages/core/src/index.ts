@@ -37,3 +37,4 @@ export * from "./timeLimit.js";
 export * from "./timeouts.js";
 export * from "./adapters/replicate.js";
 export * from "./adapters/openai.js";
+export * from "./safetensors.js";

@@ -16,3 +16,4 @@ export * from "./repositories/runTransitions/index.js";
 export * from "./repositories/users.js";
 export * from "./repositories/audit.js";
 export * from "./repositories/consoleSessions.js";
+export * from "./repositories/weights.js";

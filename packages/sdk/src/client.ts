@@ -12,6 +12,9 @@ import type {
   EventType,
   FileList,
   FileListQuery,
+  Weights,
+  WeightsList,
+  WeightsListQuery,
   FileObject,
   LedgerEntry,
   LedgerQuery,
@@ -112,6 +115,44 @@ export class ModelRunClient {
       this.data<{ id: string; deleted: true }>({
         method: "DELETE",
         path: `/files/${encodeURIComponent(fileId)}`,
+        idempotent: true,
+      }),
+  };
+
+  /** Personal weights (a LoRA's .safetensors): uploaded, or fetched by the service from an https URL. */
+  readonly weights = {
+    create: (
+      weights:
+        { file: Blob | ArrayBufferView; filename?: string; name?: string } | { url: string; name?: string },
+      signal?: AbortSignal,
+    ) => {
+      if ("url" in weights)
+        return this.data<Weights>({
+          method: "POST",
+          path: "/weights",
+          body: weights,
+          idempotent: false,
+          signal,
+        });
+      const form = new FormData();
+      if (weights.name) form.set("name", weights.name);
+      const blob =
+        weights.file instanceof Blob ? weights.file : new Blob([weights.file as unknown as ArrayBuffer]);
+      form.set("file", blob, weights.filename ?? "weights.safetensors");
+      return this.data<Weights>({ method: "POST", path: "/weights", form, idempotent: false, signal });
+    },
+    get: (weightsId: string) =>
+      this.data<Weights>({
+        method: "GET",
+        path: `/weights/${encodeURIComponent(weightsId)}`,
+        idempotent: true,
+      }),
+    list: (q: WeightsListQuery = {}) =>
+      this.data<WeightsList>({ method: "GET", path: "/weights", query: q, idempotent: true }),
+    delete: (weightsId: string) =>
+      this.data<{ id: string; deleted: true }>({
+        method: "DELETE",
+        path: `/weights/${encodeURIComponent(weightsId)}`,
         idempotent: true,
       }),
   };

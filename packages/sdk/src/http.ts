@@ -16,6 +16,8 @@ export interface RequestOptions {
   body?: unknown;
   /** A file sent as the body, as it is (an upload); never sent twice. */
   file?: FileBody;
+  /** A multipart form sent as the body (its boundary set by fetch); never sent twice. */
+  form?: FormData;
   headers?: Record<string, string>;
   /** Safe to send twice: reads, deletes, cancels, and creations carrying an Idempotency-Key. */
   idempotent: boolean;
@@ -84,11 +86,12 @@ export async function call<T>(http: HttpOptions, o: RequestOptions): Promise<T> 
           ...o.headers,
         },
         body:
-          o.file !== undefined
+          o.form ??
+          (o.file !== undefined
             ? (o.file as NonNullable<RequestInit["body"]>)
             : o.body === undefined
               ? undefined
-              : JSON.stringify(o.body),
+              : JSON.stringify(o.body)),
         // A stream is sent as it is read (fetch asks to be told so).
         ...(o.file !== undefined &&
           !(o.file instanceof Blob) &&

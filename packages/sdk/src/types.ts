@@ -58,6 +58,9 @@ export type RunEvent =
 export type FileObject = Schemas["File"];
 export type FileList = DataOf<"/api/v1/files", "get">;
 export type FileListQuery = QueryOf<"/api/v1/files", "get">;
+export type Weights = Schemas["Weights"];
+export type WeightsList = DataOf<"/api/v1/weights", "get">;
+export type WeightsListQuery = QueryOf<"/api/v1/weights", "get">;
 
 export type WebhookEndpoint = Schemas["WebhookEndpoint"];
 export type EventType = WebhookEndpoint["events"][number];

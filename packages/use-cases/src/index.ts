@@ -19,3 +19,4 @@ export * from "./runs/runFiles.js";
 export * from "./files/files.js";
 export * from "./keys/ownKeys.js";
 export * from "./queries.js";
+export * from "./weights/weights.js";

@@ -17,10 +17,34 @@ import { authOf } from "../auth/authenticate.js";
 import { unstorableText } from "./boundary.js";
 import type { RouteContext } from "./route.js";
 
-/** A request's fields, and the files among them, taken in as the caller's files. */
-export interface Form {
+/** A request's fields, and the files among them, taken in (as the caller's files, by default). */
+export interface Form<T = File> {
   fields: Record<string, unknown>;
-  files: Record<string, File>;
+  files: Record<string, T>;
+}
+
+/**
+ * What a file part becomes: `take` reads it (typed, checked, stored, recorded) and `discard` undoes
+ * that for a form that failed after it; `maxBytes` bounds each part. An input file by default
+ * (fileIntake); weights have their own (routes/weights.ts).
+ */
+export interface Intake<T> {
+  maxBytes: number;
+  /** `filename`: the form part's own (none for a raw body). */
+  take(source: Readable, filename?: string): Promise<T>;
+  discard(made: T): Promise<unknown>;
+}
+
+/** The caller's input files: FILE_MAX_BYTES, typed by their bytes, within the account's quota. */
+export function fileIntake(ctx: RouteContext): Intake<File> {
+  const auth = authOf(ctx.res);
+  const owner = { accountId: auth.accountId, mode: auth.mode, apiKeyId: auth.keyId };
+  const deps = ctx.deps.files;
+  return {
+    maxBytes: deps.files.maxBytes,
+    take: (source) => ingestFile(deps, owner, source, "upload"),
+    discard: (file) => deleteInputFile(deps, owner, file),
+  };
 }
 
 const FIELDS_MAX = 50;
@@ -40,10 +64,18 @@ const invalid = (message: string, path?: string) =>
  * `metadata` part after it, which is not read).
  */
 export async function receiveUpload(ctx: RouteContext): Promise<File> {
-  const form = await receive(ctx, "body");
+  return (await receiveOne(ctx, fileIntake(ctx))).file;
+}
+
+/** An upload's one file taken in by `intake` (the body, or a form's first file part), and its form's fields. */
+export async function receiveOne<T>(
+  ctx: RouteContext,
+  intake: Intake<T>,
+): Promise<{ file: T; fields: Form<T>["fields"] }> {
+  const form = await receive(ctx, "body", intake);
   const file = form.files.file;
   if (!file) throw invalid("The form holds no file.", "content");
-  return file;
+  return { file, fields: form.fields };
 }
 
 /**
@@ -52,7 +84,13 @@ export async function receiveUpload(ctx: RouteContext): Promise<File> {
  * `files` (`image`, or `image[]` as `image`, once each) are typed, stored and recorded as the
  * caller's files (FILE_MAX_BYTES, FILE_MAX_PIXELS: what an upload gets).
  */
-export async function readForm(ctx: RouteContext, files: readonly string[]): Promise<Form> {
+export async function readForm(ctx: RouteContext, files: readonly string[]): Promise<Form>;
+export async function readForm<T>(
+  ctx: RouteContext,
+  files: readonly string[],
+  intake: Intake<T>,
+): Promise<Form<T>>;
+export async function readForm<T>(ctx: RouteContext, files: readonly string[], intake?: Intake<T>) {
   const { req } = ctx;
   if (typeof req.is("multipart/form-data") !== "string") {
     const body: unknown = req.body ?? {};
@@ -60,7 +98,7 @@ export async function readForm(ctx: RouteContext, files: readonly string[]): Pro
       throw invalid("The body must be a JSON object or a multipart form.");
     return { fields: body as Record<string, unknown>, files: {} };
   }
-  return receive(ctx, files);
+  return receive<unknown>(ctx, files, (intake ?? fileIntake(ctx)) as Intake<unknown>);
 }
 
 /**
@@ -81,14 +119,15 @@ function checkedHead(req: RouteContext["req"], files: readonly string[] | "body"
 }
 
 /** `files`: the form's file fields, or "body": the body is one file (`file`), raw or in a form. */
-async function receive(ctx: RouteContext, files: readonly string[] | "body"): Promise<Form> {
-  const { req, res, deps } = ctx;
-  const maxBytes = deps.files.files.maxBytes;
+async function receive<T>(
+  ctx: RouteContext,
+  files: readonly string[] | "body",
+  intake: Intake<T>,
+): Promise<Form<T>> {
+  const { req, res } = ctx;
+  const { maxBytes } = intake;
   const multipart = checkedHead(req, files, maxBytes);
-
-  const auth = authOf(res);
-  const owner = { accountId: auth.accountId, mode: auth.mode, apiKeyId: auth.keyId };
-  const form: Form = { fields: {}, files: {} };
+  const form: Form<T> = { fields: {}, files: {} };
   /** Files being read: each a stream of our own, so that refusing one never ends the request. */
   const open = new Set<PassThrough>();
   const taken: Promise<unknown>[] = [];
@@ -104,14 +143,14 @@ async function receive(ctx: RouteContext, files: readonly string[] | "body"): Pr
     };
   });
   failed.catch(() => {});
-  const take = (name: string, source: Readable) => {
+  const take = (name: string, source: Readable, filename?: string) => {
     const part = new PassThrough().on("error", () => {});
     open.add(part);
     part.on("close", () => open.delete(part));
     source.on("error", () => part.destroy(new BodyCut("the multipart body is malformed or cut short")));
     source.pipe(part);
-    const ingested = ingestFile(deps.files, owner, part, "upload").then((file) => {
-      form.files[name] = file;
+    const ingested = intake.take(part, filename).then((made) => {
+      form.files[name] = made;
     });
     ingested.catch(fail);
     taken.push(ingested);
@@ -150,7 +189,7 @@ async function receive(ctx: RouteContext, files: readonly string[] | "body"): Pr
             return fail(invalid(`The field ${name} is longer than ${FIELD_BYTES_MAX} bytes.`, name));
           form.fields[name] = value;
         });
-        parser.on("file", (part, stream) => {
+        parser.on("file", (part, stream, info) => {
           // A form that ends early fails the part being read (busboy destroys it with an error),
           // whether it is taken or drained: every part's failure is heard.
           stream.on("error", () => {});
@@ -169,7 +208,7 @@ async function receive(ctx: RouteContext, files: readonly string[] | "body"): Pr
           stream.on("limit", () =>
             fail(new FileRefused("too_large", `The file is larger than ${maxBytes} bytes.`)),
           );
-          take(name, stream);
+          take(name, stream, info.filename);
         });
         parser.on("filesLimit", () => fail(invalid("The form holds too many files.")));
         parser.on("fieldsLimit", () => fail(invalid("The form holds too many fields.")));
@@ -186,17 +225,43 @@ async function receive(ctx: RouteContext, files: readonly string[] | "body"): Pr
     // What the form had taken goes with it (never shown, never a run's); the rest is failing now.
     await Promise.allSettled(taken);
     const made = Object.values(form.files);
-    await Promise.allSettled(made.map((file) => deleteInputFile(deps.files, owner, file)));
+    await Promise.allSettled(made.map((file) => intake.discard(file)));
     if (error instanceof FileRefused) throw fileRefusal(error);
     if (error instanceof BodyCut) throw invalid(`The upload was not received whole: ${error.message}.`);
     throw error;
   } finally {
-    // A body not read to its end (refused on its length, its type or a part): the answer closes
-    // the connection, and what the client still sends is dropped rather than stored.
-    if (!req.complete) {
+    // A body not read to its end (refused on its type or a part): a small rest is read and dropped,
+    // so that a client still sending reads the answer rather than a broken pipe; past that the
+    // answer closes the connection, and what the client still sends is dropped, never stored.
+    if (!req.complete && !(await dropRest(req))) {
       res.set("Connection", "close");
       req.unpipe();
       req.resume();
     }
   }
+}
+
+/** How much of a refused body is read to its end before the answer (else the connection closes). */
+const DROP_MAX_BYTES = 1024 * 1024;
+const DROP_MAX_MS = 2_000;
+
+/** Reads a refused body's rest and drops it; true when it ended within DROP_MAX_BYTES and DROP_MAX_MS. */
+function dropRest(req: RouteContext["req"]): Promise<boolean> {
+  return new Promise((resolve) => {
+    let seen = 0;
+    const done = (ended: boolean) => {
+      clearTimeout(timer);
+      req.off("data", onData).off("end", onEnd).off("close", onClose);
+      resolve(ended);
+    };
+    const onData = (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > DROP_MAX_BYTES) done(false);
+    };
+    const onEnd = () => done(true);
+    const onClose = () => done(req.complete);
+    const timer = setTimeout(() => done(false), DROP_MAX_MS);
+    req.on("data", onData).once("end", onEnd).once("close", onClose);
+    req.resume();
+  });
 }

@@ -84,6 +84,32 @@ export const FileList = z.object({
 });
 export const FileDeleted = z.object({ data: z.object({ id: z.string(), deleted: z.literal(true) }) });
 
+export const WeightsView = z
+  .object({
+    id: z.string().meta({ example: "wts_2kdpCM5tfN6vjSuI1aG2v2" }),
+    name: z.string().meta({ example: "our-brand-style" }),
+    size: z.number().int(),
+    sha256: z.string(),
+    tensor_count: z.number().int(),
+    rank: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: "lora_down's first dimension, when every layer agrees on it" }),
+    layers: z.array(z.string()).meta({ description: "The layers it changes (kohya names)" }),
+    base_hints: z.array(z.string()).meta({
+      description: "The base model its metadata names (ss_base_model_version, modelspec.architecture)",
+    }),
+    origin: z.enum(["upload", "url"]),
+    created_at: timestamp,
+  })
+  .meta({ id: "Weights" });
+export const WeightsResponse = z.object({ data: WeightsView });
+export const WeightsList = z.object({
+  data: z.object({ weights: z.array(WeightsView), next_cursor: z.string().nullable() }),
+});
+export const WeightsDeleted = z.object({ data: z.object({ id: z.string(), deleted: z.literal(true) }) });
+
 const events = z.array(z.enum(EVENT_TYPES));
 const secret = z.string().meta({ example: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwJkU3Fx9w8Lg=" });
 export const WebhookCreated = z.object({

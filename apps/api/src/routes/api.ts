@@ -6,6 +6,7 @@ import { operationRoutes } from "./operations.js";
 import { runRoutes } from "./runs.js";
 import { webhookRoutes } from "./webhooks.js";
 import { inputFileRoutes } from "./files.js";
+import { weightsRoutes } from "./weights.js";
 import { OPENAI_PREFIX, REPLICATE_PREFIX } from "@svc/core";
 import { openAIRoutes } from "../adapters/openai/routes.js";
 import { OPENAI_ERRORS } from "../adapters/openai/errors.js";
@@ -24,7 +25,14 @@ export const API_V1: RouteGroup = {
   security: [{ bearer: [] }],
   errors: [400, 401, 413, 415, 429, 500, 503],
   rateHeaders: true,
-  routes: [...modelRoutes, ...runRoutes, ...inputFileRoutes, ...webhookRoutes, ...accountRoutes],
+  routes: [
+    ...modelRoutes,
+    ...runRoutes,
+    ...inputFileRoutes,
+    ...weightsRoutes,
+    ...webhookRoutes,
+    ...accountRoutes,
+  ],
 };
 
 /**

@@ -83,6 +83,14 @@ export const apiEnvSchema = serviceEnvSchema.extend({
     int(1, 10_000).default(20),
     "Webhook endpoints an account may have per mode (live, test); creating one more is a 400.",
   ),
+  WEIGHTS_MAX_BYTES: doc(
+    int(1_024, 2_000_000_000).default(1024 * 1024 * 1024),
+    "The largest weights file (a LoRA's .safetensors): an upload past it is 413 before it is read, a URL's file past it 400.",
+  ),
+  WEIGHTS_PER_ACCOUNT: doc(
+    int(1, 100_000).default(100),
+    "Weights an account may hold per mode (live, test); uploading one more is 409 WEIGHTS_LIMIT_REACHED until one is deleted.",
+  ),
   CONSOLE_DIR: doc(
     z.string().min(1).optional(),
     "Directory of the built web console served at /console (unset: apps/web/dist of this checkout).",

@@ -149,14 +149,19 @@ const overQuota = (mode: Mode, quota: number) =>
 const UNREACHABLE =
   "the URL could not be reached at a public address (its host must resolve to public addresses only: not loopback, private, link-local or internal)";
 
-/** Why a URL given as a file input could not be had. */
-class Unavailable extends Error {}
+/** Why a URL given as a file (an input, weights) could not be had. */
+export class Unavailable extends Error {}
 
 /**
- * Fetches a file input's URL (guardedGet's address rules, https only, FILE_FETCH_TIMEOUT_MS for
- * all of it, FILE_MAX_BYTES) and takes it in as a file of the owner's.
+ * Fetches a URL someone gave (guardedGet's address rules, https only, FILE_FETCH_TIMEOUT_MS for all
+ * of it, `maxBytes` by its declared length) and hands its body to `take`: a file input, weights.
  */
-async function fetchFile(deps: FileDeps, owner: FileOwner, url: string): Promise<File> {
+export async function fetchUrlInto<T>(
+  deps: FileDeps,
+  url: string,
+  maxBytes: number,
+  take: (body: Readable, signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   const signal = AbortSignal.timeout(deps.files.fetchTimeoutMs);
   let response;
   try {
@@ -181,15 +186,15 @@ async function fetchFile(deps: FileDeps, owner: FileOwner, url: string): Promise
     await body.dump().catch(() => {});
     throw new Unavailable(`the URL answered HTTP ${statusCode}`);
   }
-  if (Number(headers["content-length"]) > deps.files.maxBytes) {
+  if (Number(headers["content-length"]) > maxBytes) {
     body.on("error", () => {}).destroy();
-    throw new FileRefused("too_large", `The file is larger than ${deps.files.maxBytes} bytes.`);
+    throw new FileRefused("too_large", `The file is larger than ${maxBytes} bytes.`);
   }
   // The body's own failure (a server that closes halfway) is the URL's, not ours: a 400.
   let broken = false;
   body.on("error", () => (broken = true));
   try {
-    return await ingestFile(deps, owner, body, "url", signal);
+    return await take(body, signal);
   } catch (error) {
     if (error instanceof FileRefused) throw error;
     if (signal.aborted) throw new Unavailable("the URL did not send its file in time");
@@ -197,6 +202,12 @@ async function fetchFile(deps: FileDeps, owner: FileOwner, url: string): Promise
     throw error;
   }
 }
+
+/** A file input's URL taken in as a file of the owner's. */
+const fetchFile = (deps: FileDeps, owner: FileOwner, url: string): Promise<File> =>
+  fetchUrlInto(deps, url, deps.files.maxBytes, (body, signal) =>
+    ingestFile(deps, owner, body, "url", signal),
+  );
 
 /**
  * A run's file inputs, each made a file id of the owner's before the run is created: an id is

@@ -1,0 +1,61 @@
+// Personal weights (issue #60): an account's safetensors files, kept until deleted.
+import { newId } from "@svc/core";
+import type { Db } from "../client.js";
+import { NEWEST_FIRST, pastPosition, type Position } from "./keyset.js";
+import type { Owner } from "./webhooks.js";
+
+export interface NewWeights {
+  apiKeyId: string | null;
+  name: string;
+  size: number;
+  sha256: string;
+  tensorCount: number;
+  rank: number | null;
+  layers: string[];
+  baseHints: string[];
+  origin: "upload" | "url";
+}
+
+/** A weights' id, made before its bytes are stored (they are stored under it). */
+export const newWeightsId = () => newId("wts");
+
+/**
+ * Records weights if the owner then holds at most `max` of them; null (nothing recorded)
+ * otherwise. Exact under concurrent uploads: a transaction-scoped advisory lock per owner.
+ */
+export function createWeightsWithinCap(db: Db, owner: Owner, id: string, max: number, weights: NewWeights) {
+  return db.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtextextended(${`weights:${owner.accountId}:${owner.mode}`}, 0))`;
+    if ((await tx.weights.count({ where: { ...owner, deletedAt: null } })) >= max) return null;
+    return tx.weights.create({ data: { id, ...owner, ...weights } });
+  });
+}
+
+/** The owner's weights, while they are there. */
+export function findWeights(db: Db, owner: Owner, id: string) {
+  return db.weights.findFirst({ where: { id, ...owner, deletedAt: null } });
+}
+
+export function listWeights(db: Db, owner: Owner, limit: number, after?: Position) {
+  return db.weights.findMany({
+    where: { ...owner, deletedAt: null, ...pastPosition(after) },
+    orderBy: NEWEST_FIRST,
+    take: limit,
+  });
+}
+
+/** Marks the owner's weights deleted; the row as it was, or null when it was not there. */
+export async function deleteWeights(db: Db, owner: Owner, id: string) {
+  const found = await findWeights(db, owner, id);
+  if (!found) return null;
+  const { count } = await db.weights.updateMany({
+    where: { id, ...owner, deletedAt: null },
+    data: { deletedAt: new Date() },
+  });
+  return count ? found : null;
+}
+
+/** Names the owner's weights anew (a form's `name`, read after its file). */
+export function renameWeights(db: Db, owner: Owner, id: string, name: string) {
+  return db.weights.update({ where: { id, ...owner }, data: { name } });
+}

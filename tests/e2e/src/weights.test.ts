@@ -1,0 +1,172 @@
+import { createHash } from "node:crypto";
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
+import { writeSafetensors } from "@svc/core";
+import { startHttpsReceiver, type HttpsReceiver } from "@svc/testkit";
+import { startService, type E2EService } from "./service.js";
+
+// Personal weights (issue #60) against the built API: safetensors only, checked before anything is
+// kept, uploaded or fetched, the account's and the mode's alone, within a cap, deleted with their bytes.
+describe("personal weights", () => {
+  let service: E2EService;
+  let origin: HttpsReceiver;
+  let live: string;
+  let test: string;
+  let other: string;
+
+  beforeAll(async () => {
+    service = await startService({ WEIGHTS_MAX_BYTES: String(64 * 1024), WEIGHTS_PER_ACCOUNT: "3" });
+    await service.startApi();
+    origin = await startHttpsReceiver();
+    const a = await service.account(1000);
+    live = a.liveKey;
+    test = a.testKey;
+    other = (await service.account(1000)).liveKey;
+  });
+  afterAll(async () => {
+    await origin?.close();
+    await service?.stop();
+  });
+
+  const f32 = (n: number) => new Uint8Array(new Float32Array(n).fill(0.5).buffer);
+  const lora = (rank = 4) =>
+    writeSafetensors(
+      [
+        { name: "body.0.lora_down.weight", dtype: "F32", shape: [rank, 8], data: f32(rank * 8) },
+        { name: "body.0.lora_up.weight", dtype: "F32", shape: [8, rank], data: f32(8 * rank) },
+      ],
+      { ss_base_model_version: "rdn_x2" },
+    );
+  const api = (path: string, init: RequestInit = {}, key = live) =>
+    fetch(`${service.base}/api/v1${path}`, {
+      ...init,
+      headers: { authorization: `Bearer ${key}`, ...(init.headers as Record<string, string>) },
+    });
+  const upload = (
+    bytes: Uint8Array,
+    filename = "style.safetensors",
+    key = live,
+    fields: Record<string, string> = {},
+  ) => {
+    const form = new FormData();
+    for (const [k, v] of Object.entries(fields)) form.set(k, v);
+    form.set("file", new Blob([bytes]), filename);
+    return api("/weights", { method: "POST", body: form }, key);
+  };
+  const stored = async () => readdir(join(service.env.OUTPUT_DIR!, ".weights")).catch(() => [] as string[]);
+
+  it("when a LoRA is uploaded, then its header is read, and it is the account's and the mode's alone until deleted with its bytes", async () => {
+    const bytes = lora();
+    const res = await upload(bytes, "brand-style.safetensors");
+    expect(res.status).toBe(201);
+    const { data } = (await res.json()) as { data: Record<string, unknown> };
+    expect(data).toMatchObject({
+      name: "brand-style",
+      size: bytes.length,
+      sha256: createHash("sha256").update(bytes).digest("hex"),
+      tensor_count: 2,
+      rank: 4,
+      layers: ["body.0"],
+      base_hints: ["rdn_x2"],
+      origin: "upload",
+    });
+    const id = data.id as string;
+    expect(await stored()).toContain(`${id}.safetensors`);
+    expect((await api(`/weights/${id}`)).status).toBe(200);
+    expect(
+      ((await (await api("/weights")).json()) as { data: { weights: { id: string }[] } }).data.weights.map(
+        (w) => w.id,
+      ),
+    ).toContain(id);
+    // Another account, or the same account's test key, sees nothing of it.
+    expect((await api(`/weights/${id}`, {}, other)).status).toBe(404);
+    expect((await api(`/weights/${id}`, {}, test)).status).toBe(404);
+    expect((await api(`/weights/${id}`, { method: "DELETE" }, other)).status).toBe(404);
+    expect((await api(`/weights/${id}`, { method: "DELETE" })).status).toBe(200);
+    expect((await api(`/weights/${id}`)).status).toBe(404);
+    expect(await stored()).not.toContain(`${id}.safetensors`);
+  });
+
+  it.each([
+    [
+      "a pickle (a PyTorch .ckpt)",
+      Buffer.concat([Buffer.from([0x80, 0x02]), Buffer.from("ctorch._utils\n_rebuild_tensor_v2\n")]),
+      "model.ckpt",
+    ],
+    ["a PNG named .safetensors", Buffer.from("89504e470d0a1a0a0000000d49484452", "hex"), "x.safetensors"],
+    ["a header whose tensors pass the file's end", lora().subarray(0, lora().length - 4), "cut.safetensors"],
+    ["a file longer than its header says", Buffer.concat([lora(), Buffer.from("extra")]), "long.safetensors"],
+  ])("when %s is uploaded, then it is 415 and nothing is kept", async (_what, bytes, filename) => {
+    const before = await stored();
+    const res = await upload(bytes, filename);
+    expect(res.status).toBe(415);
+    expect(((await res.json()) as { error: { code: string; message: string } }).error).toMatchObject({
+      code: "UNSUPPORTED_MEDIA_TYPE",
+      message: expect.stringMatching(/safetensors/) as unknown,
+    });
+    expect(await stored()).toEqual(before);
+  });
+
+  it("when weights come by URL, then they are fetched with the file inputs' rules; past the size limit, 413", async () => {
+    const bytes = lora(2);
+    origin.respond = (request) =>
+      request.path === "/loras/a.safetensors" ? { status: 200, body: bytes } : { status: 404 };
+    const res = await api("/weights", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ url: origin.url("/loras/a.safetensors"), name: "fetched" }),
+    });
+    expect(res.status).toBe(201);
+    const made = ((await res.json()) as { data: { id: string; name: string; origin: string; rank: number } })
+      .data;
+    expect(made).toMatchObject({ name: "fetched", origin: "url", rank: 2 });
+    const missing = await api("/weights", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ url: origin.url("/loras/none.safetensors") }),
+    });
+    expect(missing.status).toBe(400);
+    expect(
+      ((await missing.json()) as { error: { details: { path: string }[] } }).error.details[0]!.path,
+    ).toBe("url");
+    // A file past WEIGHTS_MAX_BYTES is refused as soon as it grows past it.
+    const big = await upload(
+      writeSafetensors([{ name: "w", dtype: "U8", shape: [100 * 1024], data: new Uint8Array(100 * 1024) }]),
+    );
+    expect(big.status).toBe(413);
+    expect((await api(`/weights/${made.id}`, { method: "DELETE" })).status).toBe(200);
+  });
+
+  it("when an account holds its cap of weights, then one more is 409 and nothing more is kept", async () => {
+    const made = await Promise.all([1, 2, 3, 4, 5].map(() => upload(lora(), "many.safetensors", other)));
+    const statuses = made.map((r) => r.status).sort();
+    expect(statuses).toEqual([201, 201, 201, 409, 409]);
+    const listed = (await (await api("/weights", {}, other)).json()) as { data: { weights: unknown[] } };
+    expect(listed.data.weights).toHaveLength(3);
+  });
+
+  it("when the SDK adds weights from bytes and lists them, then they are there, named as asked", async () => {
+    const { client } = await service.account(10);
+    const made = await client.weights.create({ file: lora(8), name: "sdk-style" });
+    expect(made).toMatchObject({ name: "sdk-style", rank: 8, origin: "upload" });
+    expect((await client.weights.list()).weights.map((w) => w.id)).toEqual([made.id]);
+    expect(await client.weights.get(made.id)).toMatchObject({ id: made.id });
+    expect(await client.weights.delete(made.id)).toEqual({ id: made.id, deleted: true });
+  });
+
+  it("when the form names the weights, or gives a file and a url, then the name is kept, or it is refused", async () => {
+    const named = await upload(lora(), "x.safetensors", test, { name: "test-style" });
+    expect(named.status).toBe(201);
+    expect(((await named.json()) as { data: { name: string } }).data.name).toBe("test-style");
+    const both = await upload(lora(), "x.safetensors", test, { url: "https://example.com/a.safetensors" });
+    expect(both.status).toBe(400);
+    const neither = await api(
+      "/weights",
+      { method: "POST", headers: { "content-type": "application/json" }, body: "{}" },
+      test,
+    );
+    expect(neither.status).toBe(400);
+    const listed = (await (await api("/weights", {}, test)).json()) as { data: { weights: unknown[] } };
+    expect(listed.data.weights).toHaveLength(1);
+  });
+});
