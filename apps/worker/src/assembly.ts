@@ -13,6 +13,7 @@ import {
   contentPolicyOutcome,
   createProgressRecorder,
   readInputFile,
+  readWeightsFile,
   runFileInputs,
   wireRuns,
 } from "@svc/use-cases";
@@ -230,6 +231,7 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
     blocklist,
     fileInputs,
     inputFile: (id: string) => readInputFile({ db, store }, id),
+    weights: (id: string) => readWeightsFile({ db, store }, id),
     fileFieldsOf: async (id: string) => (await modelOf(id))?.fileFields.map((f) => f.name) ?? [],
     slots: dispatcher,
     abandon: async (pool, runId, slot) => {

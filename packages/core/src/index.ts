@@ -38,3 +38,4 @@ export * from "./timeouts.js";
 export * from "./adapters/replicate.js";
 export * from "./adapters/openai.js";
 export * from "./safetensors.js";
+export * from "./lora.js";

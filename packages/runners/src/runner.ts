@@ -24,6 +24,8 @@ export interface RunContext {
    * built-in ones; model servers get URLs instead); undefined when it is gone.
    */
   inputFile?(id: string): Promise<{ bytes: Uint8Array; contentType: string } | undefined>;
+  /** Weights' bytes by id (a model that applies the run's LoRAs itself); undefined when deleted. */
+  weights?(id: string): Promise<Uint8Array | undefined>;
   /** The model's file fields that this run's input names (a form's files, for a server that takes them so). */
   fileFields?: readonly string[];
 }

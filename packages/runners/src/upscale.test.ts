@@ -4,6 +4,7 @@ import { join } from "node:path";
 import jpeg from "jpeg-js";
 import { PNG } from "pngjs";
 import { localStore, runOutputs } from "@svc/storage";
+import { loraFieldOf, loraMismatch, writeSafetensors } from "@svc/core";
 import { createRunners, renderImage } from "./index.js";
 
 const runners = createRunners({ generatorThreads: 1 });
@@ -46,12 +47,20 @@ function bilinear2x(rgb: Float64Array, width: number, height: number): Float64Ar
 const meanAbs = (a: Float64Array, b: Float64Array) =>
   a.reduce((sum, v, i) => sum + Math.abs(v - b[i]!), 0) / a.length;
 
-async function upscale(image: Uint8Array, contentType: string) {
+async function upscale(
+  image: Uint8Array,
+  contentType: string,
+  loras: Record<string, Uint8Array> = {},
+  scale = 1,
+) {
   const dir = await mkdtemp(join(tmpdir(), "svc-upscale-"));
   const outputs = runOutputs(localStore(dir), "https://api.test", Buffer.alloc(32))("run_test");
   const result = await runners.for(settings).run({
     runId: "run_upscale",
-    input: { image: "file_0123456789abcdefghijkl" },
+    input: {
+      image: "file_0123456789abcdefghijkl",
+      loras: Object.keys(loras).map((weights) => ({ weights, scale })),
+    },
     settings,
     unitsRequested: 1,
     signal: new AbortController().signal,
@@ -59,6 +68,7 @@ async function upscale(image: Uint8Array, contentType: string) {
     progress: () => {},
     inputFile: async (id) =>
       id === "file_0123456789abcdefghijkl" ? { bytes: image, contentType } : undefined,
+    weights: async (id) => loras[id],
   });
   const url = (result.output.images as string[])[0]!;
   return {
@@ -111,5 +121,68 @@ describe("acme/upscale: a trained x2 super-resolution network on the render thre
         inputFile: async () => undefined,
       }),
     ).rejects.toMatchObject({ code: "INPUT_FILE_UNAVAILABLE" });
+  });
+
+  /** A LoRA of one layer: down [r, in, kh, kw] and up [out, r, 1, 1] filled by `value`. */
+  const loraOf = (layer: string, down: number[], up: number[], value: number) => {
+    const tensor = (name: string, shape: number[]) => {
+      const n = shape.reduce((a, b) => a * b, 1);
+      return { name, dtype: "F32", shape, data: new Uint8Array(new Float32Array(n).fill(value).buffer) };
+    };
+    return writeSafetensors([
+      tensor(`${layer}.lora_down.weight`, down),
+      tensor(`${layer}.lora_up.weight`, up),
+    ]);
+  };
+
+  it("when a LoRA is applied, then a LoRA of zeros gives the base output byte for byte, and a real one changes it for its run only", async () => {
+    const input = PNG.sync.write(PNG.sync.read(renderImage("a lighthouse", 24, 24, 5)));
+    const base = await upscale(input, "image/png");
+    const zeros = await upscale(input, "image/png", {
+      wts_zero: loraOf("SR", [2, 12, 3, 3], [3, 2, 1, 1], 0),
+    });
+    expect(Buffer.compare(zeros.png.data, base.png.data)).toBe(0);
+    const styled = await upscale(
+      input,
+      "image/png",
+      { wts_style: loraOf("SR", [2, 12, 3, 3], [3, 2, 1, 1], 0.05) },
+      0.5,
+    );
+    expect(meanAbs(rgbOf(styled.png), rgbOf(base.png))).toBeGreaterThan(1);
+    // The network's own kernels are back for the next run.
+    const after = await upscale(input, "image/png");
+    expect(Buffer.compare(after.png.data, base.png.data)).toBe(0);
+  });
+
+  it("when the catalogue lists the layers a LoRA may change, then they are the network's, each shape as its kernel has it", async () => {
+    const catalogue = JSON.parse(
+      await readFile(new URL("../../../catalogue/models.json", import.meta.url), "utf8"),
+    ) as { models: { id: string; input_schema: unknown }[] };
+    const entry = catalogue.models.find((m) => m.id === "acme/upscale")!;
+    const field = loraFieldOf(entry.input_schema)!;
+    expect(field.targets).toHaveLength(12);
+    // A LoRA built from the listed shapes fits, and applies (the run does not fail).
+    const target = field.targets!.find((t) => t.name === "UPN1")!;
+    const down = target.down.map((d) => (d === "r" ? 2 : d));
+    const up = target.up.map((d) => (d === "r" ? 2 : d));
+    const bytes = loraOf("UPN1", down, up, 0.001);
+    expect(
+      loraMismatch(
+        [
+          { name: "UPN1.lora_down.weight", dtype: "F32", shape: down },
+          { name: "UPN1.lora_up.weight", dtype: "F32", shape: up },
+        ],
+        field.targets!,
+      ),
+    ).toBeNull();
+    const input = PNG.sync.write(PNG.sync.read(renderImage("a lighthouse", 16, 16, 5)));
+    for (const t of field.targets!) {
+      const d = t.down.map((x) => (x === "r" ? 1 : x));
+      const u = t.up.map((x) => (x === "r" ? 1 : x));
+      await expect(
+        upscale(input, "image/png", { [`wts_${t.name}`]: loraOf(t.name, d, u, 0.0001) }),
+      ).resolves.toBeDefined();
+    }
+    expect(bytes.length).toBeGreaterThan(0);
   });
 });

@@ -10,6 +10,7 @@ CREATE TABLE "weights" (
     "tensor_count" INTEGER NOT NULL,
     "rank" INTEGER,
     "layers" TEXT[],
+    "tensors" JSONB NOT NULL,
     "base_hints" TEXT[],
     "origin" TEXT NOT NULL,
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,

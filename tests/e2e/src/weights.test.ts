@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { writeSafetensors } from "@svc/core";
-import { startHttpsReceiver, type HttpsReceiver } from "@svc/testkit";
+import { startHttpsReceiver, testPng, waitFor, type HttpsReceiver } from "@svc/testkit";
 import { startService, type E2EService } from "./service.js";
 
 // Personal weights (issue #60) against the built API: safetensors only, checked before anything is
@@ -17,6 +17,7 @@ describe("personal weights", () => {
   beforeAll(async () => {
     service = await startService({ WEIGHTS_MAX_BYTES: String(64 * 1024), WEIGHTS_PER_ACCOUNT: "3" });
     await service.startApi();
+    await service.startWorker();
     origin = await startHttpsReceiver();
     const a = await service.account(1000);
     live = a.liveKey;
@@ -168,5 +169,89 @@ describe("personal weights", () => {
     expect(neither.status).toBe(400);
     const listed = (await (await api("/weights", {}, test)).json()) as { data: { weights: unknown[] } };
     expect(listed.data.weights).toHaveLength(1);
+  });
+
+  /** A LoRA of acme/upscale's SR layer (12 in, 3 out, 3x3), every value `value`. */
+  const srLora = (value: number, rank = 2) =>
+    writeSafetensors(
+      [
+        {
+          name: "SR.lora_down.weight",
+          dtype: "F32",
+          shape: [rank, 12, 3, 3],
+          data: new Uint8Array(new Float32Array(rank * 108).fill(value).buffer),
+        },
+        {
+          name: "SR.lora_up.weight",
+          dtype: "F32",
+          shape: [3, rank, 1, 1],
+          data: new Uint8Array(new Float32Array(3 * rank).fill(value).buffer),
+        },
+      ],
+      { ss_base_model_version: "rdn_x2" },
+    );
+  const weightsId = async (bytes: Uint8Array, key = live) => {
+    const res = await upload(bytes, "sr.safetensors", key);
+    expect(res.status).toBe(201);
+    return ((await res.json()) as { data: { id: string } }).data.id;
+  };
+  const run = (input: Record<string, unknown>, key = live) =>
+    api(
+      "/models/acme/upscale/run",
+      { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ input }) },
+      key,
+    );
+  /** The run's output image's bytes, once it has ended. */
+  const outputOf = async (runId: string) => {
+    const ended = await waitFor(
+      async () => {
+        const r = (await (await api(`/runs/${runId}`)).json()) as {
+          data: { status: string; output?: { images: string[] } };
+        };
+        return ["COMPLETED", "FAILED", "CANCELED"].includes(r.data.status) ? r.data : null;
+      },
+      { what: `run ${runId} to end` },
+    );
+    expect(ended.status).toBe("COMPLETED");
+    return Buffer.from(await (await fetch(ended.output!.images[0]!)).arrayBuffer());
+  };
+
+  it("when acme/upscale runs with LoRAs, then a LoRA of zeros leaves its output as it was, a real one changes it, and a LoRA that fits no layer is refused naming it", async () => {
+    const image = testPng(16, 16);
+    const plain = (await (
+      await run({ image: `data:image/png;base64,${image.toString("base64")}` })
+    ).json()) as { data: { run_id: string } };
+    const base = await outputOf(plain.data.run_id);
+    const zero = await weightsId(srLora(0));
+    const style = await weightsId(srLora(0.02));
+    const input = (loras: unknown[]) => ({
+      image: `data:image/png;base64,${image.toString("base64")}`,
+      loras,
+    });
+    const zeroRun = (await (await run(input([{ weights: zero }]))).json()) as { data: { run_id: string } };
+    expect(Buffer.compare(await outputOf(zeroRun.data.run_id), base)).toBe(0);
+    const styledRun = (await (
+      await run(input([{ weights: style, scale: 0.8 }, { weights: zero }]))
+    ).json()) as {
+      data: { run_id: string };
+    };
+    expect(Buffer.compare(await outputOf(styledRun.data.run_id), base)).not.toBe(0);
+
+    // A LoRA of a layer the network does not have, another account's weights, too many LoRAs: 400s.
+    const elsewhere = await weightsId(lora());
+    const wrong = await run(input([{ weights: zero }, { weights: elsewhere }]));
+    expect(wrong.status).toBe(400);
+    expect(
+      ((await wrong.json()) as { error: { details: { path: string; message: string }[] } }).error.details,
+    ).toEqual([
+      { path: "input.loras[1]", message: "the tensor body.0.lora_down.weight names no layer this model has" },
+    ]);
+    const theirs = await weightsId(srLora(0.01), (await service.account(10)).liveKey);
+    const notMine = await run(input([{ weights: theirs }]));
+    expect(notMine.status).toBe(400);
+    expect(JSON.stringify(await notMine.json())).toMatch(/input\.loras\[0\].*no weights/);
+    expect((await run(input([{ weights: zero }, { weights: zero }, { weights: zero }]))).status).toBe(400);
+    expect((await run(input([{ weights: zero, scale: 9 }]))).status).toBe(400);
+    for (const id of [zero, style, elsewhere]) await api(`/weights/${id}`, { method: "DELETE" });
   });
 });

@@ -12,7 +12,14 @@ import {
   type RunPriority,
   type WebhookFilterValue,
 } from "@svc/core";
-import { admitRun, type CreatedRun, findRunForAccount, keyRefusal, resolveFileInputs } from "@svc/use-cases";
+import {
+  admitRun,
+  type CreatedRun,
+  findRunForAccount,
+  keyRefusal,
+  resolveFileInputs,
+  resolveLoraInputs,
+} from "@svc/use-cases";
 import { authOf } from "../auth/authenticate.js";
 import { clientGone, whenClientGone } from "../http/clientGone.js";
 import { perApp } from "../http/route.js";
@@ -97,12 +104,15 @@ export async function startRun(deps: AppDeps, res: Response, request: StartRun):
   if (request.webhookUrl)
     await checkWebhookUrl(request.webhookUrl, "webhook_url", settings.WEBHOOK_ALLOW_PRIVATE_URLS);
   // File inputs become files of the caller's (fetched, typed, stored) before the run is made.
-  const input = await resolveFileInputs(
+  const owner = { accountId: auth.accountId, mode: auth.mode, apiKeyId: keyId };
+  const withFiles = await resolveFileInputs(
     deps.files,
-    { accountId: auth.accountId, mode: auth.mode, apiKeyId: keyId },
+    owner,
     fileFieldsFor(model),
     validateRunInput(model, request.input),
   );
+  // LoRAs become weights of the caller's, checked against the model's declaration.
+  const input = await resolveLoraInputs(deps.weights, owner, model.inputSchema, withFiles);
   const result = await admitRun(
     {
       runs,

@@ -23,7 +23,8 @@ import type { WorkerMetrics } from "../metrics.js";
 import type { WorkerDispatcher } from "../scheduling/dispatcher.js";
 import { RunnerCanceled, RunnerError, type RunContext, type Runners } from "@svc/runners";
 import type { OutputStorage } from "@svc/storage";
-import { inSpan, SpanKind, type Tracing } from "@svc/telemetry";
+import type { Tracing } from "@svc/telemetry";
+import { runTrace, type RunTrace } from "./runTrace.js";
 
 export interface ExecuteDeps {
   runs: RunLifecycle;
@@ -41,6 +42,8 @@ export interface ExecuteDeps {
   fileInputs(modelId: string, input: Record<string, unknown>): Promise<Record<string, unknown> | undefined>;
   /** An input file's bytes, for runners that read files themselves (the built-in ones). */
   inputFile: NonNullable<RunContext["inputFile"]>;
+  /** Weights' bytes by id (the run's LoRAs, for a model that applies them itself). */
+  weights: NonNullable<RunContext["weights"]>;
   /** The model's file fields (names), looked up only for an input that names a file. */
   fileFieldsOf(modelId: string): Promise<string[]>;
   /** Stops the work sent to a slot before the start, of a run that needs no execution. */
@@ -265,39 +268,6 @@ function finished(
 }
 
 type Started = NonNullable<Awaited<ReturnType<RunLifecycle["start"]>>>;
-type RunTrace = ReturnType<typeof runTrace>;
-
-/**
- * The run's spans in the trace of the request that made it (when tracing is on and it was
- * sampled): run.execute, with run.start (from before the start statement), model.execute and
- * run.settle inside.
- */
-function runTrace(
-  tracing: Tracing,
-  run: Pick<Started, "id" | "modelId" | "traceParent">,
-  startBegan: number,
-  attempt: number,
-) {
-  if (!tracing.enabled || !run.traceParent) return undefined;
-  const root = tracing.tracer.startSpan(
-    "run.execute",
-    {
-      kind: SpanKind.CONSUMER,
-      startTime: startBegan,
-      attributes: { "svc.run_id": run.id, "svc.model_id": run.modelId, "svc.attempt": attempt },
-    },
-    tracing.contextOf(run.traceParent),
-  );
-  const inside = tracing.within(root);
-  tracing.tracer.startSpan("run.start", { startTime: startBegan }, inside).end();
-  return {
-    step: <T>(name: string, fn: () => Promise<T>) => inSpan(tracing, name, inside, {}, fn),
-    end(outcome: string) {
-      root.setAttribute("svc.outcome", outcome);
-      root.end();
-    },
-  };
-}
 
 async function executeStarted(
   deps: ExecuteDeps,
@@ -376,6 +346,7 @@ async function executeStarted(
         ...(begun && run.attempts === 1 && { begun }),
         progress: files.progress,
         inputFile: deps.inputFile,
+        weights: deps.weights,
         fileFields,
       }),
     );

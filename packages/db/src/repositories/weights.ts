@@ -12,6 +12,7 @@ export interface NewWeights {
   tensorCount: number;
   rank: number | null;
   layers: string[];
+  tensors: { name: string; dtype: string; shape: number[] }[];
   baseHints: string[];
   origin: "upload" | "url";
 }

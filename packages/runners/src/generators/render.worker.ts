@@ -2,6 +2,7 @@
 // the worker's event loop stays free to pick up, start and settle other runs meanwhile.
 import { renderWav } from "./audio.js";
 import { renderImage } from "./image.js";
+import type { LoraBytes } from "./lora.js";
 import { upscaleImage } from "./upscale.js";
 import { drawFrames, renderGif, type ClipSpec } from "./video.js";
 
@@ -10,7 +11,7 @@ export type RenderTask =
   | { kind: "audio"; prompt: string; seconds: number; seed: number }
   | { kind: "gif"; clip: ClipSpec }
   | { kind: "frames"; clip: ClipSpec; from: number; to: number }
-  | { kind: "upscale"; image: Uint8Array };
+  | { kind: "upscale"; image: Uint8Array; loras: LoraBytes[] };
 
 export default function render(task: RenderTask): Uint8Array | Promise<Uint8Array> {
   switch (task.kind) {
@@ -23,6 +24,6 @@ export default function render(task: RenderTask): Uint8Array | Promise<Uint8Arra
     case "frames":
       return drawFrames(task.clip, task.from, task.to);
     case "upscale":
-      return upscaleImage(task.image);
+      return upscaleImage(task.image, task.loras);
   }
 }

@@ -3,10 +3,18 @@
 // storeWeightsFile), recorded within the account's cap per mode, kept until deleted (their bytes
 // with them).
 import type { Readable } from "node:stream";
-import { loraFacts, weightsFileKey } from "@svc/core";
-import { createWeightsWithinCap, deleteWeights, newWeightsId, type Weights } from "@svc/db";
-import { storeWeightsFile } from "@svc/storage";
-import { fetchUrlInto, type FileDeps, type FileOwner } from "../files/files.js";
+import {
+  ApiError,
+  loraFacts,
+  loraFieldOf,
+  loraMismatch,
+  weightsFileKey,
+  type ErrorDetail,
+  type TensorShape,
+} from "@svc/core";
+import { createWeightsWithinCap, deleteWeights, findWeights, newWeightsId, type Weights } from "@svc/db";
+import { FileRefused, storeWeightsFile } from "@svc/storage";
+import { fetchUrlInto, Unavailable, type FileDeps, type FileOwner } from "../files/files.js";
 
 export { findWeights, listWeights, renameWeights } from "@svc/db";
 
@@ -51,6 +59,7 @@ export async function ingestWeights(
         tensorCount: facts.tensorCount,
         rank: facts.rank,
         layers: facts.layers,
+        tensors: stored.header.tensors.map(({ name, dtype, shape }) => ({ name, dtype, shape })),
         baseHints: facts.baseHints,
         origin: meta.origin,
       },
@@ -96,4 +105,84 @@ export function presentWeights(w: Weights) {
     origin: w.origin as "upload" | "url",
     created_at: w.createdAt.toISOString(),
   };
+}
+
+/**
+ * A run's LoRAs checked against its model's `loras` field when the run is made, each `weights`
+ * made the id of weights of the owner's: an id (theirs, in the key's mode, not deleted) or an https
+ * URL (fetched as new weights of theirs). The weights must be of the model's family when their
+ * metadata names one, and fit the layers the model lists (x-lora-targets). Every problem is named
+ * at `input.loras[i]` (400); a model without a `loras` field has nothing here to check.
+ */
+export async function resolveLoraInputs(
+  deps: WeightsDeps,
+  owner: FileOwner,
+  inputSchema: unknown,
+  input: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const field = loraFieldOf(inputSchema);
+  const loras = input.loras;
+  if (!field || !Array.isArray(loras) || !loras.length) return input;
+  const problems: ErrorDetail[] = [];
+  const resolved = await Promise.all(
+    (loras as { weights: string; scale?: number }[]).map(async (lora, i) => {
+      const path = `input.loras[${i}]`;
+      try {
+        const weights = await weightsOf(deps, owner, lora.weights);
+        if (!weights)
+          return void problems.push({ path, message: `no weights ${lora.weights} of this account and mode` });
+        const family = field.family;
+        if (
+          family &&
+          weights.baseHints.length &&
+          !weights.baseHints.some((h) => h.toLowerCase().includes(family))
+        )
+          return void problems.push({
+            path,
+            message: `the weights are for ${weights.baseHints.join(", ")}; this model takes ${family}`,
+          });
+        const mismatch =
+          field.targets && loraMismatch(weights.tensors as unknown as TensorShape[], field.targets);
+        if (mismatch) return void problems.push({ path, message: mismatch });
+        return { weights: weights.id, scale: lora.scale ?? field.scale.default };
+      } catch (error) {
+        if (
+          error instanceof FileRefused ||
+          error instanceof Unavailable ||
+          error instanceof WeightsLimitReached
+        )
+          return void problems.push({ path, message: error.message });
+        throw error;
+      }
+    }),
+  );
+  if (problems.length) throw new ApiError("VALIDATION_ERROR", "A LoRA of the run was refused.", problems);
+  return { ...input, loras: resolved };
+}
+
+/** Weights named by a run: their id, or an https URL fetched as new weights of the owner's. */
+async function weightsOf(deps: WeightsDeps, owner: FileOwner, ref: string) {
+  const account = { accountId: owner.accountId, mode: owner.mode };
+  if (/^https:\/\//.test(ref)) {
+    const name = decodeURIComponent(new URL(ref).pathname.split("/").pop() ?? "").replace(
+      /\.safetensors$/i,
+      "",
+    );
+    return weightsFromUrl(deps, owner, ref, name.slice(0, 200) || "weights");
+  }
+  return findWeights(deps.files.db, account, ref);
+}
+
+/** Weights' bytes by id, for a run that applies them (its creation checked whose they are); undefined once deleted. */
+export async function readWeightsFile(
+  deps: Pick<FileDeps, "db" | "store">,
+  id: string,
+): Promise<Uint8Array | undefined> {
+  const found = await deps.db.weights.findFirst({ where: { id, deletedAt: null }, select: { id: true } });
+  if (!found) return undefined;
+  const object = await deps.store.read(weightsFileKey(found.id), {});
+  if (!object?.body) return undefined;
+  const chunks: Buffer[] = [];
+  for await (const chunk of object.body) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }
