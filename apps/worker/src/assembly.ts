@@ -15,6 +15,7 @@ import {
   readInputFile,
   readWeightsFile,
   runFileInputs,
+  runLoraInputs,
   wireRuns,
 } from "@svc/use-cases";
 import { cogWebhookUrl } from "./cog/callbackServer.js";
@@ -69,10 +70,14 @@ function modelLookups(db: Db, config: WorkerConfig, store: OutputStore, secretsK
     modelOf,
     runnerOf: async (id: string) => (await modelOf(id))?.runner ?? null,
     fileInputs: async (modelId: string, input: Record<string, unknown>) => {
-      if (!namesFiles(input)) return input;
+      const loras = Array.isArray(input.loras) && input.loras.length > 0;
+      if (!loras && !namesFiles(input)) return input;
       const model = await modelOf(modelId);
-      if (!model?.fileFields.length) return input;
-      return runFileInputs(files, model.fileFields, input, traitsOf(model.runner).files);
+      if (!model) return input;
+      const as = traitsOf(model.runner).files;
+      const given = loras ? await runLoraInputs(files, input, as) : input;
+      if (!given || !namesFiles(given) || !model.fileFields.length) return given;
+      return runFileInputs(files, model.fileFields, given, as);
     },
   };
 }

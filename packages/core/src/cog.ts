@@ -26,17 +26,39 @@ export const cogRunnerSchema = z.strictObject({
       expand: z.record(z.string(), z.record(z.string(), z.record(z.string(), z.unknown()))).default({}),
     })
     .default({ rename: {}, expand: {} }),
+  /**
+   * Where a run's LoRAs go among the Cog model's inputs, one slot each in order: its URL field and
+   * its scale field (cog-flux style models: lora_weights and lora_scale, then extra_lora and
+   * extra_lora_scale). The model's input schema declares its `loras` field to match.
+   */
+  loras: z
+    .array(z.strictObject({ url: z.string().min(1).max(100), scale: z.string().min(1).max(100) }))
+    .max(8)
+    .default([]),
 });
 
 export type CogRunnerSettings = z.infer<typeof cogRunnerSchema>;
 
-/** Our validated input in the Cog model's terms: expanded fields, renamed fields, the rest as is. */
+/**
+ * Our validated input in the Cog model's terms: expanded fields, renamed fields, the run's LoRAs
+ * (their URLs by then) in the model's slots, the rest as is.
+ */
 export function mapCogInput(
   input: Record<string, unknown>,
   map: CogRunnerSettings["input_map"],
+  loraSlots: CogRunnerSettings["loras"] = [],
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(input)) {
+    if (key === "loras" && loraSlots.length) {
+      (value as { weights: string; scale: number }[]).forEach((lora, i) => {
+        const slot = loraSlots[i];
+        if (!slot) return;
+        out[slot.url] = lora.weights;
+        out[slot.scale] = lora.scale;
+      });
+      continue;
+    }
     const expansion = map.expand[key];
     if (expansion) {
       const fields = expansion[String(value)];

@@ -240,3 +240,40 @@ export function inputFileSignatureValid(
   const actual = Buffer.from(given);
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
+
+/** How long a weights URL lasts at least; one URL serves every run of a window (servers cache by URL). */
+export const WEIGHTS_URL_WINDOW_S = 7 * 86_400;
+
+const weightsSignature = (secretsKey: Buffer, sha256: string, expires: number) =>
+  createHmac("sha256", signingKey(secretsKey)).update(`weights:${sha256}.${expires}`).digest("base64url");
+
+/**
+ * Where model servers read weights from the API: PUBLIC_BASE_URL/files/weights/<sha256>.safetensors,
+ * named by their bytes and signed until the end of the window after the current one, so that
+ * every run of the same weights within a window (7 days) gives its server the same URL: a server
+ * that caches downloads by URL (as Cog models and ComfyUI's LoRA loaders do) loads them once.
+ */
+export function signedWeightsUrl(
+  publicBaseUrl: string,
+  secretsKey: Buffer,
+  sha256: string,
+  now: number,
+): string {
+  const expires = (Math.floor(now / WEIGHTS_URL_WINDOW_S) + 2) * WEIGHTS_URL_WINDOW_S;
+  const base = publicBaseUrl.replace(/\/$/, "");
+  return `${base}/files/weights/${sha256}.safetensors?expires=${expires}&signature=${weightsSignature(secretsKey, sha256, expires)}`;
+}
+
+/** Whether a signed weights URL's parts are genuine and still valid at `now` (s). */
+export function weightsSignatureValid(
+  secretsKey: Buffer,
+  sha256: string,
+  expires: number,
+  given: string,
+  now: number,
+): boolean {
+  if (!/^[0-9a-f]{64}$/.test(sha256) || !Number.isSafeInteger(expires) || expires < now) return false;
+  const expected = Buffer.from(weightsSignature(secretsKey, sha256, expires));
+  const actual = Buffer.from(given);
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}

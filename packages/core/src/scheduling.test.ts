@@ -38,6 +38,7 @@ describe("scheduling policy", () => {
         health_interval_ms: 2_000,
         request_timeout_ms: 10_000,
         input_map: { rename: {}, expand: {} },
+        loras: [],
       }),
     ).toEqual({
       kind: "servers",

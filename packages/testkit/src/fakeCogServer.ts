@@ -1,5 +1,6 @@
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server } from "node:http";
+import { readSafetensorsHeader } from "@svc/core";
 import { renderImage } from "@svc/runners";
 import { preciseNow } from "./clock.js";
 
@@ -27,6 +28,14 @@ export interface FakeCogBehaviour {
   laterOutputsDelayMs?: number;
   /** The side of the images it makes, whatever the input asks (benchmarks: a GPU's output costs this host nothing). */
   imageSide?: number;
+  /**
+   * Inputs that are LoRA URLs (cog-flux style: lora_weights, extra_lora): loaded as such models
+   * load them, through a cache of the last `loraCacheSize` URLs (a URL seen again is not
+   * downloaded again), each load costing `loraLoadMs`; a file that is not safetensors fails it.
+   */
+  loraFields?: string[];
+  loraCacheSize?: number;
+  loraLoadMs?: number;
 }
 
 interface Prediction {
@@ -55,6 +64,8 @@ export interface FakeCog {
   /** Output files PUT to --upload-url: the status answered and the Location. */
   uploads: { status: number; location: string | null }[];
   predictions: Map<string, Prediction>;
+  /** Each LoRA a prediction named: its URL, and whether the server had it loaded already. */
+  loras: { id: string; url: string; hit: boolean }[];
   /** Each input URL it downloaded: the prediction, the field, the answer's status, type and bytes. */
   fetched: { id: string; field: string; url: string; status: number; contentType: string; bytes: Buffer }[];
   /**
@@ -194,10 +205,34 @@ export async function startFakeCog(
     );
   };
   const now = preciseNow;
+  /** The LoRA URLs loaded, oldest first (the model's cache). */
+  const loaded: string[] = [];
+  /** A LoRA input: from the cache, or downloaded, checked and loaded (its cost added to the prediction). */
+  const loadLora = async (p: Prediction, url: string): Promise<string | undefined> => {
+    const at = loaded.indexOf(url);
+    cog.loras.push({ id: p.id, url, hit: at >= 0 });
+    if (at >= 0) {
+      loaded.push(...loaded.splice(at, 1));
+      return undefined;
+    }
+    const res = await fetch(url).catch(() => null);
+    if (!res?.ok) return `failed to download LoRA: HTTP ${res?.status ?? "error"}`;
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    if (readSafetensorsHeader(bytes).kind !== "ok") return "the LoRA is not a safetensors file";
+    await new Promise((r) => setTimeout(r, cog.behaviour.loraLoadMs ?? 0));
+    loaded.push(url);
+    if (loaded.length > (cog.behaviour.loraCacheSize ?? 4)) loaded.shift();
+    return undefined;
+  };
   /** Cog's input preparation: every URL input fetched before predict(); the failure, if any. */
   const download = async (p: Prediction): Promise<string | undefined> => {
     for (const [field, value] of Object.entries(p.input ?? {})) {
       if (typeof value !== "string" || !/^https?:\/\//.test(value)) continue;
+      if (cog.behaviour.loraFields?.includes(field)) {
+        const failure = await loadLora(p, value);
+        if (failure) return failure;
+        continue;
+      }
       try {
         const res = await fetch(value);
         const bytes = Buffer.from(await res.arrayBuffer());
@@ -397,6 +432,7 @@ export async function startFakeCog(
     uploads: [],
     predictions: new Map(),
     fetched: [],
+    loras: [],
     idleGaps(among) {
       // With `concurrency` slots, the k-th start after the first `concurrency` follows the k-th end.
       const chosen = [...cog.predictions.values()].filter((p) => !among || among.has(p.id));

@@ -212,6 +212,7 @@ describe("Cog runner end to end", () => {
           health_interval_ms: 1_000,
           request_timeout_ms: 2_000,
           input_map: { rename: {}, expand: {} },
+          loras: [],
         },
       },
     ]);

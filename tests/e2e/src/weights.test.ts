@@ -2,7 +2,16 @@ import { createHash } from "node:crypto";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { writeSafetensors } from "@svc/core";
-import { startHttpsReceiver, testPng, waitFor, type HttpsReceiver } from "@svc/testkit";
+import {
+  freePort,
+  seedCogModel,
+  startFakeCog,
+  startHttpsReceiver,
+  testPng,
+  waitFor,
+  type FakeCog,
+  type HttpsReceiver,
+} from "@svc/testkit";
 import { startService, type E2EService } from "./service.js";
 
 // Personal weights (issue #60) against the built API: safetensors only, checked before anything is
@@ -10,6 +19,7 @@ import { startService, type E2EService } from "./service.js";
 describe("personal weights", () => {
   let service: E2EService;
   let origin: HttpsReceiver;
+  let cog: FakeCog;
   let live: string;
   let test: string;
   let other: string;
@@ -17,7 +27,51 @@ describe("personal weights", () => {
   beforeAll(async () => {
     service = await startService({ WEIGHTS_MAX_BYTES: String(64 * 1024), WEIGHTS_PER_ACCOUNT: "3" });
     await service.startApi();
-    await service.startWorker();
+    const callbackPort = await freePort();
+    await service.startWorker({
+      COG_CALLBACK_URL: `http://127.0.0.1:${callbackPort}`,
+      COG_CALLBACK_PORT: String(callbackPort),
+      COG_CALLBACK_HOST: "127.0.0.1",
+    });
+    cog = await startFakeCog({
+      behaviour: {
+        delayMs: 20,
+        loraFields: ["lora_weights", "extra_lora"],
+        loraCacheSize: 2,
+        loraLoadMs: 30,
+      },
+    });
+    // A cog-flux style model: two LoRA slots, each a URL and a scale among its inputs.
+    await seedCogModel(service.database.db, "lora/flux", [cog.url], {
+      input_schema: {
+        type: "object",
+        properties: {
+          prompt: { type: "string", minLength: 1 },
+          loras: {
+            type: "array",
+            maxItems: 2,
+            default: [],
+            items: {
+              type: "object",
+              properties: {
+                weights: { type: "string", minLength: 1 },
+                scale: { type: "number", minimum: -2, maximum: 2, default: 1 },
+              },
+              required: ["weights"],
+              additionalProperties: false,
+            },
+          },
+        },
+        required: ["prompt"],
+        additionalProperties: false,
+      },
+      runner: {
+        loras: [
+          { url: "lora_weights", scale: "lora_scale" },
+          { url: "extra_lora", scale: "extra_lora_scale" },
+        ],
+      },
+    });
     origin = await startHttpsReceiver();
     const a = await service.account(1000);
     live = a.liveKey;
@@ -25,6 +79,7 @@ describe("personal weights", () => {
     other = (await service.account(1000)).liveKey;
   });
   afterAll(async () => {
+    await cog?.close();
     await origin?.close();
     await service?.stop();
   });
@@ -253,5 +308,58 @@ describe("personal weights", () => {
     expect((await run(input([{ weights: zero }, { weights: zero }, { weights: zero }]))).status).toBe(400);
     expect((await run(input([{ weights: zero, scale: 9 }]))).status).toBe(400);
     for (const id of [zero, style, elsewhere]) await api(`/weights/${id}`, { method: "DELETE" });
+  });
+
+  it("when a Cog model takes LoRAs, then its server gets each one's stable URL in its slots, and loads it once for runs that name it again", async () => {
+    const { liveKey } = await service.account(1000);
+    const first = await weightsId(lora(2), liveKey);
+    const second = await weightsId(lora(3), liveKey);
+    const flux = (loras: unknown[]) =>
+      api(
+        "/models/lora/flux/run",
+        {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ input: { prompt: "a cat", loras } }),
+        },
+        liveKey,
+      );
+    const ended = async (res: Response) => {
+      expect(res.status).toBe(201);
+      const runId = ((await res.json()) as { data: { run_id: string } }).data.run_id;
+      return waitFor(
+        async () => {
+          const r = (await (await api(`/runs/${runId}`, {}, liveKey)).json()) as { data: { status: string } };
+          return ["COMPLETED", "FAILED", "CANCELED"].includes(r.data.status) ? { ...r.data, runId } : null;
+        },
+        { what: `run ${runId} to end` },
+      );
+    };
+    const one = await ended(await flux([{ weights: first, scale: 0.7 }]));
+    expect(one.status).toBe("COMPLETED");
+    const sent = cog.puts.find((p) => p.id === one.runId)!.input;
+    expect(sent).toMatchObject({ prompt: "a cat", lora_scale: 0.7 });
+    expect(sent).not.toHaveProperty("loras");
+    const url = String(sent.lora_weights);
+    expect(url).toMatch(/\/files\/weights\/[0-9a-f]{64}\.safetensors\?expires=\d+&signature=/);
+    // The URL serves the weights' bytes to anyone holding it (no key), named by their sha256.
+    const served = Buffer.from(await (await fetch(url)).arrayBuffer());
+    expect(createHash("sha256").update(served).digest("hex")).toBe(url.split("/weights/")[1]!.slice(0, 64));
+    expect((await fetch(url.replace(/signature=[^&]+/, "signature=forged"))).status).toBe(404);
+
+    const two = await ended(await flux([{ weights: first }, { weights: second, scale: -0.5 }]));
+    expect(two.status).toBe("COMPLETED");
+    const again = cog.puts.find((p) => p.id === two.runId)!.input;
+    expect(again.lora_weights).toBe(url);
+    expect(again).toMatchObject({ lora_scale: 1, extra_lora_scale: -0.5 });
+    expect(cog.loras.map((l) => [l.id === one.runId ? "one" : "two", l.hit])).toEqual([
+      ["one", false],
+      ["two", true],
+      ["two", false],
+    ]);
+    // Deleted weights: a run that names them is refused when it is made.
+    await api(`/weights/${second}`, { method: "DELETE" }, liveKey);
+    const gone = await flux([{ weights: second }]);
+    expect(gone.status).toBe(400);
   });
 });

@@ -7,12 +7,14 @@ import {
   ApiError,
   inputFileKey,
   inputFileSignatureValid,
+  weightsFileKey,
+  weightsSignatureValid,
   OUTPUT_MEDIA_TYPES,
   OUTPUT_NAME,
   OUTPUT_TOKEN,
   servedMediaType,
 } from "@svc/core";
-import { findFilesById } from "@svc/use-cases";
+import { findFilesById, findWeightsBySha } from "@svc/use-cases";
 import type { Logger } from "@svc/logger";
 import { RangeNotSatisfiable, type OutputStore, type S3OutputStore } from "@svc/storage";
 import { perApp, rawRoute, type Route } from "../http/route.js";
@@ -185,8 +187,58 @@ export async function sendInputFile(
   await pipeline(object.body, res).catch(() => {});
 }
 
+const WEIGHTS_NAME = /^([0-9a-f]{64})\.safetensors$/;
+
+/**
+ * Weights as a model server reads them: by the URL the worker gives it, named by their bytes and
+ * signed for a long window (the same URL for every run of a window, so servers that cache by URL
+ * load them once); a wrong or expired signature, or bytes no weights hold any more, are one 404.
+ */
+const weightsFile = rawRoute({
+  method: "get",
+  path: "/weights/{name}",
+  tags: ["Files"],
+  summary: "Weights' bytes, for model servers (a signed URL the worker hands them; no key)",
+  params: z.object({ name: z.string().meta({ example: `${"a".repeat(64)}.safetensors` }) }),
+  query: z.object({
+    expires: z.coerce.number().int().meta({ description: "Unix time (s) after which the URL answers 404" }),
+    signature: z.string().max(100),
+  }),
+  security: [],
+  errors: [400, 404, 503],
+  responses: {
+    200: { description: "The safetensors file", content: { "application/octet-stream": binary } },
+  },
+  async handler({ params, query }, { res, deps }) {
+    const sha = WEIGHTS_NAME.exec(params.name)?.[1];
+    const now = Math.floor(Date.now() / 1000);
+    const weights =
+      sha && weightsSignatureValid(secretsKey(deps), sha, query.expires, query.signature, now)
+        ? await findWeightsBySha(deps.db, sha)
+        : null;
+    if (!weights) throw new ApiError("NOT_FOUND", "No such weights, or their URL has expired.");
+    const gone = new AbortController();
+    res.on("close", () => gone.abort());
+    const object = await deps.outputs.store
+      .read(weightsFileKey(weights.id), {}, gone.signal)
+      .catch((error: unknown) => {
+        throw storeAway(deps.logger, res.locals.requestId, error);
+      });
+    if (!object?.body) throw new ApiError("NOT_FOUND", "No such weights, or their URL has expired.");
+    res.status(200).set({
+      "Content-Type": "application/octet-stream",
+      "Content-Length": String(weights.size),
+      "X-Content-Type-Options": "nosniff",
+      // Named by their bytes: what this URL answers never changes.
+      "Cache-Control": "public, max-age=604800, immutable",
+    });
+    await pipeline(object.body, res).catch(() => {});
+  },
+});
+
 export const fileRoutes: Route[] = [
   inputFile,
+  weightsFile,
   rawRoute({
     method: "get",
     path: "/{token}/{name}",

@@ -60,3 +60,13 @@ export async function deleteWeights(db: Db, owner: Owner, id: string) {
 export function renameWeights(db: Db, owner: Owner, id: string, name: string) {
   return db.weights.update({ where: { id, ...owner }, data: { name } });
 }
+
+/** Weights still there that hold these bytes (any of them serves a URL named by the bytes). */
+export function findWeightsBySha(db: Db, sha256: string) {
+  return db.weights.findFirst({ where: { sha256, deletedAt: null }, orderBy: { createdAt: "asc" } });
+}
+
+/** Weights by id whoever owns them (the worker's view: the run's creation checked the owner). */
+export function findWeightsById(db: Db, ids: readonly string[]) {
+  return db.weights.findMany({ where: { id: { in: [...ids] } } });
+}

@@ -300,7 +300,7 @@ export function createCogRunner(deps: CogRunnerDeps): Runner {
     async begin({ runId, input, settings, slot }) {
       const server = slot ? serverOfSlot(slot) : null;
       if (settings.kind !== "cog" || !server) return false;
-      const input_ = mapCogInput(input, settings.input_map);
+      const input_ = mapCogInput(input, settings.input_map, settings.loras);
       const sent = await sendPrediction(deps, settings, server, runId, input_).catch(() => false);
       if (sent) log("debug", "cog prediction started", { server, prediction_id: runId, early: true });
       return sent;
@@ -319,7 +319,7 @@ export function createCogRunner(deps: CogRunnerDeps): Runner {
       const a: Attempt = {
         s: settings,
         id: runId,
-        input: mapCogInput(input, settings.input_map),
+        input: mapCogInput(input, settings.input_map, settings.loras),
         signal,
         slotServer,
         runningOn,

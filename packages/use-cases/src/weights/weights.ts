@@ -8,15 +8,24 @@ import {
   loraFacts,
   loraFieldOf,
   loraMismatch,
+  signedWeightsUrl,
   weightsFileKey,
   type ErrorDetail,
   type TensorShape,
 } from "@svc/core";
-import { createWeightsWithinCap, deleteWeights, findWeights, newWeightsId, type Weights } from "@svc/db";
+import {
+  createWeightsWithinCap,
+  deleteWeights,
+  findWeights,
+  findWeightsById,
+  newWeightsId,
+  type Db,
+  type Weights,
+} from "@svc/db";
 import { FileRefused, storeWeightsFile } from "@svc/storage";
 import { fetchUrlInto, Unavailable, type FileDeps, type FileOwner } from "../files/files.js";
 
-export { findWeights, listWeights, renameWeights } from "@svc/db";
+export { findWeights, findWeightsBySha, listWeights, renameWeights } from "@svc/db";
 
 export interface WeightsDeps {
   files: FileDeps;
@@ -185,4 +194,38 @@ export async function readWeightsFile(
   const chunks: Buffer[] = [];
   for await (const chunk of object.body) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
+}
+
+/**
+ * A run's LoRAs as its runner gets them: for a model server, each weights id replaced by the
+ * stable signed URL of their bytes (signedWeightsUrl); for a runner on the worker's threads, the
+ * ids as they are (it reads the bytes with readWeightsFile). undefined when weights are gone
+ * (deleted since the run was made): the run then fails, charged nothing.
+ */
+export async function runLoraInputs(
+  deps: { db: Db; secretsKey: Buffer; publicBaseUrl: string },
+  input: Record<string, unknown>,
+  as: "urls" | "ids",
+  now = new Date(),
+): Promise<Record<string, unknown> | undefined> {
+  const loras = input.loras as { weights: string; scale: number }[] | undefined;
+  if (!Array.isArray(loras) || !loras.length) return input;
+  const found = new Map(
+    (
+      await findWeightsById(
+        deps.db,
+        loras.map((l) => l.weights),
+      )
+    ).map((w) => [w.id, w]),
+  );
+  if (loras.some((l) => !found.get(l.weights) || found.get(l.weights)!.deletedAt)) return undefined;
+  if (as === "ids") return input;
+  const seconds = Math.floor(now.getTime() / 1000);
+  return {
+    ...input,
+    loras: loras.map((l) => ({
+      ...l,
+      weights: signedWeightsUrl(deps.publicBaseUrl, deps.secretsKey, found.get(l.weights)!.sha256, seconds),
+    })),
+  };
 }
