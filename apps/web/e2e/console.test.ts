@@ -1,6 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
+import { writeSafetensors } from "@svc/core";
 import { grantTokens, repoPaths } from "@svc/db";
 import {
   COMFY_TXT2IMG,
@@ -569,5 +570,54 @@ describe("web console in Chromium", () => {
     } finally {
       await server.close();
     }
+  });
+
+  it("when a LoRA is uploaded on the Weights page, then its progress is shown, it is listed with what its header says, and deleting it removes it", async () => {
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.waitForURL(/\/console\/login$/);
+    await page.getByLabel("Email").fill(EMAIL);
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("link", { name: "Weights" }).click();
+    const f32 = (n: number) => new Uint8Array(new Float32Array(n).fill(0.25).buffer);
+    const lora = writeSafetensors(
+      [
+        { name: "SR.lora_down.weight", dtype: "F32", shape: [4, 12, 3, 3], data: f32(4 * 108) },
+        { name: "SR.lora_up.weight", dtype: "F32", shape: [3, 4, 1, 1], data: f32(12) },
+      ],
+      { ss_base_model_version: "rdn_x2" },
+    );
+    const form = page.getByRole("form", { name: "Upload weights" });
+    await form.getByLabel("LoRA file (.safetensors)").setInputFiles({
+      name: "brand-style.safetensors",
+      mimeType: "application/octet-stream",
+      buffer: Buffer.from(lora),
+    });
+    await form.getByLabel("Name (optional)").fill("brand style");
+    await form.getByRole("button", { name: "Upload" }).click();
+    const row = page.locator("tr[data-weights='brand style']");
+    await row.getByRole("cell", { name: "rdn_x2" }).waitFor();
+    expect(await row.textContent()).toContain("4");
+    await shot("20-weights");
+    // A file that is not safetensors is refused, and says why.
+    await form.getByLabel("LoRA file (.safetensors)").setInputFiles({
+      name: "model.ckpt",
+      mimeType: "application/octet-stream",
+      buffer: Buffer.from("\x80\x02ctorch._utils\n"),
+    });
+    await form.getByRole("button", { name: "Upload" }).click();
+    await page
+      .getByText(/not safetensors/)
+      .first()
+      .waitFor();
+    await row.getByRole("button", { name: "Delete brand style" }).click();
+    await page
+      .getByRole("dialog", { name: "Delete these weights?" })
+      .getByRole("button", { name: "Delete weights" })
+      .click();
+    await row.waitFor({ state: "detached" });
+    expect(await service.database.db.weights.count({ where: { name: "brand style", deletedAt: null } })).toBe(
+      0,
+    );
   });
 });

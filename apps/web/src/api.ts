@@ -98,8 +98,9 @@ export type {
   Run as RunSummary,
   Usage,
   WebhookEndpoint as Endpoint,
+  Weights,
 } from "@svc/sdk";
-import type { ApiComponents, DataOf, FileObject, ModelDetail as SdkModelDetail } from "@svc/sdk";
+import type { ApiComponents, DataOf, FileObject, ModelDetail as SdkModelDetail, Weights } from "@svc/sdk";
 
 export type Session = DataOf<"/console/api/session", "get">;
 export type ApiKey = ApiComponents["schemas"]["ApiKey"];
@@ -137,5 +138,46 @@ export interface JsonSchema {
 export type ModelDetail = Omit<SdkModelDetail, "input_schema"> & { input_schema: JsonSchema };
 
 /** Uploads a file for the mode's runs: its id, to give as a file input. */
+/**
+ * Weights uploaded as a form (its `file` and `name`), with the upload's progress reported as it
+ * goes (fetch cannot tell it; XMLHttpRequest can). Answers the weights, or throws as call() does.
+ */
+export function uploadWeights(
+  mode: Mode,
+  file: File,
+  name: string,
+  onProgress: (fraction: number) => void,
+): Promise<Weights> {
+  const form = new FormData();
+  if (name) form.set("name", name);
+  form.set("file", file, file.name);
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", `/console/api${scoped(mode, "/weights")}`);
+    xhr.setRequestHeader("Accept", "application/json");
+    xhr.setRequestHeader("X-CSRF-Token", csrfToken);
+    xhr.upload.onprogress = (event) => event.lengthComputable && onProgress(event.loaded / event.total);
+    xhr.onerror = () => reject(new ApiFailure(0, "NETWORK", "The upload could not reach the service."));
+    xhr.onload = () => {
+      let json: { data?: Weights; error?: { code: string; message: string; details?: ErrorDetail[] } } = {};
+      try {
+        json = JSON.parse(xhr.responseText);
+      } catch {
+        // reported below
+      }
+      if (xhr.status < 300 && json.data) return resolve(json.data);
+      reject(
+        new ApiFailure(
+          xhr.status,
+          json.error?.code ?? "UNEXPECTED",
+          json.error?.message ?? `The service answered ${xhr.status}.`,
+          json.error?.details,
+        ),
+      );
+    };
+    xhr.send(form);
+  });
+}
+
 export const uploadFile = (mode: Mode, file: Blob) =>
   call<FileObject>(scoped(mode, "/files"), { method: "POST", file });

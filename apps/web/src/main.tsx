@@ -10,6 +10,7 @@ import { UsagePage } from "./pages/Usage";
 import { Runs } from "./pages/Runs";
 import { RunPage } from "./pages/RunPage";
 import { Webhooks } from "./pages/Webhooks";
+import { Weights } from "./pages/Weights";
 import { WebhookPage } from "./pages/WebhookPage";
 import { Models } from "./pages/Models";
 import { ModelPage } from "./pages/ModelPage";
@@ -48,6 +49,7 @@ const router = createBrowserRouter(
         { path: "models/*", element: <ModelPage /> },
         { path: "keys", element: <Keys /> },
         { path: "usage", element: <UsagePage /> },
+        { path: "weights", element: <Weights /> },
         { path: "webhooks", element: <Webhooks /> },
         { path: "webhooks/:webhookId", element: <WebhookPage /> },
         { path: "security", element: <SecurityLog /> },

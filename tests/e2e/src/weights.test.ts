@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
+import Replicate from "replicate";
 import { writeSafetensors } from "@svc/core";
 import {
   freePort,
@@ -361,5 +362,53 @@ describe("personal weights", () => {
     await api(`/weights/${second}`, { method: "DELETE" }, liveKey);
     const gone = await flux([{ weights: second }]);
     expect(gone.status).toBe(400);
+  });
+
+  it("when weights are deleted after a run that names them was made and before it starts, then it fails INPUT_FILE_UNAVAILABLE, charged nothing", async () => {
+    const { liveKey } = await service.account(1000);
+    const doomed = await weightsId(lora(2), liveKey);
+    const flux = (input: Record<string, unknown>) =>
+      api(
+        "/models/lora/flux/run",
+        { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ input }) },
+        liveKey,
+      ).then(async (res) => ((await res.json()) as { data: { run_id: string } }).data.run_id);
+    // The server's one slot is held by a long prediction, so the run with the LoRA waits QUEUED.
+    const waitFinish = cog.puts.length;
+    cog.behaviour.delayMs = 60_000;
+    const holder = await flux({ prompt: "hold the slot" });
+    await waitFor(async () => cog.puts.length > waitFinish, { what: "the first prediction" });
+    cog.behaviour.delayMs = 20;
+    const queued = await flux({ prompt: "later", loras: [{ weights: doomed }] });
+    expect((await api(`/weights/${doomed}`, { method: "DELETE" }, liveKey)).status).toBe(200);
+    cog.finish(holder);
+    const ended = await waitFor(
+      async () => {
+        const r = (await (await api(`/runs/${queued}`, {}, liveKey)).json()) as {
+          data: { status: string; error?: { code: string }; tokens_charged?: number };
+        };
+        return r.data.status === "QUEUED" || r.data.status === "EXECUTING" ? null : r.data;
+      },
+      { what: "the run with deleted weights to end" },
+    );
+    expect(ended).toMatchObject({ status: "FAILED", error: { code: "INPUT_FILE_UNAVAILABLE" } });
+    expect(cog.puts.some((p) => p.id === queued)).toBe(false);
+    const row = await service.database.db.run.findUniqueOrThrow({ where: { id: queued } });
+    expect(row.tokensCharged).toBe(0);
+  });
+
+  it("when Replicate's client runs a model that takes LoRAs with lora_weights and lora_scale, then they are the run's LoRAs", async () => {
+    const { liveKey } = await service.account(1000);
+    const weights = await weightsId(lora(2), liveKey);
+    const replicate = new Replicate({ auth: liveKey, baseUrl: `${service.base}/replicate/v1` });
+    const made = await replicate.predictions.create({
+      model: "lora/flux",
+      input: { prompt: "a dog", lora_weights: weights, lora_scale: 0.4 },
+      wait: 30,
+    });
+    expect(made.status).toBe("succeeded");
+    const sent = cog.puts.find((p) => p.id === made.id)!.input;
+    expect(sent).toMatchObject({ prompt: "a dog", lora_scale: 0.4 });
+    expect(String(sent.lora_weights)).toMatch(/\/files\/weights\/[0-9a-f]{64}\.safetensors\?/);
   });
 });

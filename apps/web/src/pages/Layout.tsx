@@ -10,6 +10,7 @@ const NAV = [
   ["/models", "Models & playground"],
   ["/usage", "Usage & balance"],
   ["/keys", "API keys"],
+  ["/weights", "Weights"],
   ["/webhooks", "Webhooks"],
 ] as const;
 

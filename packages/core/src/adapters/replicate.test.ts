@@ -1,4 +1,5 @@
 import {
+  lorasFromReplicate,
   modelOfVersion,
   predictionOutput,
   presentPrediction,
@@ -90,5 +91,26 @@ describe("Replicate's view of runs", () => {
     }) as { properties: Record<string, { "x-order": number; title: string }> };
     expect(shown.properties.prompt).toMatchObject({ "x-order": 0, title: "Prompt" });
     expect(shown.properties.seed).toMatchObject({ "x-order": 1 });
+  });
+});
+
+describe("Replicate's LoRA inputs", () => {
+  it("when a Replicate client gives lora_weights and extra_lora, then they are the run's loras, in order, with their scales", () => {
+    expect(
+      lorasFromReplicate({
+        prompt: "p",
+        lora_weights: "wts_a",
+        lora_scale: 0.7,
+        extra_lora: "https://x/b.safetensors",
+      }),
+    ).toEqual({
+      prompt: "p",
+      loras: [{ weights: "wts_a", scale: 0.7 }, { weights: "https://x/b.safetensors" }],
+    });
+    expect(lorasFromReplicate({ prompt: "p" })).toEqual({ prompt: "p" });
+    expect(lorasFromReplicate({ loras: [], lora_weights: "wts_a" })).toEqual({
+      loras: [],
+      lora_weights: "wts_a",
+    });
   });
 });

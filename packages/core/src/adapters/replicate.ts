@@ -193,3 +193,25 @@ export function modelOfVersion(version: string): string {
   const colon = version.indexOf(":");
   return colon < 0 ? version : version.slice(0, colon);
 }
+
+/**
+ * Replicate's LoRA convention (flux-dev-lora and friends: `lora_weights` with `lora_scale`, then
+ * `extra_lora` with `extra_lora_scale`), as our `loras` field, for a model that takes LoRAs: a
+ * Replicate client's input works as it is. An input that gives `loras` itself is left alone.
+ */
+export function lorasFromReplicate(input: Record<string, unknown>): Record<string, unknown> {
+  if (input.loras !== undefined || (input.lora_weights === undefined && input.extra_lora === undefined))
+    return input;
+  const {
+    lora_weights: first,
+    lora_scale: firstScale,
+    extra_lora: extra,
+    extra_lora_scale: extraScale,
+    ...rest
+  } = input;
+  const slot = (weights: unknown, scale: unknown) =>
+    weights === undefined || weights === null || weights === ""
+      ? []
+      : [{ weights, ...(scale !== undefined && scale !== null && { scale }) }];
+  return { ...rest, loras: [...slot(first, firstScale), ...slot(extra, extraScale)] };
+}

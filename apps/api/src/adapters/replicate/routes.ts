@@ -8,6 +8,8 @@ import {
   ApiError,
   REPLICATE_WEBHOOK_EVENTS,
   isTerminal,
+  loraFieldOf,
+  lorasFromReplicate,
   modelOfVersion,
   presentPrediction,
   presentReplicateModel,
@@ -84,10 +86,13 @@ async function createPrediction(
   headers: z.output<typeof runHeaders>,
 ) {
   const { deps, res, req } = ctx;
+  // Replicate's LoRA inputs (lora_weights, lora_scale, ...) as our loras, for a model that takes them.
+  const model = await deps.models(modelIdOf);
+  const input = model && loraFieldOf(model.inputSchema) ? lorasFromReplicate(body.input) : body.input;
   const started: StartedRun = await startRun(deps, res, {
     api: "replicate",
     modelId: modelIdOf,
-    input: body.input,
+    input,
     body: req.body,
     webhookUrl: body.webhook ?? null,
     webhookEventsFilter: body.webhook ? webhookFilterOf(body.webhook_events_filter) : null,
