@@ -74,8 +74,9 @@ function modelLookups(db: Db, config: WorkerConfig, store: OutputStore, secretsK
       if (!loras && !namesFiles(input)) return input;
       const model = await modelOf(modelId);
       if (!model) return input;
-      const as = traitsOf(model.runner).files;
-      const given = loras ? await runLoraInputs(files, input, as) : input;
+      const traits = traitsOf(model.runner);
+      const as = traits.files;
+      const given = loras ? await runLoraInputs(files, input, traits.weights) : input;
       if (!given || !namesFiles(given) || !model.fileFields.length) return given;
       return runFileInputs(files, model.fileFields, given, as);
     },

@@ -28,6 +28,7 @@ export function builtinTraits(s: BuiltinSettings): RunnerTraits {
     instant: free && s.delay_ms === 0,
     output: s.generator === "upscale" ? "image" : s.generator,
     files: "ids",
+    weights: "ids",
     executesWhereLeased: false,
   };
 }

@@ -153,5 +153,6 @@ export const cogTraits = (s: CogRunnerSettings): RunnerTraits => ({
   instant: false,
   output: s.output,
   files: "urls",
+  weights: "urls",
   executesWhereLeased: false,
 });

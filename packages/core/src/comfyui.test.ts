@@ -86,6 +86,7 @@ describe("ComfyUI workflows as models", () => {
       pool: { kind: "servers", concurrency: 1 },
       output: "image",
       files: "ids",
+      weights: "urls",
     });
   });
 });

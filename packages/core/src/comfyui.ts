@@ -23,6 +23,19 @@ export const comfyBindingSchema = z.strictObject({
 });
 export type ComfyBinding = z.infer<typeof comfyBindingSchema>;
 
+/**
+ * A LoRA slot of the workflow: a node that loads a LoRA from a URL (the "Load LoRA from URL"
+ * custom nodes), the inputs that take its URL and strength (and the CLIP strength, where the node
+ * has one). A run's LoRAs fill the slots in order; a slot left empty gets strength 0.
+ */
+export const comfyLoraSlotSchema = z.strictObject({
+  node: nodeId,
+  url: inputName,
+  strength: inputName,
+  strength_clip: inputName.optional(),
+});
+export type ComfyLoraSlot = z.infer<typeof comfyLoraSlotSchema>;
+
 export const comfyWorkflowSchema = z.record(
   nodeId,
   z.looseObject({ class_type: z.string().min(1), inputs: z.record(z.string(), z.unknown()) }),
@@ -38,6 +51,7 @@ export const comfyUIRunnerSchema = z
     output: z.enum(["image", "video", "audio"]),
     workflow: comfyWorkflowSchema,
     bindings: z.array(comfyBindingSchema).min(1),
+    loras: z.array(comfyLoraSlotSchema).max(8).default([]),
     health_interval_ms: z.int().min(50).default(2_000),
     request_timeout_ms: z.int().min(100).default(10_000),
   })
@@ -61,6 +75,19 @@ export const comfyUIRunnerSchema = z
             message: `node ${b.node} (${node.class_type}) has no input ${name}`,
           });
     }
+    for (const [i, slot] of s.loras.entries()) {
+      const node = s.workflow[slot.node];
+      const names = [slot.url, slot.strength, ...(slot.strength_clip ? [slot.strength_clip] : [])];
+      const missing = node ? names.find((name) => !(name in node.inputs)) : slot.node;
+      if (missing !== undefined)
+        ctx.addIssue({
+          code: "custom",
+          path: ["loras", i],
+          message: node
+            ? `node ${slot.node} (${node.class_type}) has no input ${missing}`
+            : `no node ${slot.node} in the workflow`,
+        });
+    }
   });
 export type ComfyUISettings = z.infer<typeof comfyUIRunnerSchema>;
 
@@ -79,7 +106,11 @@ function fieldOfValue(value: unknown): Json {
  * one (prompt; image_size with its presets, for a width-and-height binding; num_images; seed), an
  * image for a file binding, and any other field typed by its node input's current value.
  */
-export function comfyInputSchema(workflow: ComfyWorkflow, bindings: readonly ComfyBinding[]): Json {
+export function comfyInputSchema(
+  workflow: ComfyWorkflow,
+  bindings: readonly ComfyBinding[],
+  loraSlots: readonly ComfyLoraSlot[] = [],
+): Json {
   const properties: Record<string, Json> = {};
   for (const b of bindings) {
     const current = typeof b.input === "string" ? workflow[b.node]?.inputs[b.input] : undefined;
@@ -112,6 +143,7 @@ export function comfyInputSchema(workflow: ComfyWorkflow, bindings: readonly Com
               : fieldOfValue(current);
     properties[b.field] = b.description ? { ...field, description: b.description } : field;
   }
+  if (loraSlots.length) properties.loras = lorasField(loraSlots.length);
   const required = [...new Set(bindings.filter((b) => b.field === "prompt" || b.file).map((b) => b.field))];
   return { type: "object", properties, ...(required.length && { required }), additionalProperties: false };
 }
@@ -123,7 +155,7 @@ export function comfyInputSchema(workflow: ComfyWorkflow, bindings: readonly Com
  * that two runs of one prompt differ as they would in ComfyUI itself.
  */
 export function comfyPrompt(
-  s: Pick<ComfyUISettings, "workflow" | "bindings">,
+  s: Pick<ComfyUISettings, "workflow" | "bindings" | "loras">,
   input: Record<string, unknown>,
   uploaded: Readonly<Record<string, string>>,
   seed: number,
@@ -137,6 +169,14 @@ export function comfyPrompt(
       if (dims) [inputs[b.input.width], inputs[b.input.height]] = dims;
     } else if (value !== undefined) inputs[b.input] = value;
     else if (b.field === "seed") inputs[b.input] = seed;
+  }
+  const loras = (input.loras ?? []) as { weights: string; scale: number }[];
+  for (const [i, slot] of (s.loras ?? []).entries()) {
+    const inputs = workflow[slot.node]!.inputs;
+    const lora = loras[i];
+    if (lora) inputs[slot.url] = lora.weights;
+    inputs[slot.strength] = lora?.scale ?? 0;
+    if (slot.strength_clip) inputs[slot.strength_clip] = lora?.scale ?? 0;
   }
   return workflow;
 }
@@ -193,5 +233,30 @@ export const comfyUITraits = (s: ComfyUISettings): RunnerTraits => ({
   instant: false,
   output: s.output,
   files: "ids",
+  weights: "urls",
   executesWhereLeased: true,
 });
+
+/** The `loras` field of a model with `slots` LoRA slots (its weights given as ids or https URLs). */
+function lorasField(slots: number): Json {
+  return {
+    type: "array",
+    maxItems: slots,
+    default: [],
+    description: `Up to ${slots} LoRAs of yours (POST /weights), each loaded by the workflow from its URL at its strength.`,
+    items: {
+      type: "object",
+      properties: {
+        weights: {
+          type: "string",
+          minLength: 1,
+          maxLength: 2048,
+          description: "Weights of yours: their id, or an https URL.",
+        },
+        scale: { type: "number", minimum: -4, maximum: 4, default: 1, description: "Its strength." },
+      },
+      required: ["weights"],
+      additionalProperties: false,
+    },
+  };
+}

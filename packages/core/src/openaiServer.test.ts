@@ -52,6 +52,7 @@ describe("OpenAI-style media servers", () => {
       pool: { kind: "servers", servers: ["http://gpu-1:8000"], concurrency: 1 },
       output: "video",
       files: "urls",
+      weights: "urls",
       costsCompute: true,
     });
     expect(traitsOf({ ...settings, api: "images" }).files).toBe("ids");

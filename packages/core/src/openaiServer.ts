@@ -178,5 +178,6 @@ export const openAIServerTraits = (s: OpenAIServerSettings): RunnerTraits => ({
   instant: false,
   output: OPENAI_SERVER_OUTPUT[s.api],
   files: s.api === "videos" ? "urls" : "ids",
+  weights: "urls",
   executesWhereLeased: true,
 });

@@ -35,6 +35,11 @@ export interface RunnerTraits {
    */
   files: "urls" | "ids";
   /**
+   * How its runner gets a run's LoRAs: by URL (a model server downloads them, and caches them by
+   * URL) or by id (the worker reads their bytes, for a runner on its own threads).
+   */
+  weights: "urls" | "ids";
+  /**
    * Whether a leased run executes in the worker that leased its slot, its job only a backstop
    * (taken over if that worker stops renewing it). For servers whose answer comes back on the
    * request that sent the work (an OpenAI-style server, ComfyUI's socket), so that no job hop

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { WebSocketServer, type WebSocket } from "ws";
+import { readSafetensorsHeader } from "@svc/core";
 import { testPng } from "./media.js";
 import { preciseNow } from "./clock.js";
 
@@ -22,6 +23,8 @@ const KNOWN = new Set([
   "VAEEncode",
   "SaveImage",
   "LoadImage",
+  // A "Load LoRA from URL" custom node: downloads the LoRA at `url` (cached by URL) and applies it.
+  "LoadLoraFromURL",
 ]);
 const REQUIRED: Record<string, string[]> = {
   CLIPTextEncode: ["text", "clip"],
@@ -29,6 +32,7 @@ const REQUIRED: Record<string, string[]> = {
   KSampler: ["seed", "steps", "model", "positive", "negative", "latent_image"],
   LoadImage: ["image"],
   SaveImage: ["images"],
+  LoadLoraFromURL: ["model", "clip", "url", "strength_model", "strength_clip"],
 };
 
 type Workflow = Record<string, { class_type: string; inputs: Record<string, unknown> }>;
@@ -57,6 +61,8 @@ export interface FakeComfyUI {
   uploads: Map<string, Buffer>;
   /** The most prompts it executed at once (a GPU: 1). */
   maxConcurrent: number;
+  /** Each LoRA a prompt loaded (a LoadLoraFromURL node of strength not 0): its URL, and whether it was cached. */
+  loras: { id: string; url: string; hit: boolean }[];
   /** Stops answering (connections refused, sockets closed) until start(). */
   stop(): Promise<void>;
   start(): Promise<void>;
@@ -76,7 +82,50 @@ export async function startFakeComfyUI(
   let number = 0;
   let running: FakeComfyPrompt | undefined;
   let timer: NodeJS.Timeout | undefined;
-  const fake = { posted: 0, maxConcurrent: 0 };
+  const fake = { posted: 0, maxConcurrent: 0, loras: [] as FakeComfyUI["loras"] };
+  /** The LoRA URLs loaded, oldest first (the custom node's cache, as such nodes keep one). */
+  const loaded: string[] = [];
+
+  /** The prompt's LoRA nodes run first: each URL downloaded unless cached; the failure, if any. */
+  async function loadLoras(p: FakeComfyPrompt): Promise<string | undefined> {
+    for (const node of Object.values(p.prompt)) {
+      if (node.class_type !== "LoadLoraFromURL" || Number(node.inputs.strength_model) === 0) continue;
+      const url = String(node.inputs.url);
+      const at = loaded.indexOf(url);
+      fake.loras.push({ id: p.id, url, hit: at >= 0 });
+      if (at >= 0) {
+        loaded.push(...loaded.splice(at, 1));
+        continue;
+      }
+      const res = await fetch(url).catch(() => null);
+      if (!res?.ok) return `LoRA download failed: HTTP ${res?.status ?? "error"}`;
+      if (readSafetensorsHeader(new Uint8Array(await res.arrayBuffer())).kind !== "ok")
+        return "the LoRA is not a safetensors file";
+      loaded.push(url);
+      if (loaded.length > 4) loaded.shift();
+    }
+    return undefined;
+  }
+
+  /** A prompt that failed while executing, as ComfyUI reports it. */
+  function failed(p: FakeComfyPrompt, message: string) {
+    history.set(p.id, {
+      prompt: queueItem(p),
+      outputs: {},
+      status: {
+        status_str: "error",
+        completed: false,
+        messages: [["execution_error", { prompt_id: p.id, exception_message: message }]],
+      },
+      meta: {},
+    });
+    p.status = "error";
+    p.endedAt = preciseNow();
+    running = undefined;
+    emit(p.clientId, "execution_error", { prompt_id: p.id, exception_message: message });
+    next();
+    queueUpdated();
+  }
 
   const send = (res: ServerResponse, status: number, body: unknown) =>
     res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
@@ -164,6 +213,11 @@ export async function startFakeComfyUI(
     p.status = "running";
     p.startedAt = preciseNow();
     fake.maxConcurrent = Math.max(fake.maxConcurrent, 1);
+    void loadLoras(p).then((failure) => (failure ? failed(p, failure) : execute(p)));
+  }
+
+  /** The prompt's sampler steps, then its images. */
+  function execute(p: FakeComfyPrompt) {
     const nodes = Object.entries(p.prompt);
     const sampler = nodes.find(([, n]) => n.class_type === "KSampler");
     const latent = nodes.find(([, n]) => n.class_type === "EmptyLatentImage")?.[1].inputs;
@@ -373,6 +427,7 @@ export async function startFakeComfyUI(
     get maxConcurrent() {
       return fake.maxConcurrent;
     },
+    loras: fake.loras,
     stop,
     start,
     close: async () => {

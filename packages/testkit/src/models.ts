@@ -106,7 +106,11 @@ export async function seedComfyModel(
   db: Db,
   id: string,
   servers: readonly string[],
-  graph: { workflow: Record<string, unknown>; bindings: Record<string, unknown>[] },
+  graph: {
+    workflow: Record<string, unknown>;
+    bindings: Record<string, unknown>[];
+    loras?: Record<string, unknown>[];
+  },
   extra: Record<string, unknown> = {},
 ): Promise<void> {
   const like = (await loadCatalogue()).find((m) => m.id === "acme/pixel-hq")!;
@@ -125,7 +129,11 @@ export async function seedComfyModel(
       name: id,
       highlighted: false,
       runner,
-      input_schema: comfyInputSchema(runner.workflow, runner.bindings) as typeof like.input_schema,
+      input_schema: comfyInputSchema(
+        runner.workflow,
+        runner.bindings,
+        runner.loras,
+      ) as typeof like.input_schema,
       ...extra,
     },
   ]);

@@ -4,13 +4,17 @@ import { join } from "node:path";
 import Replicate from "replicate";
 import { writeSafetensors } from "@svc/core";
 import {
+  COMFY_TXT2IMG,
   freePort,
+  seedComfyModel,
+  startFakeComfyUI,
   seedCogModel,
   startFakeCog,
   startHttpsReceiver,
   testPng,
   waitFor,
   type FakeCog,
+  type FakeComfyUI,
   type HttpsReceiver,
 } from "@svc/testkit";
 import { startService, type E2EService } from "./service.js";
@@ -21,6 +25,7 @@ describe("personal weights", () => {
   let service: E2EService;
   let origin: HttpsReceiver;
   let cog: FakeCog;
+  let comfy: FakeComfyUI;
   let live: string;
   let test: string;
   let other: string;
@@ -41,6 +46,19 @@ describe("personal weights", () => {
         loraCacheSize: 2,
         loraLoadMs: 30,
       },
+    });
+    comfy = await startFakeComfyUI();
+    // A ComfyUI workflow with one "Load LoRA from URL" node as its LoRA slot.
+    await seedComfyModel(service.database.db, "lora/comfy", [comfy.url], {
+      ...COMFY_TXT2IMG,
+      workflow: {
+        ...COMFY_TXT2IMG.workflow,
+        "20": {
+          class_type: "LoadLoraFromURL",
+          inputs: { model: ["4", 0], clip: ["4", 1], url: "", strength_model: 1, strength_clip: 1 },
+        },
+      },
+      loras: [{ node: "20", url: "url", strength: "strength_model", strength_clip: "strength_clip" }],
     });
     // A cog-flux style model: two LoRA slots, each a URL and a scale among its inputs.
     await seedCogModel(service.database.db, "lora/flux", [cog.url], {
@@ -80,6 +98,7 @@ describe("personal weights", () => {
     other = (await service.account(1000)).liveKey;
   });
   afterAll(async () => {
+    await comfy?.close();
     await cog?.close();
     await origin?.close();
     await service?.stop();
@@ -410,5 +429,38 @@ describe("personal weights", () => {
     const sent = cog.puts.find((p) => p.id === made.id)!.input;
     expect(sent).toMatchObject({ prompt: "a dog", lora_scale: 0.4 });
     expect(String(sent.lora_weights)).toMatch(/\/files\/weights\/[0-9a-f]{64}\.safetensors\?/);
+  });
+
+  it("when a ComfyUI workflow has a LoRA slot, then its node gets the LoRA's stable URL and strength, loads it once, and an empty slot gets strength 0", async () => {
+    const { liveKey } = await service.account(1000);
+    const weights = await weightsId(lora(2), liveKey);
+    const runOf = async (input: Record<string, unknown>) => {
+      const res = await api(
+        "/models/lora/comfy/run",
+        { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ input }) },
+        liveKey,
+      );
+      expect(res.status).toBe(201);
+      const runId = ((await res.json()) as { data: { run_id: string } }).data.run_id;
+      return waitFor(
+        async () => {
+          const r = (await (await api(`/runs/${runId}`, {}, liveKey)).json()) as { data: { status: string } };
+          return ["COMPLETED", "FAILED", "CANCELED"].includes(r.data.status) ? { ...r.data, runId } : null;
+        },
+        { what: `run ${runId} to end` },
+      );
+    };
+    const one = await runOf({ prompt: "a fox", loras: [{ weights, scale: 0.6 }] });
+    expect(one.status).toBe("COMPLETED");
+    const two = await runOf({ prompt: "a fox again", loras: [{ weights }] });
+    expect(two.status).toBe("COMPLETED");
+    const plain = await runOf({ prompt: "no lora" });
+    expect(plain.status).toBe("COMPLETED");
+    const nodes = comfy.prompts.slice(-3).map((p) => p.prompt["20"]!.inputs);
+    expect(nodes[0]).toMatchObject({ strength_model: 0.6, strength_clip: 0.6 });
+    expect(String(nodes[0]!.url)).toMatch(/\/files\/weights\/[0-9a-f]{64}\.safetensors\?/);
+    expect(nodes[1]!.url).toBe(nodes[0]!.url);
+    expect(nodes[2]).toMatchObject({ strength_model: 0, strength_clip: 0 });
+    expect(comfy.loras.map((l) => l.hit)).toEqual([false, true]);
   });
 });

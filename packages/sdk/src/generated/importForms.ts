@@ -288,6 +288,42 @@ export const IMPORT_FORMS: ImportForm[] = [
           "default": "image",
           "description": "What the workflow makes"
         },
+        "loras": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "node": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 40
+              },
+              "url": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 100
+              },
+              "strength": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 100
+              },
+              "strength_clip": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 100
+              }
+            },
+            "required": [
+              "node",
+              "url",
+              "strength"
+            ],
+            "additionalProperties": false
+          },
+          "maxItems": 8,
+          "description": "The workflow's LoRA slots: nodes that load a LoRA from a URL, [{ node, url, strength, strength_clip? }]; the model then takes a run's loras"
+        },
         "id": {
           "type": "string",
           "pattern": "^[a-z0-9][a-z0-9._-]*(\\/[a-z0-9][a-z0-9._-]*)+$",

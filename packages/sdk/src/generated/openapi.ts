@@ -7598,6 +7598,13 @@ export type paths = {
                          * @enum {string}
                          */
                         category?: "image" | "video" | "audio";
+                        /** @description The workflow's LoRA slots: nodes that load a LoRA from a URL, [{ node, url, strength, strength_clip? }]; the model then takes a run's loras */
+                        loras?: {
+                            node: string;
+                            url: string;
+                            strength: string;
+                            strength_clip?: string;
+                        }[];
                         /**
                          * @description The model's id in the catalogue
                          * @example you/sdxl
@@ -8347,6 +8354,85 @@ export type paths = {
                     };
                     content: {
                         "*/*": string;
+                    };
+                };
+                /** @description Invalid request (INVALID_JSON or VALIDATION_ERROR, with details) */
+                400: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unknown id, or one of another account or mode */
+                404: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Postgres or Redis unavailable (SERVICE_UNAVAILABLE); safe to retry after Retry-After */
+                503: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        /** @description Seconds to wait before retrying */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/files/weights/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Weights' bytes, for model servers (a signed URL the worker hands them; no key) */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Unix time (s) after which the URL answers 404 */
+                    expires?: number | null;
+                    signature: string;
+                };
+                header?: never;
+                path: {
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The safetensors file */
+                200: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/octet-stream": string;
                     };
                 };
                 /** @description Invalid request (INVALID_JSON or VALIDATION_ERROR, with details) */

@@ -4,6 +4,7 @@
 import { z } from "zod";
 import {
   comfyInputSchema,
+  comfyLoraSlotSchema,
   comfyUIRunnerSchema,
   MODEL_CATEGORIES,
   modelServerUrl,
@@ -21,6 +22,10 @@ const options = z.strictObject({
     description: "The model's input fields, each bound to a node input: [{ field, node, input, file? }]",
   }),
   category: z.enum(MODEL_CATEGORIES).default("image").meta({ description: "What the workflow makes" }),
+  loras: z.array(comfyLoraSlotSchema).max(8).optional().meta({
+    description:
+      "The workflow's LoRA slots: nodes that load a LoRA from a URL, [{ node, url, strength, strength_clip? }]; the model then takes a run's loras",
+  }),
 });
 
 export const comfyImporter: Importer<typeof options> = {
@@ -38,7 +43,7 @@ export const comfyImporter: Importer<typeof options> = {
     tokens_per_unit: 2,
     reason: "our SD 1.5 workflow",
   },
-  jsonFiles: ["workflow", "bindings"],
+  jsonFiles: ["workflow", "bindings", "loras"],
   async entry(o) {
     const base = await serverBase(o.server_url);
     const runner = comfyUIRunnerSchema.safeParse({
@@ -47,6 +52,7 @@ export const comfyImporter: Importer<typeof options> = {
       output: o.category,
       workflow: o.workflow,
       bindings: o.bindings,
+      ...(o.loras && { loras: o.loras }),
     });
     if (!runner.success) {
       const issue = runner.error.issues[0]!;
@@ -66,6 +72,7 @@ export const comfyImporter: Importer<typeof options> = {
       input_schema: comfyInputSchema(
         runner.data.workflow,
         runner.data.bindings,
+        runner.data.loras,
       ) as CatalogueEntry["input_schema"],
     };
   },
