@@ -56,9 +56,11 @@ export function presentModelDetail(
       unit: pricing.unit,
       tokens_per_unit: pricing.tokens_per_unit,
       units_from: pricing.units_from ?? null,
-      description: pricing.units_from
-        ? `${pricing.tokens_per_unit} tokens per ${pricing.unit}, units = input.${pricing.units_from}`
-        : `${pricing.tokens_per_unit} tokens per run`,
+      description:
+        (pricing.units_from
+          ? `${pricing.tokens_per_unit} tokens per ${pricing.unit}, units = input.${pricing.units_from}`
+          : `${pricing.tokens_per_unit} tokens per run`) +
+        (pricing.tokens_per_lora ? `, plus ${pricing.tokens_per_lora} per LoRA the run applies` : ""),
     },
   };
 }

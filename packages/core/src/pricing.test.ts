@@ -1,4 +1,6 @@
 import {
+  lorasIn,
+  MODEL_PRICE_MAX,
   unitsProduced,
   defaultEstimate,
   runCharge,
@@ -78,5 +80,15 @@ describe("the units a finished run made", () => {
     expect(unitsProduced("audio", { audio: [] }, 3)).toBe(0);
     // An output of no files: the run as asked (the echo).
     expect(unitsProduced("echo", { echo: { prompt: "x" } }, 1)).toBe(1);
+  });
+});
+
+describe("a LoRA surcharge", () => {
+  it("when a model sets tokens_per_lora, then each LoRA of a run adds it to every unit's price, within MODEL_PRICE_MAX", () => {
+    const pricing = { unit: "image", tokens_per_unit: 3, tokens_per_lora: 2, units_from: "num_images" };
+    expect(tokensFor(pricing, 2, lorasIn({ loras: [{}, {}] }))).toBe((3 + 2 * 2) * 2);
+    expect(tokensFor(pricing, 2, lorasIn({}))).toBe(6);
+    expect(tokensFor({ unit: "image", tokens_per_unit: 5 }, 1, 2)).toBe(5);
+    expect(tokensFor({ ...pricing, tokens_per_unit: MODEL_PRICE_MAX }, 1, 3)).toBe(MODEL_PRICE_MAX);
   });
 });

@@ -12,6 +12,11 @@ export const pricingSchema = z.strictObject({
   unit: z.string().min(1),
   tokens_per_unit: z.int().min(0).max(MODEL_PRICE_MAX),
   units_from: z.string().min(1).optional(),
+  /**
+   * A surcharge per LoRA a run applies, per unit (personal weights): a run of k LoRAs costs
+   * tokens_per_unit + k x tokens_per_lora per unit, never more than MODEL_PRICE_MAX per unit.
+   */
+  tokens_per_lora: z.int().min(0).max(MODEL_PRICE_MAX).optional(),
 });
 
 export type Pricing = z.infer<typeof pricingSchema>;
@@ -23,9 +28,14 @@ export function unitsRequested(pricing: Pricing, input: Record<string, unknown>)
   return typeof value === "number" && Number.isFinite(value) ? Math.max(1, Math.ceil(value)) : 1;
 }
 
-export function tokensFor(pricing: Pricing, units: number): number {
-  return pricing.tokens_per_unit * units;
+export function tokensFor(pricing: Pricing, units: number, loras = 0): number {
+  const perUnit = pricing.tokens_per_unit + loras * (pricing.tokens_per_lora ?? 0);
+  return Math.min(MODEL_PRICE_MAX, perUnit) * units;
 }
+
+/** How many LoRAs a run's (validated) input applies. */
+export const lorasIn = (input: Record<string, unknown>): number =>
+  Array.isArray(input.loras) ? input.loras.length : 0;
 
 /** The estimate shown on a model: the price of a run with the schema's default input. */
 export function defaultEstimate(

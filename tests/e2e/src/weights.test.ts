@@ -311,6 +311,11 @@ describe("personal weights", () => {
       data: { run_id: string };
     };
     expect(Buffer.compare(await outputOf(styledRun.data.run_id), base)).not.toBe(0);
+    // Its price: 3 tokens an image, plus 1 per LoRA it applied (acme/upscale's tokens_per_lora).
+    const charged = (await (await api(`/runs/${styledRun.data.run_id}`)).json()) as {
+      data: { tokens_charged: number };
+    };
+    expect(charged.data.tokens_charged).toBe(3 + 2);
 
     // A LoRA of a layer the network does not have, another account's weights, too many LoRAs: 400s.
     const elsewhere = await weightsId(lora());

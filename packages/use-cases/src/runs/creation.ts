@@ -5,6 +5,7 @@ import {
   budgetResetsAt,
   canonicalJson,
   isInstant,
+  lorasIn,
   newId,
   PER_RUN_EVENTS,
   poolOf,
@@ -67,7 +68,7 @@ async function budgetReached(
 function newRunRow(command: CreateRunCommand, requestHash: string | null): NewRun {
   const { model } = command;
   const units = unitsRequested(model.pricing, command.input);
-  const estimatedTokens = tokensFor(model.pricing, units);
+  const estimatedTokens = tokensFor(model.pricing, units, lorasIn(command.input));
   const reserve = command.mode === "live" ? estimatedTokens : 0;
   const pool = poolOf(model.runner);
   return {
