@@ -610,6 +610,26 @@ describe("web console in Chromium", () => {
       .getByText(/not safetensors/)
       .first()
       .waitFor();
+    // The playground of a model that takes LoRAs picks them from the weights.
+    await page.getByRole("link", { name: "Models & playground" }).click();
+    await page.getByLabel("Model id").fill("acme/upscale");
+    await page.getByRole("button", { name: "Open" }).click();
+    await page.getByRole("heading", { name: "Upscale x2" }).waitFor();
+    await page.getByLabel("Choose a file for image").setInputFiles({
+      name: "harbour.png",
+      mimeType: "image/png",
+      buffer: testPng(16, 16, "a harbour"),
+    });
+    await page.waitForFunction(() =>
+      /^file_/.test((document.getElementById("field-image") as HTMLInputElement | null)?.value ?? ""),
+    );
+    await page.getByRole("button", { name: "Add a LoRA" }).click();
+    await page.getByLabel("Strength 1").fill("0.5");
+    await page.getByRole("button", { name: "Run", exact: true }).click();
+    await page.getByRole("img", { name: "Output image 1" }).waitFor();
+    await page.getByText(/4 tokens charged/).waitFor();
+    await shot("21-playground-lora");
+    await page.getByRole("link", { name: "Weights", exact: true }).click();
     await row.getByRole("button", { name: "Delete brand style" }).click();
     await page
       .getByRole("dialog", { name: "Delete these weights?" })

@@ -137,6 +137,36 @@ describe("one upload path for every API style", () => {
     },
   );
 
+  it.each([...routes, { path: "/api/v1/weights", part: "file", fields: {} }])(
+    "when a form's part names nothing on $path, then 400 and the process lives on",
+    async ({ path, fields }) => {
+      const body = Buffer.concat([
+        Buffer.from(
+          Object.entries(fields)
+            .map(
+              ([name, value]) =>
+                `--XYZ\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+            )
+            .join(""),
+        ),
+        // A field, then a file, whose Content-Disposition gives no name.
+        Buffer.from("--XYZ\r\nContent-Disposition: form-data\r\n\r\nvalue\r\n"),
+        Buffer.from(
+          '--XYZ\r\nContent-Disposition: form-data; filename="a.png"\r\nContent-Type: image/png\r\n\r\n',
+        ),
+        testPng(8, 8),
+        formEnd,
+      ]);
+      const answer = await rawHttp(
+        port,
+        Buffer.concat([Buffer.from(head(path, `Content-Length: ${body.length}\r\n`)), body]),
+      );
+      // A 400 in every API style's own words (Replicate's is 422).
+      expect(answer).toMatch(/^HTTP\/1\.1 (400|422) /);
+      expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+    },
+  );
+
   it("when a form ends without its closing boundary inside a part that is not taken, then 400 and the process lives on", async () => {
     const image = testPng(16, 16);
     const unterminated = (path: string, parts: Buffer[]) => {

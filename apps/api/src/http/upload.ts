@@ -183,6 +183,8 @@ async function receive<T>(
       const seen = new Set<string>();
       const parsed = new Promise<void>((resolve) => {
         parser.on("field", (name, value, info) => {
+          // A part whose Content-Disposition names nothing (busboy gives it no name).
+          if (typeof name !== "string") return fail(invalid("A form part has no name."));
           const problem = unstorableText(name) ?? unstorableText(value);
           if (problem) return fail(invalid(`The field ${JSON.stringify(name)} ${problem}.`, name));
           if (info.valueTruncated)
@@ -194,6 +196,10 @@ async function receive<T>(
           // whether it is taken or drained: every part's failure is heard.
           stream.on("error", () => {});
           if (failure !== undefined || (files === "body" && seen.size)) return void stream.resume();
+          if (typeof part !== "string" && files !== "body") {
+            stream.resume();
+            return fail(invalid("A form part has no name."));
+          }
           const name = files === "body" ? "file" : part.replace(/\[\]$/, "");
           if (files !== "body" && (!files.includes(name) || seen.has(name))) {
             stream.resume();

@@ -5,6 +5,7 @@ import { call, scoped, uploadFile, type ApiKey, type ModelDetail, type RunDetail
 import { SchemaForm, initialValues, toInput } from "../schemaForm";
 import { useConsole } from "../session";
 import { CopyButton, ErrorMessage, isActive, LoadFailed, Loading, PageHeader, StatusBadge } from "../ui";
+import { LorasPicker, type PickedLora } from "./LorasPicker";
 import { Outputs } from "./Outputs";
 
 export function ModelPage() {
@@ -72,7 +73,11 @@ console.log(run.output);`;
 
 function Playground({ model }: { model: ModelDetail }) {
   const { mode } = useConsole();
-  const [values, setValues] = useState(() => initialValues(model.input_schema));
+  // A model that takes LoRAs: its loras field is picked from your weights, not typed.
+  const { loras: loraField, ...fields } = model.input_schema.properties ?? {};
+  const formSchema = useMemo(() => ({ ...model.input_schema, properties: fields }), [model.input_schema]);
+  const [values, setValues] = useState(() => initialValues(formSchema));
+  const [loras, setLoras] = useState<PickedLora[]>([]);
   const [keyId, setKeyId] = useState("");
   const [runId, setRunId] = useState<string | null>(null);
   const keys = useQuery({ queryKey: ["keys"], queryFn: () => call<{ keys: ApiKey[] }>("/keys") });
@@ -80,7 +85,10 @@ function Playground({ model }: { model: ModelDetail }) {
   useEffect(() => {
     if (!usable.some((k) => k.id === keyId)) setKeyId(usable[0]?.id ?? "");
   }, [usable, keyId]);
-  const input = useMemo(() => toInput(model.input_schema, values), [model.input_schema, values]);
+  const input = useMemo(
+    () => ({ ...toInput(formSchema, values), ...(loras.length && { loras }) }),
+    [formSchema, values, loras],
+  );
   const start = useMutation({
     mutationFn: () =>
       call<{ run_id: string }>(scoped(mode, `/models/${model.id}/run`), {
@@ -113,11 +121,12 @@ function Playground({ model }: { model: ModelDetail }) {
         <form onSubmit={submit} className="card" aria-labelledby="form-title">
           <h2 id="form-title">Input</h2>
           <SchemaForm
-            schema={model.input_schema}
+            schema={formSchema}
             values={values}
             onChange={setValues}
             upload={async (file) => (await uploadFile(mode, file)).id}
           />
+          {loraField ? <LorasPicker field={loraField} value={loras} onChange={setLoras} /> : null}
           <label>
             Run with key ({mode})
             <select value={keyId} onChange={(e) => setKeyId(e.target.value)} required>
