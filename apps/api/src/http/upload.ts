@@ -118,6 +118,25 @@ function checkedHead(req: RouteContext["req"], files: readonly string[] | "body"
   return multipart;
 }
 
+/** A multipart form's parser, within the form's limits; 400 when the form has no boundary. */
+function formParser(req: RouteContext["req"], files: readonly string[] | "body", maxBytes: number) {
+  try {
+    return busboy({
+      headers: req.headers,
+      limits: {
+        // An upload's form may carry parts beside its file (Replicate's clients add a `metadata`
+        // blob): a few, drained unread.
+        files: files === "body" ? 4 : files.length,
+        fields: FIELDS_MAX,
+        fieldSize: FIELD_BYTES_MAX,
+        fileSize: maxBytes,
+      },
+    });
+  } catch {
+    throw invalid("The multipart body cannot be read (its boundary is missing).");
+  }
+}
+
 /** `files`: the form's file fields, or "body": the body is one file (`file`), raw or in a form. */
 async function receive<T>(
   ctx: RouteContext,
@@ -164,22 +183,7 @@ async function receive<T>(
     if (!multipart) {
       take("file", req);
     } else {
-      let parser: busboy.Busboy;
-      try {
-        parser = busboy({
-          headers: req.headers,
-          limits: {
-            // An upload's form may carry parts beside its file (Replicate's clients add a
-            // `metadata` blob): a few, drained unread.
-            files: files === "body" ? 4 : files.length,
-            fields: FIELDS_MAX,
-            fieldSize: FIELD_BYTES_MAX,
-            fileSize: maxBytes,
-          },
-        });
-      } catch {
-        throw invalid("The multipart body cannot be read (its boundary is missing).");
-      }
+      const parser = formParser(req, files, maxBytes);
       const seen = new Set<string>();
       const parsed = new Promise<void>((resolve) => {
         parser.on("field", (name, value, info) => {
