@@ -28,6 +28,22 @@ describe("web console in Chromium", () => {
   let service: TestService;
   let browser: Browser;
   let page: Page;
+  /**
+   * acme/upscale's playground (not listed: opened by its id) with `image` chosen; resolves once it
+   * is uploaded (the field then holds the file's id; the chosen image is shown).
+   */
+  const upscaleWith = async (image: Buffer) => {
+    await page.getByRole("link", { name: "Models & playground" }).click();
+    await page.getByLabel("Model id").fill("acme/upscale");
+    await page.getByRole("button", { name: "Open" }).click();
+    await page.getByRole("heading", { name: "Upscale x2" }).waitFor();
+    await page
+      .getByLabel("Choose a file for image")
+      .setInputFiles({ name: "harbour.png", mimeType: "image/png", buffer: image });
+    await page.waitForFunction(() =>
+      /^file_/.test((document.getElementById("field-image") as HTMLInputElement | null)?.value ?? ""),
+    );
+  };
   let base: string;
 
   beforeAll(async () => {
@@ -271,20 +287,7 @@ describe("web console in Chromium", () => {
   });
 
   it("when a file is chosen in the playground, then it is uploaded, upscaled by acme/upscale, and shown as the run's input", async () => {
-    // Not listed (it takes an image, not an image model's prompt and sizes): opened by its id.
-    await page.getByRole("link", { name: "Models & playground" }).click();
-    await page.getByLabel("Model id").fill("acme/upscale");
-    await page.getByRole("button", { name: "Open" }).click();
-    await page.getByRole("heading", { name: "Upscale x2" }).waitFor();
-    await page.getByLabel("Choose a file for image").setInputFiles({
-      name: "harbour.png",
-      mimeType: "image/png",
-      buffer: testPng(40, 24, "a harbour at night"),
-    });
-    // Uploaded: the field now holds the file's id, and the chosen image is shown.
-    await page.waitForFunction(() =>
-      /^file_/.test((document.getElementById("field-image") as HTMLInputElement | null)?.value ?? ""),
-    );
+    await upscaleWith(testPng(40, 24, "a harbour at night"));
     await page.getByRole("img", { name: "Chosen image" }).waitFor();
     await page.getByRole("button", { name: "Run", exact: true }).click();
     const output = page.getByRole("img", { name: "Output image 1" });
@@ -611,18 +614,7 @@ describe("web console in Chromium", () => {
       .first()
       .waitFor();
     // The playground of a model that takes LoRAs picks them from the weights.
-    await page.getByRole("link", { name: "Models & playground" }).click();
-    await page.getByLabel("Model id").fill("acme/upscale");
-    await page.getByRole("button", { name: "Open" }).click();
-    await page.getByRole("heading", { name: "Upscale x2" }).waitFor();
-    await page.getByLabel("Choose a file for image").setInputFiles({
-      name: "harbour.png",
-      mimeType: "image/png",
-      buffer: testPng(16, 16, "a harbour"),
-    });
-    await page.waitForFunction(() =>
-      /^file_/.test((document.getElementById("field-image") as HTMLInputElement | null)?.value ?? ""),
-    );
+    await upscaleWith(testPng(16, 16, "a harbour"));
     await page.getByRole("button", { name: "Add a LoRA" }).click();
     await page.getByLabel("Strength 1").fill("0.5");
     await page.getByRole("button", { name: "Run", exact: true }).click();

@@ -107,18 +107,18 @@ export async function startFakeComfyUI(
     return undefined;
   }
 
-  /** A prompt that failed while executing, as ComfyUI reports it. */
-  function failed(p: FakeComfyPrompt, message: string) {
+  /** A prompt's history entry once it ended without outputs (failed or interrupted). */
+  const errorEntry = (p: FakeComfyPrompt, message: [string, Record<string, unknown>]) =>
     history.set(p.id, {
       prompt: queueItem(p),
       outputs: {},
-      status: {
-        status_str: "error",
-        completed: false,
-        messages: [["execution_error", { prompt_id: p.id, exception_message: message }]],
-      },
+      status: { status_str: "error", completed: false, messages: [message] },
       meta: {},
     });
+
+  /** A prompt that failed while executing, as ComfyUI reports it. */
+  function failed(p: FakeComfyPrompt, message: string) {
+    errorEntry(p, ["execution_error", { prompt_id: p.id, exception_message: message }]);
     p.status = "error";
     p.endedAt = preciseNow();
     running = undefined;
@@ -331,15 +331,7 @@ export async function startFakeComfyUI(
         p.status = "interrupted";
         p.endedAt = preciseNow();
         running = undefined;
-        history.set(p.id, {
-          prompt: queueItem(p),
-          outputs: {},
-          status: {
-            status_str: "error",
-            completed: false,
-            messages: [["execution_interrupted", { prompt_id: p.id }]],
-          },
-        });
+        errorEntry(p, ["execution_interrupted", { prompt_id: p.id }]);
         emit(p.clientId, "execution_interrupted", { prompt_id: p.id });
         next();
         queueUpdated();

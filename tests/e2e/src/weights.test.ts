@@ -130,6 +130,21 @@ describe("personal weights", () => {
     return api("/weights", { method: "POST", body: form }, key);
   };
   const stored = async () => readdir(join(service.env.OUTPUT_DIR!, ".weights")).catch(() => [] as string[]);
+  type RunView = { status: string; output?: { images: string[] }; error?: { code: string } };
+  /** The run, once it has ended: its view and its id. */
+  const endedRun = (runId: string, key = live) =>
+    waitFor(
+      async () => {
+        const r = (await (await api(`/runs/${runId}`, {}, key)).json()) as { data: RunView };
+        return ["COMPLETED", "FAILED", "CANCELED"].includes(r.data.status) ? { ...r.data, runId } : null;
+      },
+      { what: `run ${runId} to end` },
+    );
+  /** The run a creation answered (201), once it has ended. */
+  const ended = async (res: Response, key = live) => {
+    expect(res.status).toBe(201);
+    return endedRun(((await res.json()) as { data: { run_id: string } }).data.run_id, key);
+  };
 
   it("when a LoRA is uploaded, then its header is read, and it is the account's and the mode's alone until deleted with its bytes", async () => {
     const bytes = lora();
@@ -278,17 +293,9 @@ describe("personal weights", () => {
     );
   /** The run's output image's bytes, once it has ended. */
   const outputOf = async (runId: string) => {
-    const ended = await waitFor(
-      async () => {
-        const r = (await (await api(`/runs/${runId}`)).json()) as {
-          data: { status: string; output?: { images: string[] } };
-        };
-        return ["COMPLETED", "FAILED", "CANCELED"].includes(r.data.status) ? r.data : null;
-      },
-      { what: `run ${runId} to end` },
-    );
-    expect(ended.status).toBe("COMPLETED");
-    return Buffer.from(await (await fetch(ended.output!.images[0]!)).arrayBuffer());
+    const done = await endedRun(runId);
+    expect(done.status).toBe("COMPLETED");
+    return Buffer.from(await (await fetch(done.output!.images[0]!)).arrayBuffer());
   };
 
   it("when acme/upscale runs with LoRAs, then a LoRA of zeros leaves its output as it was, a real one changes it, and a LoRA that fits no layer is refused naming it", async () => {
@@ -349,18 +356,7 @@ describe("personal weights", () => {
         },
         liveKey,
       );
-    const ended = async (res: Response) => {
-      expect(res.status).toBe(201);
-      const runId = ((await res.json()) as { data: { run_id: string } }).data.run_id;
-      return waitFor(
-        async () => {
-          const r = (await (await api(`/runs/${runId}`, {}, liveKey)).json()) as { data: { status: string } };
-          return ["COMPLETED", "FAILED", "CANCELED"].includes(r.data.status) ? { ...r.data, runId } : null;
-        },
-        { what: `run ${runId} to end` },
-      );
-    };
-    const one = await ended(await flux([{ weights: first, scale: 0.7 }]));
+    const one = await ended(await flux([{ weights: first, scale: 0.7 }]), liveKey);
     expect(one.status).toBe("COMPLETED");
     const sent = cog.puts.find((p) => p.id === one.runId)!.input;
     expect(sent).toMatchObject({ prompt: "a cat", lora_scale: 0.7 });
@@ -372,7 +368,7 @@ describe("personal weights", () => {
     expect(createHash("sha256").update(served).digest("hex")).toBe(url.split("/weights/")[1]!.slice(0, 64));
     expect((await fetch(url.replace(/signature=[^&]+/, "signature=forged"))).status).toBe(404);
 
-    const two = await ended(await flux([{ weights: first }, { weights: second, scale: -0.5 }]));
+    const two = await ended(await flux([{ weights: first }, { weights: second, scale: -0.5 }]), liveKey);
     expect(two.status).toBe("COMPLETED");
     const again = cog.puts.find((p) => p.id === two.runId)!.input;
     expect(again.lora_weights).toBe(url);
@@ -406,16 +402,10 @@ describe("personal weights", () => {
     const queued = await flux({ prompt: "later", loras: [{ weights: doomed }] });
     expect((await api(`/weights/${doomed}`, { method: "DELETE" }, liveKey)).status).toBe(200);
     cog.finish(holder);
-    const ended = await waitFor(
-      async () => {
-        const r = (await (await api(`/runs/${queued}`, {}, liveKey)).json()) as {
-          data: { status: string; error?: { code: string }; tokens_charged?: number };
-        };
-        return r.data.status === "QUEUED" || r.data.status === "EXECUTING" ? null : r.data;
-      },
-      { what: "the run with deleted weights to end" },
-    );
-    expect(ended).toMatchObject({ status: "FAILED", error: { code: "INPUT_FILE_UNAVAILABLE" } });
+    expect(await endedRun(queued, liveKey)).toMatchObject({
+      status: "FAILED",
+      error: { code: "INPUT_FILE_UNAVAILABLE" },
+    });
     expect(cog.puts.some((p) => p.id === queued)).toBe(false);
     const row = await service.database.db.run.findUniqueOrThrow({ where: { id: queued } });
     expect(row.tokensCharged).toBe(0);
@@ -439,22 +429,19 @@ describe("personal weights", () => {
   it("when a ComfyUI workflow has a LoRA slot, then its node gets the LoRA's stable URL and strength, loads it once, and an empty slot gets strength 0", async () => {
     const { liveKey } = await service.account(1000);
     const weights = await weightsId(lora(2), liveKey);
-    const runOf = async (input: Record<string, unknown>) => {
-      const res = await api(
-        "/models/lora/comfy/run",
-        { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ input }) },
+    const runOf = async (input: Record<string, unknown>) =>
+      ended(
+        await api(
+          "/models/lora/comfy/run",
+          {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ input }),
+          },
+          liveKey,
+        ),
         liveKey,
       );
-      expect(res.status).toBe(201);
-      const runId = ((await res.json()) as { data: { run_id: string } }).data.run_id;
-      return waitFor(
-        async () => {
-          const r = (await (await api(`/runs/${runId}`, {}, liveKey)).json()) as { data: { status: string } };
-          return ["COMPLETED", "FAILED", "CANCELED"].includes(r.data.status) ? { ...r.data, runId } : null;
-        },
-        { what: `run ${runId} to end` },
-      );
-    };
     const one = await runOf({ prompt: "a fox", loras: [{ weights, scale: 0.6 }] });
     expect(one.status).toBe("COMPLETED");
     const two = await runOf({ prompt: "a fox again", loras: [{ weights }] });
