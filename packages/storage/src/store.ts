@@ -62,3 +62,16 @@ export class RangeNotSatisfiable extends Error {
     this.name = "RangeNotSatisfiable";
   }
 }
+
+/** A stored file's bytes, whole (for a worker's runner or a synchronous answer); undefined when gone. */
+export async function readStoredBytes(
+  store: Pick<OutputStore, "read">,
+  key: string,
+  signal?: AbortSignal,
+): Promise<Buffer | undefined> {
+  const object = await store.read(key, {}, signal);
+  if (!object?.body) return undefined;
+  const chunks: Buffer[] = [];
+  for await (const chunk of object.body) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}

@@ -169,22 +169,34 @@ export async function sendInputFile(
   file: { id: string; contentType: string; size: number },
   cacheControl: string,
 ): Promise<void> {
-  const gone = new AbortController();
-  res.on("close", () => gone.abort());
-  const object = await deps.outputs.store
-    .read(inputFileKey(file.id, file.contentType), {}, gone.signal)
-    .catch((error: unknown) => {
-      throw storeAway(deps.logger, res.locals.requestId, error);
-    });
-  if (!object?.body) throw new ApiError("FILE_NOT_FOUND", `No file with id ${JSON.stringify(file.id)}.`);
-  res.status(200).set({
+  const sent = await sendStored(res, deps, inputFileKey(file.id, file.contentType), {
     "Content-Type": file.contentType,
     "Content-Length": String(file.size),
-    "X-Content-Type-Options": "nosniff",
     "Content-Security-Policy": "default-src 'none'; sandbox",
     "Cache-Control": cacheControl,
   });
+  if (!sent) throw new ApiError("FILE_NOT_FOUND", `No file with id ${JSON.stringify(file.id)}.`);
+}
+
+/**
+ * A stored file streamed as the answer with `headers` (never sniffed); false, nothing sent, when
+ * the store no longer has it. The read stops when the client goes.
+ */
+async function sendStored(
+  res: Response,
+  deps: Pick<AppDeps, "outputs" | "logger">,
+  key: string,
+  headers: Record<string, string>,
+): Promise<boolean> {
+  const gone = new AbortController();
+  res.on("close", () => gone.abort());
+  const object = await deps.outputs.store.read(key, {}, gone.signal).catch((error: unknown) => {
+    throw storeAway(deps.logger, res.locals.requestId, error);
+  });
+  if (!object?.body) return false;
+  res.status(200).set({ ...headers, "X-Content-Type-Options": "nosniff" });
   await pipeline(object.body, res).catch(() => {});
+  return true;
 }
 
 const WEIGHTS_NAME = /^([0-9a-f]{64})\.safetensors$/;
@@ -217,22 +229,13 @@ const weightsFile = rawRoute({
         ? await findWeightsBySha(deps.db, sha)
         : null;
     if (!weights) throw new ApiError("NOT_FOUND", "No such weights, or their URL has expired.");
-    const gone = new AbortController();
-    res.on("close", () => gone.abort());
-    const object = await deps.outputs.store
-      .read(weightsFileKey(weights.id), {}, gone.signal)
-      .catch((error: unknown) => {
-        throw storeAway(deps.logger, res.locals.requestId, error);
-      });
-    if (!object?.body) throw new ApiError("NOT_FOUND", "No such weights, or their URL has expired.");
-    res.status(200).set({
+    // Named by their bytes: what this URL answers never changes.
+    const sent = await sendStored(res, deps, weightsFileKey(weights.id), {
       "Content-Type": "application/octet-stream",
       "Content-Length": String(weights.size),
-      "X-Content-Type-Options": "nosniff",
-      // Named by their bytes: what this URL answers never changes.
       "Cache-Control": "public, max-age=604800, immutable",
     });
-    await pipeline(object.body, res).catch(() => {});
+    if (!sent) throw new ApiError("NOT_FOUND", "No such weights, or their URL has expired.");
   },
 });
 

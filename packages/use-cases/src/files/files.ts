@@ -20,7 +20,7 @@ import {
   type File,
 } from "@svc/db";
 import { guardedGet, RefusedUrl, type GuardedAgents } from "@svc/net";
-import { FileRefused, storeInputFile, type OutputStore } from "@svc/storage";
+import { FileRefused, readStoredBytes, storeInputFile, type OutputStore } from "@svc/storage";
 
 export interface FileSettings {
   maxBytes: number;
@@ -314,9 +314,6 @@ export async function readInputFile(
 ): Promise<{ bytes: Uint8Array; contentType: string } | undefined> {
   const [file] = await findFilesById(deps.db, [id]);
   if (!file || file.deletedAt) return undefined;
-  const object = await deps.store.read(inputFileKey(file.id, file.contentType), {});
-  if (!object?.body) return undefined;
-  const chunks: Buffer[] = [];
-  for await (const chunk of object.body) chunks.push(chunk as Buffer);
-  return { bytes: Buffer.concat(chunks), contentType: file.contentType };
+  const bytes = await readStoredBytes(deps.store, inputFileKey(file.id, file.contentType));
+  return bytes && { bytes, contentType: file.contentType };
 }

@@ -22,7 +22,7 @@ import {
   type Db,
   type Weights,
 } from "@svc/db";
-import { FileRefused, storeWeightsFile } from "@svc/storage";
+import { FileRefused, readStoredBytes, storeWeightsFile } from "@svc/storage";
 import { fetchUrlInto, Unavailable, type FileDeps, type FileOwner } from "../files/files.js";
 
 export { findWeights, findWeightsBySha, listWeights, renameWeights } from "@svc/db";
@@ -189,11 +189,7 @@ export async function readWeightsFile(
 ): Promise<Uint8Array | undefined> {
   const found = await deps.db.weights.findFirst({ where: { id, deletedAt: null }, select: { id: true } });
   if (!found) return undefined;
-  const object = await deps.store.read(weightsFileKey(found.id), {});
-  if (!object?.body) return undefined;
-  const chunks: Buffer[] = [];
-  for await (const chunk of object.body) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+  return readStoredBytes(deps.store, weightsFileKey(found.id));
 }
 
 /**

@@ -1,5 +1,6 @@
 // What the OpenAI adapter's routes share: a run started from an OpenAI request (its held place
 // first, for the synchronous calls), a failed run as OpenAI's error, the run's output files.
+import { readStoredBytes } from "@svc/storage";
 import type { Response } from "express";
 import { z } from "zod";
 import {
@@ -99,11 +100,9 @@ export const outputFiles = (deps: AppDeps, run: { id: string; output: unknown })
   runFilesIn(run.output, deps.settings.PUBLIC_BASE_URL, secretsKey(deps), run.id);
 
 export async function readOutput(deps: AppDeps, key: string): Promise<Buffer> {
-  const object = await deps.outputs.store.read(key, {});
-  if (!object?.body) throw new ApiError("OUTPUT_EXPIRED", "The output file is no longer stored.");
-  const chunks: Buffer[] = [];
-  for await (const chunk of object.body) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+  const bytes = await readStoredBytes(deps.outputs.store, key);
+  if (!bytes) throw new ApiError("OUTPUT_EXPIRED", "The output file is no longer stored.");
+  return bytes;
 }
 
 /** Streams one output file, with its media type. */
