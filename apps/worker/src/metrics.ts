@@ -2,7 +2,7 @@ import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import type { Queue } from "bullmq";
-import type { PoolStats, Scheduler } from "@svc/queue";
+import type { PoolStats, Scheduler, WarmStats } from "@svc/queue";
 
 export type WorkerMetrics = ReturnType<typeof createWorkerMetrics>;
 
@@ -12,7 +12,12 @@ export type WorkerMetrics = ReturnType<typeof createWorkerMetrics>;
  */
 function poolFigures(scheduler: Scheduler) {
   let last:
-    | { at: number; value: Promise<{ pool: string; stats: PoolStats; health: Record<string, string> }[]> }
+    | {
+        at: number;
+        value: Promise<
+          { pool: string; stats: PoolStats; health: Record<string, string>; warm: WarmStats[] }[]
+        >;
+      }
     | undefined;
   return () => {
     if (!last || Date.now() - last.at > 500) {
@@ -22,6 +27,7 @@ function poolFigures(scheduler: Scheduler) {
             pool,
             stats: await scheduler.stats(pool),
             health: await scheduler.health(pool),
+            warm: (await scheduler.warmStats(pool)).servers,
           })),
         ),
       );
@@ -32,10 +38,15 @@ function poolFigures(scheduler: Scheduler) {
   };
 }
 
-/** The worker's Prometheus series. Queue depths and pools are read from Redis at each scrape. */
-export function createWorkerMetrics(queues: Record<string, Queue>, scheduler: Scheduler) {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+/** The time loads cost a server: what its misses took beyond the same number of hits (0 without hits). */
+export const loadSeconds = (w: WarmStats) =>
+  w.hits ? Math.max(0, w.missMs - (w.misses * w.hitMs) / w.hits) / 1000 : 0;
+
+/**
+ * The pool gauges: cluster-wide figures kept in Redis (capacity, leases, waiting runs, servers'
+ * health, warm routing's counts), each scrape setting them as the scheduler has them.
+ */
+function poolGauges(registry: Registry, scheduler: Scheduler) {
   const figures = poolFigures(scheduler);
   const poolGauge = (name: string, help: string, value: (stats: PoolStats) => number) =>
     new Gauge({
@@ -48,8 +59,70 @@ export function createWorkerMetrics(queues: Record<string, Queue>, scheduler: Sc
         for (const { pool, stats } of await figures()) this.set({ model: pool }, value(stats));
       },
     });
+  // Cluster-wide counts kept in Redis: gauges, each scrape setting them as the scheduler has them.
+  const warmGauge = (name: string, help: string, value: (w: WarmStats) => number) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ["model", "server"] as const,
+      registers: [registry],
+      async collect() {
+        this.reset();
+        for (const { pool, warm } of await figures())
+          for (const w of warm) this.set({ model: pool, server: w.server }, value(w));
+      },
+    });
+  return {
+    weightsHits: warmGauge(
+      "svc_weights_cache_hits",
+      "Runs with LoRAs sent to a server that had them all loaded (warm routing's hits)",
+      (w) => w.hits,
+    ),
+    weightsMisses: warmGauge(
+      "svc_weights_cache_misses",
+      "Runs with LoRAs sent to a server that had to load one or more of them",
+      (w) => w.misses,
+    ),
+    weightsLoads: warmGauge("svc_weights_loads", "LoRAs a server had to load", (w) => w.loads),
+    weightsLoadSeconds: warmGauge(
+      "svc_weights_load_seconds",
+      "Time a server spent loading LoRAs, estimated: the misses' time on the server less as many hits' mean time",
+      (w) => loadSeconds(w),
+    ),
+    poolCapacity: poolGauge(
+      "svc_pool_capacity",
+      "Runs a model can execute at once now (healthy servers x concurrency, or render threads)",
+      (s) => s.capacity,
+    ),
+    poolLeased: poolGauge("svc_pool_leased", "Slots of a model's pool leased to runs now", (s) => s.leased),
+    poolQueued: poolGauge("svc_pool_queued", "Runs waiting for a model's capacity", (s) => s.queued),
+    poolOldest: poolGauge(
+      "svc_pool_oldest_queued_seconds",
+      "Age of the run that has waited longest for a model's capacity (0 when none waits)",
+      (s) => (s.oldestQueuedAt ? Math.max(0, (Date.now() - s.oldestQueuedAt.getTime()) / 1000) : 0),
+    ),
+    serverUp: new Gauge({
+      name: "svc_model_server_up",
+      help: "1 while a model server passes its health check (its slots count), 0 while it does not",
+      labelNames: ["model", "server"] as const,
+      registers: [registry],
+      async collect() {
+        this.reset();
+        for (const { pool, health } of await figures())
+          for (const [server, state] of Object.entries(health))
+            this.set({ model: pool, server }, state === "up" ? 1 : 0); // else down[<TAB>its state]
+      },
+    }),
+  };
+}
+
+/** The worker's Prometheus series. Queue depths and pools are read from Redis at each scrape. */
+export function createWorkerMetrics(queues: Record<string, Queue>, scheduler: Scheduler) {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
   return {
     registry,
+    ...poolGauges(registry, scheduler),
     runsFinished: new Counter({
       name: "svc_runs_finished_total",
       help: "Runs finished by this worker, by model and outcome (completed, failed, canceled)",
@@ -79,30 +152,6 @@ export function createWorkerMetrics(queues: Record<string, Queue>, scheduler: Sc
       help: "Duration of one webhook delivery attempt",
       buckets: [0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10],
       registers: [registry],
-    }),
-    poolCapacity: poolGauge(
-      "svc_pool_capacity",
-      "Runs a model can execute at once now (healthy servers x concurrency, or render threads)",
-      (s) => s.capacity,
-    ),
-    poolLeased: poolGauge("svc_pool_leased", "Slots of a model's pool leased to runs now", (s) => s.leased),
-    poolQueued: poolGauge("svc_pool_queued", "Runs waiting for a model's capacity", (s) => s.queued),
-    poolOldest: poolGauge(
-      "svc_pool_oldest_queued_seconds",
-      "Age of the run that has waited longest for a model's capacity (0 when none waits)",
-      (s) => (s.oldestQueuedAt ? Math.max(0, (Date.now() - s.oldestQueuedAt.getTime()) / 1000) : 0),
-    ),
-    serverUp: new Gauge({
-      name: "svc_model_server_up",
-      help: "1 while a model server passes its health check (its slots count), 0 while it does not",
-      labelNames: ["model", "server"] as const,
-      registers: [registry],
-      async collect() {
-        this.reset();
-        for (const { pool, health } of await figures())
-          for (const [server, state] of Object.entries(health))
-            this.set({ model: pool, server }, state === "up" ? 1 : 0); // else down[<TAB>its state]
-      },
     }),
     dispatchLatency: new Histogram({
       name: "svc_dispatch_latency_seconds",

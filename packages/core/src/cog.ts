@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { z } from "zod";
-import { modelServerUrl, serverPool } from "./modelServers.js";
+import { loraCacheSetting, modelServerUrl, serverPool } from "./modelServers.js";
 import type { RunnerTraits } from "./runnerKinds.js";
 
 // Cog (replicate/cog) HTTP contract: the settings of a cog runner in the catalogue, how our
@@ -35,6 +35,8 @@ export const cogRunnerSchema = z.strictObject({
     .array(z.strictObject({ url: z.string().min(1).max(100), scale: z.string().min(1).max(100) }))
     .max(8)
     .default([]),
+  /** How many LoRAs a server keeps loaded (warm routing's guess of its cache). */
+  lora_cache: loraCacheSetting,
 });
 
 export type CogRunnerSettings = z.infer<typeof cogRunnerSchema>;

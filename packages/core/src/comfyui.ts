@@ -3,7 +3,7 @@
 // model's input fields to node inputs. The model's input schema comes from its bindings; a run's
 // input becomes the workflow it sends with POST /prompt.
 import { z } from "zod";
-import { modelServerUrl, serverPool } from "./modelServers.js";
+import { loraCacheSetting, modelServerUrl, serverPool } from "./modelServers.js";
 import type { RunnerTraits } from "./runnerKinds.js";
 import { IMAGE_SIZES, imageSizeField } from "./media.js";
 
@@ -52,6 +52,8 @@ export const comfyUIRunnerSchema = z
     workflow: comfyWorkflowSchema,
     bindings: z.array(comfyBindingSchema).min(1),
     loras: z.array(comfyLoraSlotSchema).max(8).default([]),
+    /** How many LoRAs a server keeps loaded (warm routing's guess of its cache). */
+    lora_cache: loraCacheSetting,
     health_interval_ms: z.int().min(50).default(2_000),
     request_timeout_ms: z.int().min(100).default(10_000),
   })

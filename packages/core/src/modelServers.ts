@@ -27,8 +27,29 @@ export const modelServerUrl = z
     return `${parsed.origin}${parsed.pathname.replace(/\/+$/, "")}${parsed.search}`;
   });
 
-/** The pool of a kind whose runs take places on its servers: `concurrency` slots on each. */
+/**
+ * The pool of a kind whose runs take places on its servers: `concurrency` slots on each, and the
+ * weights each keeps loaded where its runs take LoRAs (`lora_cache` where it has LoRA slots).
+ */
 export const serverPool = (
-  s: { servers: readonly string[]; health_interval_ms: number },
+  s: {
+    servers: readonly string[];
+    health_interval_ms: number;
+    loras?: readonly unknown[];
+    lora_cache?: number;
+  },
   concurrency: number,
-): PoolSpec => ({ kind: "servers", servers: s.servers, concurrency, healthIntervalMs: s.health_interval_ms });
+): PoolSpec => ({
+  kind: "servers",
+  servers: s.servers,
+  concurrency,
+  healthIntervalMs: s.health_interval_ms,
+  warmWeights: s.loras?.length ? (s.lora_cache ?? 0) : 0,
+});
+
+/**
+ * How many LoRAs a server is taken to keep loaded, for warm routing (a model's `lora_cache`; the
+ * kinds' default: cog-flux style models keep downloads in a disk cache and the URL-loading
+ * ComfyUI nodes in memory, both more than a few; 8 assumes the least of them).
+ */
+export const loraCacheSetting = z.int().min(1).max(1_000).default(8);

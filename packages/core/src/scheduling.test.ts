@@ -39,13 +39,29 @@ describe("scheduling policy", () => {
         request_timeout_ms: 10_000,
         input_map: { rename: {}, expand: {} },
         loras: [],
+        lora_cache: 8,
       }),
     ).toEqual({
       kind: "servers",
       servers: ["http://a", "http://b"],
       concurrency: 2,
       healthIntervalMs: 2_000,
+      warmWeights: 0,
     });
+    const withLoras = {
+      kind: "cog" as const,
+      servers: ["http://a"],
+      output: "image" as const,
+      concurrency: 1,
+      dispatch_attempts: 3,
+      health_interval_ms: 2_000,
+      request_timeout_ms: 10_000,
+      input_map: { rename: {}, expand: {} },
+      loras: [{ url: "lora_weights", scale: "lora_scale" }],
+      lora_cache: 5,
+    };
+    // A model whose runs take LoRAs: its servers keep lora_cache of them loaded (warm routing).
+    expect(poolOf(withLoras)).toMatchObject({ warmWeights: 5 });
     expect(poolOf({ kind: "builtin", generator: "video", delay_ms: 0 })).toEqual({ kind: "workers" });
     expect(poolOf({ kind: "builtin", generator: "echo", delay_ms: 0 })).toBeNull();
   });
@@ -56,6 +72,7 @@ describe("scheduling policy", () => {
       servers: ["http://a:1", "http://b:2"],
       concurrency: 2,
       healthIntervalMs: 1,
+      warmWeights: 0,
     };
     const slots = poolSlots(pool, ["http://b:2"], 0);
     expect(slots).toEqual(["http://b:2#0", "http://b:2#1"]);

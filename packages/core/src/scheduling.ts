@@ -11,7 +11,14 @@ export type RunPriority = (typeof RUN_PRIORITIES)[number];
  * workers have render threads. null: unlimited: its runs start as soon as a worker is free.
  */
 export type PoolSpec =
-  | { kind: "servers"; servers: readonly string[]; concurrency: number; healthIntervalMs: number }
+  | {
+      kind: "servers";
+      servers: readonly string[];
+      concurrency: number;
+      healthIntervalMs: number;
+      /** How many weights (LoRAs) each server keeps loaded, for warm routing; 0: its runs load none. */
+      warmWeights: number;
+    }
   | { kind: "workers" }
   | null;
 

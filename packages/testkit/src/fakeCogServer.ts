@@ -1,6 +1,6 @@
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server } from "node:http";
-import { readSafetensorsHeader } from "@svc/core";
+import { loraCache, type LoraCacheOptions } from "./fakeLoras.js";
 import { renderImage } from "@svc/runners";
 import { preciseNow } from "./clock.js";
 
@@ -30,12 +30,11 @@ export interface FakeCogBehaviour {
   imageSide?: number;
   /**
    * Inputs that are LoRA URLs (cog-flux style: lora_weights, extra_lora): loaded as such models
-   * load them, through a cache of the last `loraCacheSize` URLs (a URL seen again is not
-   * downloaded again), each load costing `loraLoadMs`; a file that is not safetensors fails it.
+   * load them (fakeLoras.ts: a cache of `loras.size` URLs, a load costing `loras.msPerMiB` per
+   * MiB); a file that is not safetensors fails the prediction.
    */
   loraFields?: string[];
-  loraCacheSize?: number;
-  loraLoadMs?: number;
+  loras?: LoraCacheOptions;
 }
 
 interface Prediction {
@@ -205,24 +204,12 @@ export async function startFakeCog(
     );
   };
   const now = preciseNow;
-  /** The LoRA URLs loaded, oldest first (the model's cache). */
-  const loaded: string[] = [];
+  let loras: ReturnType<typeof loraCache> | undefined;
   /** A LoRA input: from the cache, or downloaded, checked and loaded (its cost added to the prediction). */
   const loadLora = async (p: Prediction, url: string): Promise<string | undefined> => {
-    const at = loaded.indexOf(url);
-    cog.loras.push({ id: p.id, url, hit: at >= 0 });
-    if (at >= 0) {
-      loaded.push(...loaded.splice(at, 1));
-      return undefined;
-    }
-    const res = await fetch(url).catch(() => null);
-    if (!res?.ok) return `failed to download LoRA: HTTP ${res?.status ?? "error"}`;
-    const bytes = new Uint8Array(await res.arrayBuffer());
-    if (readSafetensorsHeader(bytes).kind !== "ok") return "the LoRA is not a safetensors file";
-    await new Promise((r) => setTimeout(r, cog.behaviour.loraLoadMs ?? 0));
-    loaded.push(url);
-    if (loaded.length > (cog.behaviour.loraCacheSize ?? 4)) loaded.shift();
-    return undefined;
+    const { hit, failure } = await (loras ??= loraCache(cog.behaviour.loras)).load(url);
+    cog.loras.push({ id: p.id, url, hit });
+    return failure;
   };
   /** Cog's input preparation: every URL input fetched before predict(); the failure, if any. */
   const download = async (p: Prediction): Promise<string | undefined> => {

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { WebSocketServer, type WebSocket } from "ws";
-import { readSafetensorsHeader } from "@svc/core";
+import { loraCache, type LoraCacheOptions } from "./fakeLoras.js";
 import { testPng } from "./media.js";
 import { preciseNow } from "./clock.js";
 
@@ -70,7 +70,7 @@ export interface FakeComfyUI {
 }
 
 export async function startFakeComfyUI(
-  options: { stepMs?: number; imageSide?: number; port?: number } = {},
+  options: { stepMs?: number; imageSide?: number; port?: number; loras?: LoraCacheOptions } = {},
 ): Promise<FakeComfyUI> {
   const stepMs = options.stepMs ?? 20;
   const prompts: FakeComfyPrompt[] = [];
@@ -83,26 +83,16 @@ export async function startFakeComfyUI(
   let running: FakeComfyPrompt | undefined;
   let timer: NodeJS.Timeout | undefined;
   const fake = { posted: 0, maxConcurrent: 0, loras: [] as FakeComfyUI["loras"] };
-  /** The LoRA URLs loaded, oldest first (the custom node's cache, as such nodes keep one). */
-  const loaded: string[] = [];
+  const cache = loraCache(options.loras);
 
   /** The prompt's LoRA nodes run first: each URL downloaded unless cached; the failure, if any. */
   async function loadLoras(p: FakeComfyPrompt): Promise<string | undefined> {
     for (const node of Object.values(p.prompt)) {
       if (node.class_type !== "LoadLoraFromURL" || Number(node.inputs.strength_model) === 0) continue;
       const url = String(node.inputs.url);
-      const at = loaded.indexOf(url);
-      fake.loras.push({ id: p.id, url, hit: at >= 0 });
-      if (at >= 0) {
-        loaded.push(...loaded.splice(at, 1));
-        continue;
-      }
-      const res = await fetch(url).catch(() => null);
-      if (!res?.ok) return `LoRA download failed: HTTP ${res?.status ?? "error"}`;
-      if (readSafetensorsHeader(new Uint8Array(await res.arrayBuffer())).kind !== "ok")
-        return "the LoRA is not a safetensors file";
-      loaded.push(url);
-      if (loaded.length > 4) loaded.shift();
+      const { hit, failure } = await cache.load(url);
+      fake.loras.push({ id: p.id, url, hit });
+      if (failure) return failure;
     }
     return undefined;
   }

@@ -69,6 +69,30 @@ export async function seedCogModel(
 
 type CatalogueRunner = Parameters<typeof seedCatalogue>[1][number]["runner"];
 
+/** A cog-flux style model's input schema: a prompt and up to `most` LoRAs (weights and scale). */
+export const loraModelInput = (most = 2) => ({
+  type: "object",
+  properties: {
+    prompt: { type: "string", minLength: 1 },
+    loras: {
+      type: "array",
+      maxItems: most,
+      default: [],
+      items: {
+        type: "object",
+        properties: {
+          weights: { type: "string", minLength: 1 },
+          scale: { type: "number", minimum: -2, maximum: 2, default: 1 },
+        },
+        required: ["weights"],
+        additionalProperties: false,
+      },
+    },
+  },
+  required: ["prompt"],
+  additionalProperties: false,
+});
+
 /** The catalogue model whose input schema and pricing an OpenAI-style model of each API takes. */
 const LIKE = { images: "acme/pixel-hq", videos: "acme/motion/clip", speech: "acme/voice/tone" } as const;
 

@@ -213,6 +213,7 @@ describe("Cog runner end to end", () => {
           request_timeout_ms: 2_000,
           input_map: { rename: {}, expand: {} },
           loras: [],
+          lora_cache: 8,
         },
       },
     ]);

@@ -6,6 +6,7 @@ import { writeSafetensors } from "@svc/core";
 import {
   COMFY_TXT2IMG,
   freePort,
+  loraModelInput,
   seedComfyModel,
   startFakeComfyUI,
   seedCogModel,
@@ -29,12 +30,16 @@ describe("personal weights", () => {
   let live: string;
   let test: string;
   let other: string;
+  let metricsPort: number;
 
   beforeAll(async () => {
     service = await startService({ WEIGHTS_MAX_BYTES: String(64 * 1024), WEIGHTS_PER_ACCOUNT: "3" });
     await service.startApi();
     const callbackPort = await freePort();
+    metricsPort = await freePort();
     await service.startWorker({
+      METRICS_PORT: String(metricsPort),
+      METRICS_HOST: "127.0.0.1",
       COG_CALLBACK_URL: `http://127.0.0.1:${callbackPort}`,
       COG_CALLBACK_PORT: String(callbackPort),
       COG_CALLBACK_HOST: "127.0.0.1",
@@ -43,12 +48,11 @@ describe("personal weights", () => {
       behaviour: {
         delayMs: 20,
         loraFields: ["lora_weights", "extra_lora"],
-        loraCacheSize: 2,
-        loraLoadMs: 30,
+        loras: { size: 2, msPerMiB: 30 },
       },
     });
     comfy = await startFakeComfyUI();
-    // A ComfyUI workflow with one "Load LoRA from URL" node as its LoRA slot.
+    // A ComfyUI workflow with two chained "Load LoRA from URL" nodes as its LoRA slots.
     await seedComfyModel(service.database.db, "lora/comfy", [comfy.url], {
       ...COMFY_TXT2IMG,
       workflow: {
@@ -57,33 +61,21 @@ describe("personal weights", () => {
           class_type: "LoadLoraFromURL",
           inputs: { model: ["4", 0], clip: ["4", 1], url: "", strength_model: 1, strength_clip: 1 },
         },
+        "21": {
+          class_type: "LoadLoraFromURL",
+          inputs: { model: ["20", 0], clip: ["20", 1], url: "", strength_model: 1, strength_clip: 1 },
+        },
       },
-      loras: [{ node: "20", url: "url", strength: "strength_model", strength_clip: "strength_clip" }],
+      loras: ["20", "21"].map((node) => ({
+        node,
+        url: "url",
+        strength: "strength_model",
+        strength_clip: "strength_clip",
+      })),
     });
     // A cog-flux style model: two LoRA slots, each a URL and a scale among its inputs.
     await seedCogModel(service.database.db, "lora/flux", [cog.url], {
-      input_schema: {
-        type: "object",
-        properties: {
-          prompt: { type: "string", minLength: 1 },
-          loras: {
-            type: "array",
-            maxItems: 2,
-            default: [],
-            items: {
-              type: "object",
-              properties: {
-                weights: { type: "string", minLength: 1 },
-                scale: { type: "number", minimum: -2, maximum: 2, default: 1 },
-              },
-              required: ["weights"],
-              additionalProperties: false,
-            },
-          },
-        },
-        required: ["prompt"],
-        additionalProperties: false,
-      },
+      input_schema: loraModelInput(),
       runner: {
         loras: [
           { url: "lora_weights", scale: "lora_scale" },
@@ -426,9 +418,10 @@ describe("personal weights", () => {
     expect(String(sent.lora_weights)).toMatch(/\/files\/weights\/[0-9a-f]{64}\.safetensors\?/);
   });
 
-  it("when a ComfyUI workflow has a LoRA slot, then its node gets the LoRA's stable URL and strength, loads it once, and an empty slot gets strength 0", async () => {
+  it("when a ComfyUI workflow has LoRA slots, then each node gets its LoRA's stable URL and strength, loads it once, and an empty slot gets strength 0", async () => {
     const { liveKey } = await service.account(1000);
     const weights = await weightsId(lora(2), liveKey);
+    const second = await weightsId(lora(3), liveKey);
     const runOf = async (input: Record<string, unknown>) =>
       ended(
         await api(
@@ -442,17 +435,79 @@ describe("personal weights", () => {
         ),
         liveKey,
       );
-    const one = await runOf({ prompt: "a fox", loras: [{ weights, scale: 0.6 }] });
+    const one = await runOf({
+      prompt: "a fox",
+      loras: [
+        { weights, scale: 0.6 },
+        { weights: second, scale: -0.3 },
+      ],
+    });
     expect(one.status).toBe("COMPLETED");
     const two = await runOf({ prompt: "a fox again", loras: [{ weights }] });
     expect(two.status).toBe("COMPLETED");
     const plain = await runOf({ prompt: "no lora" });
     expect(plain.status).toBe("COMPLETED");
-    const nodes = comfy.prompts.slice(-3).map((p) => p.prompt["20"]!.inputs);
-    expect(nodes[0]).toMatchObject({ strength_model: 0.6, strength_clip: 0.6 });
-    expect(String(nodes[0]!.url)).toMatch(/\/files\/weights\/[0-9a-f]{64}\.safetensors\?/);
-    expect(nodes[1]!.url).toBe(nodes[0]!.url);
-    expect(nodes[2]).toMatchObject({ strength_model: 0, strength_clip: 0 });
-    expect(comfy.loras.map((l) => l.hit)).toEqual([false, true]);
+    const [first, again, none] = comfy.prompts
+      .slice(-3)
+      .map((p) => [p.prompt["20"]!.inputs, p.prompt["21"]!.inputs]);
+    expect(first![0]).toMatchObject({ strength_model: 0.6, strength_clip: 0.6 });
+    expect(first![1]).toMatchObject({ strength_model: -0.3, strength_clip: -0.3 });
+    expect(String(first![0]!.url)).toMatch(/\/files\/weights\/[0-9a-f]{64}\.safetensors\?/);
+    expect(first![1]!.url).not.toBe(first![0]!.url);
+    expect(again![0]!.url).toBe(first![0]!.url);
+    expect(again![1]).toMatchObject({ strength_model: 0, strength_clip: 0 });
+    expect(none!.map((n) => n.strength_model)).toEqual([0, 0]);
+    expect(comfy.loras.map((l) => l.hit)).toEqual([false, false, true]);
+  });
+
+  it("when a place frees on a server that has a waiting run's LoRA loaded, then that run takes it before the account's older runs, and the workers' metrics count the hits", async () => {
+    const servers = [
+      await startFakeCog({ behaviour: { delayMs: 400, loraFields: ["lora_weights"], loras: { size: 2 } } }),
+      await startFakeCog({ behaviour: { delayMs: 400, loraFields: ["lora_weights"], loras: { size: 2 } } }),
+    ];
+    try {
+      await seedCogModel(
+        service.database.db,
+        "lora/pair",
+        servers.map((s) => s.url),
+        {
+          input_schema: loraModelInput(),
+          runner: { loras: [{ url: "lora_weights", scale: "lora_scale" }], lora_cache: 2 },
+        },
+      );
+      const { liveKey } = await service.account(1000);
+      const [x, y] = [await weightsId(lora(5), liveKey), await weightsId(lora(6), liveKey)];
+      const pair = async (weights: string) =>
+        (
+          (await (
+            await api(
+              "/models/lora/pair/run",
+              {
+                method: "POST",
+                headers: { "content-type": "application/json" },
+                body: JSON.stringify({ input: { prompt: "p", loras: [{ weights }] } }),
+              },
+              liveKey,
+            )
+          ).json()) as { data: { run_id: string } }
+        ).data.run_id;
+      // One run loads X on a server, one Y on the other; then Y's run waits before X's.
+      const first = [await pair(x), await pair(y)];
+      await waitFor(async () => servers.every((s) => s.puts.length === 1), { what: "both servers busy" });
+      const [laterY, laterX] = [await pair(y), await pair(x)];
+      for (const id of [...first, laterY, laterX])
+        expect((await endedRun(id, liveKey)).status).toBe("COMPLETED");
+      const serverOf = (id: string) => servers.findIndex((s) => s.puts.some((p) => p.id === id));
+      expect(serverOf(laterX)).toBe(serverOf(first[0]!));
+      expect(serverOf(laterY)).toBe(serverOf(first[1]!));
+      expect(servers.flatMap((s) => s.loras.map((l) => l.hit)).sort()).toEqual([false, false, true, true]);
+      const scraped = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+      const hits = [
+        ...scraped.matchAll(/^svc_weights_cache_hits\{model="lora\/pair",server="[^"]+"\} (\d+)$/gm),
+      ];
+      expect(hits.reduce((n, m) => n + Number(m[1]), 0)).toBe(2);
+    } finally {
+      await Promise.all(servers.map((s) => s.close()));
+    }
   });
 });

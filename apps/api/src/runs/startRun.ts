@@ -112,7 +112,7 @@ export async function startRun(deps: AppDeps, res: Response, request: StartRun):
     validateRunInput(model, request.input),
   );
   // LoRAs become weights of the caller's, checked against the model's declaration.
-  const input = await resolveLoraInputs(deps.weights, owner, model.inputSchema, withFiles);
+  const { input, weights } = await resolveLoraInputs(deps.weights, owner, model.inputSchema, withFiles);
   const result = await admitRun(
     {
       runs,
@@ -128,6 +128,7 @@ export async function startRun(deps: AppDeps, res: Response, request: StartRun):
       account: await deps.accountScheduling(auth.accountId),
       priority: request.priority ?? "normal",
       input,
+      weights,
       body: request.body,
       webhookUrl: request.webhookUrl ?? null,
       webhookEventsFilter: request.webhookEventsFilter ?? null,

@@ -10,7 +10,7 @@ export interface WorkerDispatcher {
   /** Forgets a held run without giving its slot back (its job will be retried: the lease stays). */
   forget(runId: string): void;
   /** Sets a pool's slots (the monitor's view of its capacity) and fills any that are free. */
-  setSlots(pool: string, slots: readonly string[]): Promise<void>;
+  setSlots(pool: string, slots: readonly string[], warmWeights?: number): Promise<void>;
   /** Gives back lapsed leases and fills the pools (and every pool with room). */
   tick(pools?: readonly string[]): Promise<void>;
   relocate: Scheduler["relocate"];
@@ -149,8 +149,8 @@ export function workerDispatcher(deps: {
       held.delete(runId);
       await await releases.submit({ runId, at: performance.now() });
     },
-    async setSlots(pool, slots) {
-      await launch(await scheduler.setSlots(pool, slots));
+    async setSlots(pool, slots, warmWeights) {
+      await launch(await scheduler.setSlots(pool, slots, warmWeights));
     },
     tick,
     relocate: scheduler.relocate,

@@ -86,6 +86,7 @@ export function startPoolMonitor(deps: {
         spec.servers.filter((_, i) => up[i]),
         0,
       ),
+      spec.warmWeights,
     );
   }
 

@@ -205,6 +205,10 @@ export const serviceEnvSchema = baseEnvSchema.extend({
     int(1_000, 3_600_000).default(60_000),
     "A slot leased for a run (a place on a model server) is given back this long after the worker holding it stopped renewing it (a crash). Keep it above RUN_LOCK_MS, so that the worker that takes the run over finds its lease.",
   ),
+  WEIGHTS_ROUTING_WAIT_MS: doc(
+    int(-1, 600_000).default(2_000),
+    "Warm routing of runs with LoRAs: when a place on a model server frees, an account's run whose weights that server has loaded may go before the account's older runs, but the oldest is passed over so for at most this long (ms). -1 turns warm routing off (each account's runs go oldest first). Fairness between accounts is unchanged either way.",
+  ),
   SECRETS_KEY: doc(
     z
       .string({ error: "required: 32 random bytes in base64 (e.g. `openssl rand -base64 32`)" })

@@ -79,6 +79,8 @@ export interface WaitingRun {
   keyMaxConcurrentRuns: number | null;
   /** Its input as JSON, kept while it waits when small (INPUT_KEPT_MAX_BYTES). */
   input?: string;
+  /** The weights it loads (their sha256), for warm routing: only where the pool's servers keep some. */
+  weights?: readonly string[];
 }
 
 /** The largest input kept with a waiting run (a million waiting runs then hold at most 2 GB). */
@@ -100,7 +102,28 @@ export interface SchedulerSettings {
   leaseMs: number;
   /** ACCOUNT_MAX_CONCURRENT_RUNS. */
   defaultLimit: number;
+  /**
+   * WEIGHTS_ROUTING_WAIT_MS: how long warm routing may pass over an account's oldest run for
+   * one whose weights a free server holds; null: routing off (runs go oldest first).
+   */
+  warmWaitMs?: number | null;
 }
+
+/** A server's weights figures in a pool, counted since the scheduler's state began. */
+export interface WarmStats {
+  server: string;
+  /** Runs that found every weights they name loaded on the server, and runs that did not. */
+  hits: number;
+  misses: number;
+  /** Weights the server had to load. */
+  loads: number;
+  /** How long the hits and the misses held their slot (ms, summed). */
+  hitMs: number;
+  missMs: number;
+}
+
+/** The length of the shas the scheduler keeps (64 bits of sha256: no collision among a catalogue's weights). */
+const WARM_KEY_LENGTH = 16;
 
 const quads = (flat: string[]): Dispatched[] => {
   const out: Dispatched[] = [];
@@ -126,7 +149,21 @@ const waitingRunPayload = (run: WaitingRun) => ({
   k: run.keyId,
   kc: run.keyMaxConcurrentRuns,
   ...(run.input !== undefined && run.input.length <= INPUT_KEPT_MAX_BYTES && { i: run.input }),
+  ...(run.weights?.length && { wt: run.weights.map((w) => w.slice(0, WARM_KEY_LENGTH)).join(" ") }),
 });
+
+function warmStats(flat: Record<string, string>): WarmStats[] {
+  const by = new Map<string, WarmStats>();
+  const field = { h: "hits", m: "misses", l: "loads", hms: "hitMs", mms: "missMs" } as const;
+  for (const [name, value] of Object.entries(flat)) {
+    const [kind, server] = name.split("\t") as [keyof typeof field, string];
+    if (!server || !(kind in field)) continue;
+    const entry = by.get(server) ?? { server, hits: 0, misses: 0, loads: 0, hitMs: 0, missMs: 0 };
+    entry[field[kind]] = Number(value);
+    by.set(server, entry);
+  }
+  return [...by.values()];
+}
 
 /** An account's weight and limits, and its keys', as the database has them now. */
 export interface AccountLimits {
@@ -182,7 +219,7 @@ export function redisScheduler(
   const P = K.root;
   const policy = policyOf(redis, P);
   const r = scripts(redis, policy.lua);
-  const head = () => [P, P, settings.leaseMs, settings.defaultLimit] as const;
+  const head = () => [P, P, settings.leaseMs, settings.defaultLimit, settings.warmWaitMs ?? -1] as const;
   return {
     /** Adds runs to their pools' queues and dispatches; the runs (of any pool) that got a slot. */
     async enqueue(runs: readonly WaitingRun[]): Promise<Dispatched[]> {
@@ -202,9 +239,12 @@ export function redisScheduler(
       if (!accounts.length) return [];
       return quads(await r.svcSchedAccounts(...head(), JSON.stringify(accounts.map(accountPayload))));
     },
-    /** Sets a pool's slots (its capacity now) and dispatches into any that are free. */
-    async setSlots(pool: string, slots: readonly string[]): Promise<Dispatched[]> {
-      return quads(await r.svcSchedSetSlots(...head(), pool, ...slots));
+    /**
+     * Sets a pool's slots (its capacity now) and how many weights each of its servers keeps
+     * loaded (0: its runs load none), and dispatches into any slots that are free.
+     */
+    async setSlots(pool: string, slots: readonly string[], warmWeights = 0): Promise<Dispatched[]> {
+      return quads(await r.svcSchedSetSlots(...head(), pool, warmWeights, ...slots));
     },
     /** Gives back expired leases, fills the pools; also when the next lease expires (ms), if any. */
     async tick(pools: readonly string[]): Promise<{ dispatched: Dispatched[]; nextExpiry: number | null }> {
@@ -230,6 +270,14 @@ export function redisScheduler(
     runsBefore: (pool: string, runId: string) => policy.runsBefore(pool, runId),
     async stats(pool: string): Promise<PoolStats> {
       return poolStats(await r.svcSchedStats(P, P, pool));
+    },
+    /** Each server's weights figures in the pool (warm routing's hits, misses and loads). */
+    async warmStats(pool: string): Promise<{ servers: WarmStats[]; maxPassedMs: number }> {
+      const [flat, passed] = await Promise.all([
+        redis.hgetall(K.pool(pool, "warmstats")),
+        redis.hget(K.pool(pool, "meta"), "maxpassed"),
+      ]);
+      return { servers: warmStats(flat), maxPassedMs: Number(passed ?? 0) };
     },
     /** Pools that have had runs or slots. */
     pools: (): Promise<string[]> => redis.smembers(K.pools),

@@ -10,7 +10,8 @@
 //   <pool>:heads   ZSET account -> created ms of its oldest run in line (the pool's oldest waiting
 //                  run in one read, however many accounts wait)
 //   <pool>:passes  HASH account -> pass it left the ring with (it rejoins no earlier)
-//   <pool>:meta    HASH vt (the pass of the last pick), queued (runs waiting)
+//   <pool>:meta    HASH vt (the pass of the last pick), queued (runs waiting), warmn (weights each server
+//                  keeps loaded), maxpassed (the longest warm routing passed over a run, ms)
 //   <pool>:slots   SET slot ids (the capacity: healthy servers x concurrency, or render threads)
 //   <pool>:busy    HASH slot -> run
 //   serving        HASH server slot -> run, across every pool: a server's places are the server's,
@@ -19,7 +20,13 @@
 //   srvpools:<server>  SET pools whose slots are on the server (filled when one of its places frees)
 //   <pool>:health  HASH server -> up | down, or down<TAB>its state (STARTING, HTTP 503, no answer)
 //   <pool>:held    LIST how long the last 100 runs released held their slot (ms), newest first
+//   <pool>:warmstats HASH h|m|l|hms|mms <TAB> server -> runs that found their weights loaded (hits),
+//                  runs that did not (misses), weights loaded, and the ms runs of each held the slot
+//   <pool>:passed  HASH account -> its oldest run <TAB> ms warm routing first passed it over
 //   <pool>:duty    STRING the process doing the pool's periodic duty (health checks), with a TTL
+//   warm:<server>  LIST the weights (sha256 prefixes) the server keeps loaded, newest first
+//   wanted         HASH run -> the weights it loads (space-separated), while it waits
+//   loaded         HASH run -> h | m (hit or miss) while it holds a slot, for the time it held it
 //   waiting        HASH run -> pool \t account \t lane \t key
 //   input          HASH run -> its input (JSON), when small: handed to its dispatch
 //   lease          HASH run -> pool \t slot \t account \t leased ms \t key
@@ -44,9 +51,22 @@ const GLOBAL = [
   "keylimit",
   "pools",
   "serving",
+  "wanted",
+  "loaded",
 ] as const;
 /** Keys of one pool, `<pool>:<name>`. */
-type PoolKey = "ring" | "heads" | "passes" | "meta" | "slots" | "busy" | "health" | "held" | "duty";
+type PoolKey =
+  | "ring"
+  | "heads"
+  | "passes"
+  | "meta"
+  | "slots"
+  | "busy"
+  | "health"
+  | "held"
+  | "duty"
+  | "warmstats"
+  | "passed";
 /** A run's lane while it waits: normal or low. */
 export type Lane = "n" | "l";
 
@@ -64,12 +84,13 @@ export function schedulerKeys(prefix: string) {
       string
     >),
     pool: (pool: string, name: PoolKey) => `${P}${pool}:${name}`,
+    warm: (server: string) => `${P}warm:${server}`,
   };
 }
 
 /**
  * The layout as Lua, for scripts that get the root as `P`: K.<global>, K.pool(pool, name),
- * K.lane(pool, lane, account), K.parked(pool, lane, key), K.parkedPools(key), K.serverPools(server).
+ * K.lane(pool, lane, account), K.parked(pool, lane, key), K.parkedPools(key), K.serverPools(server), K.warm(server).
  */
 export const LUA_KEYS = `local K = {}
 ${GLOBAL.map((name) => `K.${name} = P .. '${name}'`).join("\n")}
@@ -78,4 +99,5 @@ function K.lane(pool, lane, account) return P .. pool .. ':' .. lane .. ':' .. a
 function K.parked(pool, lane, key) return P .. pool .. ':p' .. lane .. ':' .. key end
 function K.parkedPools(key) return P .. 'parked:' .. key end
 function K.serverPools(server) return P .. 'srvpools:' .. server end
+function K.warm(server) return P .. 'warm:' .. server end
 `;

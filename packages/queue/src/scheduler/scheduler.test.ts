@@ -12,7 +12,10 @@ describe("scheduler (Redis)", () => {
     for (const p of prefixes) await deleteRedisPrefix(p);
     for (const c of connections) c.disconnect();
   });
-  function make(settings: { leaseMs?: number; defaultLimit?: number } = {}, connectionsCount = 1) {
+  function make(
+    settings: { leaseMs?: number; defaultLimit?: number; warmWaitMs?: number | null } = {},
+    connectionsCount = 1,
+  ) {
     const prefix = testQueuePrefix();
     prefixes.push(prefix);
     const made = Array.from({ length: connectionsCount }, () => {
@@ -21,6 +24,7 @@ describe("scheduler (Redis)", () => {
       return redisScheduler(redis, prefix, {
         leaseMs: settings.leaseMs ?? 60_000,
         defaultLimit: settings.defaultLimit ?? 100,
+        warmWaitMs: settings.warmWaitMs ?? null,
       });
     });
     return made;
@@ -235,6 +239,72 @@ describe("scheduler (Redis)", () => {
       run("acct_wf2", { pool: "m/workflow-b" }),
     ]);
     expect(both.map((d) => d.slot).sort()).toEqual(["http://comfy#0", "http://other#0"]);
+  });
+
+  /** Two servers keeping 2 weights each; a1 loads X on g1, a2 loads Y on g2; then b1 (Y) waits before b2 (X). */
+  async function warmScene(s: ReturnType<typeof redisScheduler>, pool: string) {
+    const lora = (weights: string[]) => run("acct_w", { pool, weights });
+    const [a1, a2] = [lora(["x".repeat(64)]), lora(["y".repeat(64)])];
+    await enqueue(s, [a1!, a2!]);
+    const first = await s.setSlots(pool, ["http://g1#0", "http://g2#0"], 2);
+    expect(first.map((d) => [d.runId, d.slot])).toEqual([
+      [a1!.runId, "http://g1#0"],
+      [a2!.runId, "http://g2#0"],
+    ]);
+    const [b1, b2] = [lora(["y".repeat(64)]), lora(["x".repeat(64)])];
+    expect(await enqueue(s, [b1!, b2!])).toEqual([]);
+    return { a1: a1!, a2: a2!, b1: b1!, b2: b2! };
+  }
+
+  it("when a place frees on a server that has a waiting run's weights loaded, then that run goes there before the account's older ones, and hits and misses are counted", async () => {
+    const [s] = make({ warmWaitMs: 60_000 });
+    const { a1, a2, b1, b2 } = await warmScene(s!, "m/lora");
+    // g1 holds X: the account's younger run that loads X takes it; b1 (Y) waits for g2, which holds Y.
+    expect((await s!.release([a1.runId])).map((d) => [d.runId, d.slot])).toEqual([[b2.runId, "http://g1#0"]]);
+    expect((await s!.release([a2.runId])).map((d) => [d.runId, d.slot])).toEqual([[b1.runId, "http://g2#0"]]);
+    const { servers } = await s!.warmStats("m/lora");
+    expect(servers.sort((x, y) => x.server.localeCompare(y.server))).toEqual([
+      expect.objectContaining({ server: "http://g1", hits: 1, misses: 1, loads: 1 }),
+      expect.objectContaining({ server: "http://g2", hits: 1, misses: 1, loads: 1 }),
+    ]);
+    // The misses' time on the slot was recorded when they gave it back.
+    expect(servers.every((w) => w.missMs >= 0)).toBe(true);
+  });
+
+  it("when warm routing is off, then an account's runs go oldest first whatever a server has loaded", async () => {
+    const [s] = make({ warmWaitMs: null });
+    const { a1, b1, b2 } = await warmScene(s!, "m/lora-off");
+    expect((await s!.release([a1.runId])).map((d) => d.runId)).toEqual([b1.runId]);
+    expect((await s!.warmStats("m/lora-off")).servers.find((w) => w.server === "http://g1")).toMatchObject({
+      hits: 0,
+      misses: 2,
+    });
+    expect(b2).toBeDefined();
+  });
+
+  it("when an account's oldest run has been passed over for the bound, then it goes first, warm or not", async () => {
+    const [s] = make({ warmWaitMs: 80 });
+    const { a1, a2, b1, b2 } = await warmScene(s!, "m/lora-bound");
+    const b3 = run("acct_w", { pool: "m/lora-bound", weights: ["x".repeat(64)] });
+    await enqueue(s!, [b3]);
+    // b1 (Y) is passed over for b2 (X, warm on g1)...
+    expect((await s!.release([a1.runId])).map((d) => d.runId)).toEqual([b2.runId]);
+    await new Promise((r) => setTimeout(r, 120));
+    // ...and once the bound has passed it takes g1 cold, before b3 that g1 holds warm.
+    expect((await s!.release([b2.runId])).map((d) => [d.runId, d.slot])).toEqual([[b1.runId, "http://g1#0"]]);
+    expect((await s!.warmStats("m/lora-bound")).maxPassedMs).toBeGreaterThanOrEqual(80);
+    expect((await s!.release([a2.runId])).map((d) => d.runId)).toEqual([b3.runId]);
+  });
+
+  it("when a server fails its health check, then the weights it had loaded are forgotten (a server that comes back has restarted)", async () => {
+    const [s] = make({ warmWaitMs: 60_000 });
+    const { a1, a2, b1 } = await warmScene(s!, "m/lora-restart");
+    await s!.setSlots("m/lora-restart", ["http://g2#0"], 2);
+    await s!.release([a1.runId]);
+    const back = await s!.setSlots("m/lora-restart", ["http://g1#0", "http://g2#0"], 2);
+    // g1 came back holding nothing: the oldest run goes there, not b2 (whose X it had).
+    expect(back.map((d) => [d.runId, d.slot])).toEqual([[b1.runId, "http://g1#0"]]);
+    expect(a2).toBeDefined();
   });
 
   it("when a pool's stats are read, then each busy slot of its capacity tells when its run was leased", async () => {

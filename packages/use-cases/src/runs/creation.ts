@@ -87,6 +87,9 @@ function newRunRow(command: CreateRunCommand, requestHash: string | null): NewRu
           ...(command.traceParent && { traceParent: command.traceParent }),
         },
       }),
+      ...(pool?.kind === "servers" &&
+        pool.warmWeights > 0 &&
+        command.weights?.length && { weights: command.weights }),
       accountId: command.accountId,
       priority: command.priority,
       weight: command.account.weight,

@@ -74,6 +74,7 @@ describe("run lifecycle (group commit)", () => {
           RUN_EVENTS_RETENTION_SECONDS: 60,
           SCHEDULER_LEASE_MS: 60_000,
           ACCOUNT_MAX_CONCURRENT_RUNS: 50,
+          WEIGHTS_ROUTING_WAIT_MS: 2_000,
         },
         {
           db: database.db,

@@ -96,6 +96,8 @@ export interface CreateRunCommand {
   priority: RunPriority;
   /** Validated against the model's schema, defaults applied. */
   input: Record<string, unknown>;
+  /** The sha256 of each weights its LoRAs load (warm routing sends it where they are loaded). */
+  weights?: readonly string[];
   /** The request body as sent: with an Idempotency-Key, a replay must send the same. */
   body: unknown;
   webhookUrl: string | null;

@@ -14,6 +14,7 @@ export interface RunWiringConfig {
   RUN_EVENTS_RETENTION_SECONDS: number;
   SCHEDULER_LEASE_MS: number;
   ACCOUNT_MAX_CONCURRENT_RUNS: number;
+  WEIGHTS_ROUTING_WAIT_MS: number;
 }
 
 /**
@@ -32,6 +33,7 @@ export function wireRuns(
   const scheduler = redisScheduler(deps.redis, config.QUEUE_PREFIX, {
     leaseMs: config.SCHEDULER_LEASE_MS,
     defaultLimit: config.ACCOUNT_MAX_CONCURRENT_RUNS,
+    warmWaitMs: config.WEIGHTS_ROUTING_WAIT_MS < 0 ? null : config.WEIGHTS_ROUTING_WAIT_MS,
   });
   const transport = runTransport(
     deps.redis,

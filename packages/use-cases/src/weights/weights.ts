@@ -121,17 +121,18 @@ export function presentWeights(w: Weights) {
  * made the id of weights of the owner's: an id (theirs, in the key's mode, not deleted) or an https
  * URL (fetched as new weights of theirs). The weights must be of the model's family when their
  * metadata names one, and fit the layers the model lists (x-lora-targets). Every problem is named
- * at `input.loras[i]` (400); a model without a `loras` field has nothing here to check.
+ * at `input.loras[i]` (400); a model without a `loras` field has nothing here to check. Answers
+ * the input and the sha256 of each weights (what warm routing knows them by).
  */
 export async function resolveLoraInputs(
   deps: WeightsDeps,
   owner: FileOwner,
   inputSchema: unknown,
   input: Record<string, unknown>,
-): Promise<Record<string, unknown>> {
+): Promise<{ input: Record<string, unknown>; weights: string[] }> {
   const field = loraFieldOf(inputSchema);
   const loras = input.loras;
-  if (!field || !Array.isArray(loras) || !loras.length) return input;
+  if (!field || !Array.isArray(loras) || !loras.length) return { input, weights: [] };
   const problems: ErrorDetail[] = [];
   const resolved = await Promise.all(
     (loras as { weights: string; scale?: number }[]).map(async (lora, i) => {
@@ -153,7 +154,7 @@ export async function resolveLoraInputs(
         const mismatch =
           field.targets && loraMismatch(weights.tensors as unknown as TensorShape[], field.targets);
         if (mismatch) return void problems.push({ path, message: mismatch });
-        return { weights: weights.id, scale: lora.scale ?? field.scale.default };
+        return { weights: weights.id, scale: lora.scale ?? field.scale.default, sha256: weights.sha256 };
       } catch (error) {
         if (
           error instanceof FileRefused ||
@@ -166,7 +167,11 @@ export async function resolveLoraInputs(
     }),
   );
   if (problems.length) throw new ApiError("VALIDATION_ERROR", "A LoRA of the run was refused.", problems);
-  return { ...input, loras: resolved };
+  const chosen = resolved.filter((l) => l !== undefined);
+  return {
+    input: { ...input, loras: chosen.map(({ weights, scale }) => ({ weights, scale })) },
+    weights: chosen.map((l) => l.sha256),
+  };
 }
 
 /** Weights named by a run: their id, or an https URL fetched as new weights of the owner's. */

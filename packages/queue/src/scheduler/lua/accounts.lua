@@ -1,8 +1,8 @@
--- ARGV[4]: JSON [{a: account, w: weight, c: limit or null, p: [pools it waits for], k: [{k: key,
+-- ARGV[5]: JSON [{a: account, w: weight, c: limit or null, p: [pools it waits for], k: [{k: key,
 -- c: its limit or null}]}]: settings changed by an operator or owner reach accounts and keys whose
 -- runs already wait; a higher limit fills slots now.
 local pools = purge()
-for _, e in ipairs(cjson.decode(ARGV[4])) do
+for _, e in ipairs(cjson.decode(ARGV[5])) do
   redis.call('HSET', K.weight, e.a, e.w)
   if e.c and e.c ~= cjson.null then redis.call('HSET', K.limit, e.a, e.c) else redis.call('HDEL', K.limit, e.a) end
   for _, pool in ipairs(e.p) do pools[pool] = true end

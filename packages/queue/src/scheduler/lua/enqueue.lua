@@ -1,8 +1,9 @@
--- ARGV[4]: JSON [{r: run, p: pool, a: account, t: created ms, l: "n" | "l", w: weight, c: limit,
--- k: API key, kc: the key's limit or null, i: input JSON (optional)}].
+-- ARGV[5]: JSON [{r: run, p: pool, a: account, t: created ms, l: "n" | "l", w: weight, c: limit,
+-- k: API key, kc: the key's limit or null, i: input JSON (optional), wt: the weights it loads,
+-- space-separated (optional)}].
 -- A run already waiting or leased is left as it is (the sweeper may add it again).
 local pools = purge()
-for _, e in ipairs(cjson.decode(ARGV[4])) do
+for _, e in ipairs(cjson.decode(ARGV[5])) do
   redis.call('HSET', K.weight, e.a, e.w)
   if e.c and e.c ~= cjson.null then redis.call('HSET', K.limit, e.a, e.c) else redis.call('HDEL', K.limit, e.a) end
   if e.kc and e.kc ~= cjson.null then redis.call('HSET', K.keylimit, e.k, e.kc) else redis.call('HDEL', K.keylimit, e.k) end
@@ -11,6 +12,7 @@ for _, e in ipairs(cjson.decode(ARGV[4])) do
       redis.call('ZADD', K.pool(e.p, 'heads'), 'LT', e.t, e.a)
       redis.call('HSET', K.waiting, e.r, e.p .. '\t' .. e.a .. '\t' .. e.l .. '\t' .. e.k)
       if e.i then redis.call('HSET', K.input, e.r, e.i) end
+      if e.wt then redis.call('HSET', K.wanted, e.r, e.wt) end
       redis.call('HINCRBY', K.pool(e.p, 'meta'), 'queued', 1)
       policy.join(e.p, e.a)
     end

@@ -1,12 +1,12 @@
--- ARGV[4]: run, ARGV[5]: servers to avoid (\t-separated). Moves a run's lease to a free slot of
+-- ARGV[5]: run, ARGV[6]: servers to avoid (\t-separated). Moves a run's lease to a free slot of
 -- another server (its server died mid-prediction); the run keeps executing, so it goes first.
-local run = ARGV[4]
+local run = ARGV[5]
 local v = redis.call('HGET', K.lease, run)
 if not v then return nil end
 local f = split(v)
 local pool, account, key = f[1], f[3], f[5]
 local avoid = {}
-for s in string.gmatch(ARGV[5], '([^\t]+)') do avoid[s] = true end
+for s in string.gmatch(ARGV[6], '([^\t]+)') do avoid[s] = true end
 local busy = {}
 local b = redis.call('HGETALL', K.pool(pool, 'busy'))
 for i = 1, #b, 2 do busy[b[i]] = true end

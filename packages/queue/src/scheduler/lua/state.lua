@@ -1,7 +1,10 @@
 -- Shared by the scripts that change a pool: its waiting runs, leases and slots. Given before it:
 -- P, K (keys.ts), serverNow (clock.lua), and `policy` (the fairness policy: join, leave, next,
--- charge). ARGV[2]: lease length (ms), ARGV[3]: the default concurrency limit of an account.
+-- charge). ARGV[2]: lease length (ms), ARGV[3]: the default concurrency limit of an account,
+-- ARGV[4]: how long (ms) warm routing may pass over an account's oldest run (-1: routing off).
+-- A script's own arguments start at ARGV[5].
 local now, ttl, defaultLimit = serverNow(), tonumber(ARGV[2]), tonumber(ARGV[3])
+local warmWait = tonumber(ARGV[4])
 local function split(v)
   local out = {}
   for part in string.gmatch(v, '([^\t]+)') do out[#out + 1] = part end
@@ -80,6 +83,13 @@ local function release(run, pools, held)
   redis.call('ZREM', K.leases, run)
   if redis.call('HGET', K.pool(pool, 'busy'), slot) == run then redis.call('HDEL', K.pool(pool, 'busy'), slot) end
   local server = serverOf(slot)
+  local loaded = redis.call('HGET', K.loaded, run)
+  if loaded then
+    redis.call('HDEL', K.loaded, run)
+    if held and leasedAt then
+      redis.call('HINCRBY', K.pool(pool, 'warmstats'), loaded .. 'ms\t' .. server, math.max(0, now - leasedAt))
+    end
+  end
   if server and redis.call('HGET', K.serving, slot) == run then
     redis.call('HDEL', K.serving, slot)
     -- The place is free for every model on the server, not only this run's.
@@ -115,6 +125,105 @@ local function lease(pool, run, slot, account, key)
   redis.call('ZADD', K.leases, now + ttl, run)
   redis.call('HINCRBY', K.running, account, 1)
 end
+-- Warm routing (personal weights). A server keeps the last `warmn` weights (sha256 prefixes) it
+-- was sent, newest first (K.warm(server)): learned from the runs leased to it, forgotten when it
+-- fails its health check (setSlots). Runs waiting name theirs in K.wanted.
+local WARM_SCAN = 64
+local function words(v)
+  local out = {}
+  for w in string.gmatch(v, '%S+') do out[#out + 1] = w end
+  return out
+end
+-- Whether the server of a slot holds every weights of `wanted` (its list read once per dispatch).
+local function holds(cache, slot, wanted)
+  local server = serverOf(slot)
+  if not server then return false end
+  local set = cache[server]
+  if not set then
+    set = {}
+    for _, sha in ipairs(redis.call('LRANGE', K.warm(server), 0, -1)) do set[sha] = true end
+    cache[server] = set
+  end
+  for _, sha in ipairs(words(wanted)) do
+    if not set[sha] then return false end
+  end
+  return true
+end
+-- A run that names weights took a slot: a hit (its server held them all) or a miss, counted per
+-- server with the loads; its weights become the server's newest, the oldest past `n` unloaded.
+local function loadWeights(pool, run, slot, n, cache)
+  local wanted = redis.call('HGET', K.wanted, run)
+  if not wanted then return end
+  redis.call('HDEL', K.wanted, run)
+  local server = serverOf(slot)
+  if not server then return end
+  local list = K.warm(server)
+  local held = {}
+  for _, sha in ipairs(redis.call('LRANGE', list, 0, -1)) do held[sha] = true end
+  local loads = 0
+  for _, sha in ipairs(words(wanted)) do
+    if not held[sha] then loads = loads + 1 end
+    redis.call('LREM', list, 0, sha)
+    redis.call('LPUSH', list, sha)
+  end
+  redis.call('LTRIM', list, 0, n - 1)
+  cache[server] = nil
+  local outcome = 'h'
+  if loads > 0 then outcome = 'm' end
+  redis.call('HINCRBY', K.pool(pool, 'warmstats'), outcome .. '\t' .. server, 1)
+  if loads > 0 then redis.call('HINCRBY', K.pool(pool, 'warmstats'), 'l\t' .. server, loads) end
+  redis.call('HSET', K.loaded, run, outcome)
+end
+-- The run an account gives a free slot, and that slot's index in `free`: its oldest run (normal
+-- lane first) on the last free slot; with warm routing, the oldest of its next WARM_SCAN runs
+-- whose weights a free slot's server holds, on that slot. The oldest run is passed over so for at
+-- most warmWait ms from the first time it was (K.pool(pool, 'passed')); then it goes first.
+local function pick(pool, account, free, warmn, cache)
+  local lane = 'n'
+  if redis.call('ZCARD', K.lane(pool, 'n', account)) == 0 then lane = 'l' end
+  local laneKey = K.lane(pool, lane, account)
+  if warmWait < 0 or warmn <= 0 then
+    local popped = redis.call('ZPOPMIN', laneKey)
+    return lane, popped[1], popped[2], #free
+  end
+  local runs = redis.call('ZRANGE', laneKey, 0, WARM_SCAN - 1, 'WITHSCORES')
+  if #runs == 0 then return lane, nil end
+  local ids = {}
+  for i = 1, #runs, 2 do ids[#ids + 1] = runs[i] end
+  local wanted = redis.call('HMGET', K.wanted, unpack(ids))
+  local passed = K.pool(pool, 'passed')
+  local since = redis.call('HGET', passed, account)
+  local sinceRun, sinceMs
+  if since then sinceRun, sinceMs = string.match(since, '^([^\t]+)\t(%d+)$') end
+  local choice, slot
+  if not (sinceRun == ids[1] and now - tonumber(sinceMs) >= warmWait) then
+    for i = 1, #ids do
+      if wanted[i] then
+        for j = #free, 1, -1 do
+          if holds(cache, free[j], wanted[i]) then
+            choice, slot = i, j
+            break
+          end
+        end
+      end
+      if choice then break end
+    end
+  end
+  choice, slot = choice or 1, slot or #free
+  redis.call('ZREM', laneKey, ids[choice])
+  if choice == 1 then
+    if since then
+      if sinceRun == ids[1] then
+        local most = tonumber(redis.call('HGET', K.pool(pool, 'meta'), 'maxpassed') or '0')
+        if now - tonumber(sinceMs) > most then redis.call('HSET', K.pool(pool, 'meta'), 'maxpassed', now - tonumber(sinceMs)) end
+      end
+      redis.call('HDEL', passed, account)
+    end
+  elseif sinceRun ~= ids[1] then
+    redis.call('HSET', passed, account, ids[1] .. '\t' .. now)
+  end
+  return lane, ids[choice], runs[choice * 2], slot
+end
 -- Fills the pool's free slots: the account the policy names (among those under their limit) gives
 -- its oldest normal run, else its oldest low run; a run whose key is at its own limit is parked.
 local function dispatch(pool, out)
@@ -128,35 +237,36 @@ local function dispatch(pool, out)
     end
   end
   table.sort(free, function(x, y) return x > y end)
+  local warmn = tonumber(redis.call('HGET', K.pool(pool, 'meta'), 'warmn') or '0')
+  local cache = {}
   while #free > 0 do
     local chosen, turn = policy.next(pool, underLimit)
     if not chosen then break end
-    local lane = 'n'
-    local popped = redis.call('ZPOPMIN', K.lane(pool, 'n', chosen))
-    if #popped == 0 then
-      lane = 'l'
-      popped = redis.call('ZPOPMIN', K.lane(pool, 'l', chosen))
-    end
+    local lane, run, created, at = pick(pool, chosen, free, warmn, cache)
     refreshHead(pool, chosen)
     local key
-    if #popped > 0 then key = split(redis.call('HGET', K.waiting, popped[1]) or '')[4] end
-    if #popped == 0 then
+    if run then key = split(redis.call('HGET', K.waiting, run) or '')[4] end
+    if not run then
       policy.leave(pool, chosen)
     elseif key and keyFull(key) then
       -- Its key runs as many as it may: the run waits aside, and the account's next run is tried.
-      redis.call('ZADD', K.parked(pool, lane, key), popped[2], popped[1])
+      redis.call('ZADD', K.parked(pool, lane, key), created, run)
       redis.call('SADD', K.parkedPools(key), pool)
       if waitingOf(pool, chosen) == 0 then policy.leave(pool, chosen) end
     else
-      local run = popped[1]
       redis.call('HDEL', K.waiting, run)
       local input = redis.call('HGET', K.input, run)
       if input then redis.call('HDEL', K.input, run) end
       redis.call('HINCRBY', K.pool(pool, 'meta'), 'queued', -1)
       policy.charge(pool, chosen, turn)
       if waitingOf(pool, chosen) == 0 then policy.leave(pool, chosen) end
-      local slot = table.remove(free)
+      local slot = table.remove(free, at)
       lease(pool, run, slot, chosen, key)
+      if warmn > 0 then
+        loadWeights(pool, run, slot, warmn, cache)
+      else
+        redis.call('HDEL', K.wanted, run)
+      end
       out[#out + 1] = run
       out[#out + 1] = slot
       out[#out + 1] = pool
