@@ -331,6 +331,42 @@ describe("svc admin commands", () => {
     expect(JSON.stringify(ours)).not.toContain("a long enough password");
   });
 
+  it("when weights are published and unpublished, then the listing shows it and each change is audited; unknown weights are refused", async () => {
+    const [{ id: accountId }] = await json("accounts", "create", "--name", "lora studio");
+    const weights = await database.db.weights.create({
+      data: {
+        id: "wts_cli_published",
+        accountId,
+        mode: "live",
+        name: "house style",
+        size: 10,
+        sha256: "c".repeat(64),
+        tensorCount: 2,
+        layers: [],
+        tensors: [],
+        baseHints: [],
+        origin: "upload",
+      },
+    });
+    await run("weights", "publish", weights.id, "--reason", "house style for all");
+    expect(await json("weights", "list", "--published")).toEqual([
+      expect.objectContaining({ id: weights.id, account_id: accountId, published: true }),
+    ]);
+    await run("weights", "unpublish", weights.id);
+    expect(await json("weights", "list", "--published")).toEqual([]);
+    expect((await run("weights", "list", "--account", accountId))[0]).toContain(weights.id);
+    const audited = await database.db.auditEntry.findMany({
+      where: { targetId: weights.id },
+      orderBy: { createdAt: "asc" },
+    });
+    expect(audited.map((a) => [a.action, a.reason])).toEqual([
+      ["weights.publish", "house style for all"],
+      ["weights.unpublish", "svc weights unpublish"],
+    ]);
+    await expect(run("weights", "publish", "wts_nothing")).rejects.toThrow(/no weights wts_nothing/);
+    await expect(run("weights", "publish", "acct_x")).rejects.toThrow(/usage: weights publish/);
+  });
+
   it("when a grant would pass what a balance holds, then the CLI refuses it and nothing moves", async () => {
     const [{ id }] = await json("accounts", "create", "--name", "full", "--tokens", "2147483647");
     await expect(run("tokens", "grant", "--account", id, "--amount", "1")).rejects.toThrow(/2147483647/);

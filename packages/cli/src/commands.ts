@@ -12,6 +12,7 @@ import { KEY_COMMANDS } from "./commands/keys.js";
 import { IMPORT_COMMANDS } from "./commands/modelImport.js";
 import { MODEL_COMMANDS } from "./commands/models.js";
 import { USER_COMMANDS } from "./commands/users.js";
+import { WEIGHTS_COMMANDS } from "./commands/weights.js";
 
 export { UsageError, type CommandSettings } from "./command.js";
 export { DEMO_ACCOUNT_NAME, DEMO_EMAIL, DEMO_OPERATOR_EMAIL } from "./commands/demo.js";
@@ -24,6 +25,7 @@ const COMMANDS: Record<string, Command> = {
   ...MODEL_COMMANDS,
   ...IMPORT_COMMANDS,
   ...COG_COMMANDS,
+  ...WEIGHTS_COMMANDS,
 };
 
 export const USAGE = `usage: svc <command> [options]

@@ -264,6 +264,33 @@ export function signedWeightsUrl(
   return `${base}/files/weights/${sha256}.safetensors?expires=${expires}&signature=${weightsSignature(secretsKey, sha256, expires)}`;
 }
 
+/** What a run's `weights` value names. */
+export type WeightsRef =
+  | { kind: "id"; id: string }
+  | { kind: "sha256"; sha256: string }
+  | { kind: "fetch"; url: string }
+  | { kind: "unknown"; url: string };
+
+/**
+ * Reads a run's `weights` value: a URL of ours names weights (the API's `/api/v1/weights/{id}`,
+ * or the URL model servers are given, `/files/weights/<sha256>.safetensors`, by their bytes:
+ * either way only weights the caller may name are found); another https URL is fetched as new
+ * weights; anything else is an id.
+ */
+export function weightsRef(ref: string, publicBaseUrl: string): WeightsRef {
+  const base = publicBaseUrl.replace(/\/$/, "");
+  if (ref.startsWith(`${base}/`)) {
+    const path = ref.slice(base.length).split(/[?#]/)[0]!;
+    const byId = /^\/api\/v1\/weights\/([A-Za-z0-9_]+)$/.exec(path);
+    if (byId) return { kind: "id", id: byId[1]! };
+    const bySha = /^\/files\/weights\/([0-9a-f]{64})\.safetensors$/.exec(path);
+    if (bySha) return { kind: "sha256", sha256: bySha[1]! };
+    return { kind: "unknown", url: ref };
+  }
+  if (/^https:\/\//i.test(ref)) return { kind: "fetch", url: ref };
+  return { kind: "id", id: ref };
+}
+
 /** Whether a signed weights URL's parts are genuine and still valid at `now` (s). */
 export function weightsSignatureValid(
   secretsKey: Buffer,

@@ -1,4 +1,4 @@
-import { signedWeightsUrl, WEIGHTS_URL_WINDOW_S, weightsSignatureValid } from "./files.js";
+import { signedWeightsUrl, WEIGHTS_URL_WINDOW_S, weightsRef, weightsSignatureValid } from "./files.js";
 import { loraFieldOf, loraMismatch, type LoraTarget } from "./lora.js";
 
 const targets: LoraTarget[] = [{ name: "F_0", down: ["r", 64, 3, 3], up: [64, "r", 1, 1] }];
@@ -52,5 +52,26 @@ describe("weights URLs", () => {
     expect(weightsSignatureValid(key, "b".repeat(64), expires, signature, t)).toBe(false);
     expect(weightsSignatureValid(Buffer.alloc(32, 4), sha, expires, signature, t)).toBe(false);
     expect(weightsSignatureValid(key, sha, expires, signature, expires + 1)).toBe(false);
+  });
+
+  it("when a run names weights by a URL of ours, then it names them by id or by their bytes; another https URL is fetched, anything else is an id", () => {
+    const base = "https://api.test/";
+    expect(weightsRef("wts_1", base)).toEqual({ kind: "id", id: "wts_1" });
+    expect(weightsRef("https://api.test/api/v1/weights/wts_2", base)).toEqual({ kind: "id", id: "wts_2" });
+    const served = signedWeightsUrl(base, key, sha, 1_800_000_000);
+    expect(weightsRef(served, base)).toEqual({ kind: "sha256", sha256: sha });
+    expect(weightsRef("https://api.test/files/abc", base)).toEqual({
+      kind: "unknown",
+      url: "https://api.test/files/abc",
+    });
+    expect(weightsRef("https://hf.test/x.safetensors", base)).toEqual({
+      kind: "fetch",
+      url: "https://hf.test/x.safetensors",
+    });
+    // Over plain HTTP (a local install), our URLs are still ours, never fetched.
+    expect(weightsRef("http://127.0.0.1:3000/api/v1/weights/wts_3", "http://127.0.0.1:3000")).toEqual({
+      kind: "id",
+      id: "wts_3",
+    });
   });
 });

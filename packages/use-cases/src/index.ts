@@ -11,6 +11,7 @@ export * from "./operator/accounts.js";
 export * from "./operator/people.js";
 export * from "./operator/models.js";
 export * from "./operator/keys.js";
+export * from "./operator/weights.js";
 export * from "./webhooks/sendDeliveries.js";
 export * from "./webhooks/endpoints.js";
 export * from "./runs/admission.js";

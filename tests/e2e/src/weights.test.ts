@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import Replicate from "replicate";
+import { runCommand } from "@svc/cli";
 import { writeSafetensors } from "@svc/core";
 import {
   COMFY_TXT2IMG,
@@ -374,6 +375,49 @@ describe("personal weights", () => {
     await api(`/weights/${second}`, { method: "DELETE" }, liveKey);
     const gone = await flux([{ weights: second }]);
     expect(gone.status).toBe(400);
+  });
+
+  it("when the operator publishes weights, then every account lists them and runs with them in both modes, only the owner deletes them, and unpublished they are the owner's alone again", async () => {
+    const owner = await service.account(1000);
+    const stranger = await service.account(1000);
+    const id = await weightsId(lora(2), owner.liveKey);
+    const flux = (weights: string, key: string) =>
+      api(
+        "/models/lora/flux/run",
+        {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ input: { prompt: "house style", loras: [{ weights }] } }),
+        },
+        key,
+      );
+    const asCli = (...argv: string[]) =>
+      runCommand(service.database.db, argv, () => {}, { API_KEYS_PER_MODE_MAX: 20 });
+    // Not published: another account can name them neither by id nor by a URL of ours.
+    const byApiUrl = `${service.base}/api/v1/weights/${id}`;
+    const one = await ended(await flux(byApiUrl, owner.liveKey), owner.liveKey);
+    expect(one.status).toBe("COMPLETED");
+    const served = String(cog.puts.find((p) => p.id === one.runId)!.input.lora_weights);
+    for (const ref of [id, byApiUrl, served]) {
+      const refused = await flux(ref, stranger.liveKey);
+      expect(refused.status).toBe(400);
+      expect(JSON.stringify(await refused.json())).toContain("input.loras[0]");
+    }
+    await asCli("weights", "publish", id, "--reason", "house style");
+    for (const key of [stranger.liveKey, stranger.testKey]) {
+      const listed = (await (await api("/weights", {}, key)).json()) as {
+        data: { weights: { id: string; published: boolean }[] };
+      };
+      expect(listed.data.weights).toContainEqual(expect.objectContaining({ id, published: true }));
+      expect((await ended(await flux(id, key), key)).status).toBe("COMPLETED");
+    }
+    expect((await ended(await flux(served, stranger.liveKey), stranger.liveKey)).status).toBe("COMPLETED");
+    const denied = await api(`/weights/${id}`, { method: "DELETE" }, stranger.liveKey);
+    expect(denied.status).toBe(403);
+    await asCli("weights", "unpublish", id);
+    expect((await api(`/weights/${id}`, {}, stranger.liveKey)).status).toBe(404);
+    expect((await flux(id, stranger.liveKey)).status).toBe(400);
+    expect((await api(`/weights/${id}`, { method: "DELETE" }, owner.liveKey)).status).toBe(200);
   });
 
   it("when weights are deleted after a run that names them was made and before it starts, then it fails INPUT_FILE_UNAVAILABLE, charged nothing", async () => {

@@ -101,6 +101,10 @@ export const WeightsView = z
       description: "The base model its metadata names (ss_base_model_version, modelspec.architecture)",
     }),
     origin: z.enum(["upload", "url"]),
+    published: z.boolean().meta({
+      description:
+        "Published by the operator: every account's runs may name them (listed to all; only their owner deletes them)",
+    }),
     created_at: timestamp,
   })
   .meta({ id: "Weights" });

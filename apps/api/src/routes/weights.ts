@@ -138,12 +138,12 @@ const listWeightsRoute = route({
   method: "get",
   path: "/weights",
   tags,
-  summary: "List weights, newest first",
+  summary: "List weights (yours and the published ones), newest first",
   query: z.object({ limit: pageLimit, cursor: cursorSchema }),
   reply: {
     status: 200,
     schema: R.WeightsList,
-    description: "A page of the caller's weights (of the key's mode)",
+    description: "A page of the caller's weights (of the key's mode) and the operator's published ones",
   },
   async handler({ query }, ctx) {
     const found = await listWeights(ctx.deps.db, ownerOf(ctx.res), query.limit + 1, query.cursor);
@@ -173,11 +173,17 @@ const deleteWeightsRoute = route({
   tags,
   summary: "Delete weights (their stored bytes go with them)",
   params: byId,
-  errors: [404],
+  errors: [403, 404],
   reply: { status: 200, schema: R.WeightsDeleted, description: "Deleted" },
   async handler({ params }, ctx) {
-    if (!(await removeWeights(ctx.deps.weights, owner(ctx), params.weightsId)))
+    if (!(await removeWeights(ctx.deps.weights, owner(ctx), params.weightsId))) {
+      if (await findWeights(ctx.deps.db, ownerOf(ctx.res), params.weightsId))
+        throw new ApiError(
+          "FORBIDDEN",
+          "These weights are published by the operator; only their owner can delete them.",
+        );
       throw notFound(params.weightsId);
+    }
     return { data: { id: params.weightsId, deleted: true as const } };
   },
 });

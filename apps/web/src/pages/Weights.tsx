@@ -8,7 +8,20 @@ import { DataTable, type Column } from "../table";
 import { Confirm, Empty, ErrorMessage, Loading, number, PageHeader, Time } from "../ui";
 
 const COLUMNS: Column<WeightsView>[] = [
-  { header: "Name", cell: (w) => w.name },
+  {
+    header: "Name",
+    cell: (w) => (
+      <>
+        {w.name}
+        {w.published ? (
+          <>
+            {" "}
+            <span className="badge">published</span>
+          </>
+        ) : null}
+      </>
+    ),
+  },
   { header: "Id", cell: (w) => <code>{w.id}</code> },
   { header: "Rank", numeric: true, cell: (w) => w.rank ?? <span className="muted">mixed</span> },
   { header: "Layers", numeric: true, cell: (w) => w.layers.length },
@@ -99,7 +112,8 @@ export function Weights() {
       <PageHeader title="Weights" />
       <p className="lead">
         Your LoRAs ({mode}): name them in a run's <code>loras</code> (models that take them say so in their
-        input) by their id. They are kept until you delete them.
+        input) by their id. They are kept until you delete them. Weights marked published are the operator's,
+        for every account.
       </p>
       <UploadWeights />
       <ErrorMessage error={weights.error} />
@@ -115,11 +129,13 @@ export function Weights() {
             {
               header: "Actions",
               hiddenHeader: true,
-              cell: (w) => (
-                <button type="button" className="danger" onClick={() => setDeleting(w)}>
-                  Delete<span className="visually-hidden"> {w.name}</span>
-                </button>
-              ),
+              // Published weights are deleted by their owner through the API, not from every account's list.
+              cell: (w) =>
+                w.published ? null : (
+                  <button type="button" className="danger" onClick={() => setDeleting(w)}>
+                    Delete<span className="visually-hidden"> {w.name}</span>
+                  </button>
+                ),
             },
           ]}
         />

@@ -1,6 +1,7 @@
 // Personal weights (issue #60): an account's safetensors files, kept until deleted.
 import { newId } from "@svc/core";
 import type { Db } from "../client.js";
+import type { Prisma } from "../generated/prisma/client.js";
 import { NEWEST_FIRST, pastPosition, type Position } from "./keyset.js";
 import type { Owner } from "./webhooks.js";
 
@@ -32,22 +33,34 @@ export function createWeightsWithinCap(db: Db, owner: Owner, id: string, max: nu
   });
 }
 
-/** The owner's weights, while they are there. */
+/** What an owner may name: their own weights (of the mode), and those an operator published. */
+const visibleTo = (owner: Owner) => ({ OR: [{ ...owner }, { publishedAt: { not: null } }] });
+
+/** Weights the owner may name (theirs or published), while they are there. */
 export function findWeights(db: Db, owner: Owner, id: string) {
-  return db.weights.findFirst({ where: { id, ...owner, deletedAt: null } });
+  return db.weights.findFirst({ where: { id, deletedAt: null, ...visibleTo(owner) } });
 }
 
+/** Weights of these bytes the owner may name (theirs first, then published), while they are there. */
+export function findVisibleWeightsBySha(db: Db, owner: Owner, sha256: string) {
+  return db.weights.findFirst({
+    where: { sha256, deletedAt: null, ...visibleTo(owner) },
+    orderBy: { publishedAt: { sort: "desc", nulls: "first" } },
+  });
+}
+
+/** The owner's weights and the published ones, newest first. */
 export function listWeights(db: Db, owner: Owner, limit: number, after?: Position) {
   return db.weights.findMany({
-    where: { ...owner, deletedAt: null, ...pastPosition(after) },
+    where: { deletedAt: null, ...visibleTo(owner), ...pastPosition(after) },
     orderBy: NEWEST_FIRST,
     take: limit,
   });
 }
 
-/** Marks the owner's weights deleted; the row as it was, or null when it was not there. */
+/** Marks the owner's weights deleted; the row as it was, or null when it was not theirs or not there. */
 export async function deleteWeights(db: Db, owner: Owner, id: string) {
-  const found = await findWeights(db, owner, id);
+  const found = await db.weights.findFirst({ where: { id, ...owner, deletedAt: null } });
   if (!found) return null;
   const { count } = await db.weights.updateMany({
     where: { id, ...owner, deletedAt: null },
@@ -64,6 +77,33 @@ export function renameWeights(db: Db, owner: Owner, id: string, name: string) {
 /** Weights still there that hold these bytes (any of them serves a URL named by the bytes). */
 export function findWeightsBySha(db: Db, sha256: string) {
   return db.weights.findFirst({ where: { sha256, deletedAt: null }, orderBy: { createdAt: "asc" } });
+}
+
+/**
+ * Publishes weights for every account, or takes them back (an operator's change): the row before
+ * and after, or null when there are no such weights.
+ */
+export async function setWeightsPublished(tx: Prisma.TransactionClient, id: string, published: boolean) {
+  const before = await tx.weights.findFirst({ where: { id, deletedAt: null } });
+  if (!before) return null;
+  const after = await tx.weights.update({
+    where: { id },
+    data: { publishedAt: published ? (before.publishedAt ?? new Date()) : null },
+  });
+  return { before, after };
+}
+
+/** Every account's weights for an operator: one account's, or the published ones. */
+export function listAllWeights(db: Db, filter: { accountId?: string; published?: boolean }, limit = 500) {
+  return db.weights.findMany({
+    where: {
+      deletedAt: null,
+      ...(filter.accountId && { accountId: filter.accountId }),
+      ...(filter.published && { publishedAt: { not: null } }),
+    },
+    orderBy: NEWEST_FIRST,
+    take: limit,
+  });
 }
 
 /** Weights by id whoever owns them (the worker's view: the run's creation checked the owner). */

@@ -1757,7 +1757,7 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** List weights, newest first */
+        /** List weights (yours and the published ones), newest first */
         get: {
             parameters: {
                 query?: {
@@ -1770,7 +1770,7 @@ export type paths = {
             };
             requestBody?: never;
             responses: {
-                /** @description A page of the caller's weights (of the key's mode) */
+                /** @description A page of the caller's weights (of the key's mode) and the operator's published ones */
                 200: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -2227,6 +2227,17 @@ export type paths = {
                 };
                 /** @description Missing, malformed, unknown or revoked API key (UNAUTHORIZED); WWW-Authenticate: Bearer */
                 401: {
+                    headers: {
+                        /** @description Id of this request: the client's, if well formed, else a new one */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Console only: missing or wrong X-CSRF-Token, a cross-site request, or an action the user's role does not allow (FORBIDDEN) */
+                403: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
                         "X-Request-Id"?: string;
@@ -9351,6 +9362,8 @@ export type components = {
             base_hints: string[];
             /** @enum {string} */
             origin: "upload" | "url";
+            /** @description Published by the operator: every account's runs may name them (listed to all; only their owner deletes them) */
+            published: boolean;
             /**
              * Format: date-time
              * @example 2026-11-21T06:49:03.120Z

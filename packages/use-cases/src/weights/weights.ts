@@ -10,12 +10,14 @@ import {
   loraMismatch,
   signedWeightsUrl,
   weightsFileKey,
+  weightsRef,
   type ErrorDetail,
   type TensorShape,
 } from "@svc/core";
 import {
   createWeightsWithinCap,
   deleteWeights,
+  findVisibleWeightsBySha,
   findWeights,
   findWeightsById,
   newWeightsId,
@@ -112,6 +114,7 @@ export function presentWeights(w: Weights) {
     layers: w.layers,
     base_hints: w.baseHints,
     origin: w.origin as "upload" | "url",
+    published: w.publishedAt !== null,
     created_at: w.createdAt.toISOString(),
   };
 }
@@ -140,7 +143,10 @@ export async function resolveLoraInputs(
       try {
         const weights = await weightsOf(deps, owner, lora.weights);
         if (!weights)
-          return void problems.push({ path, message: `no weights ${lora.weights} of this account and mode` });
+          return void problems.push({
+            path,
+            message: `no weights ${lora.weights} of this account and mode, nor published`,
+          });
         const family = field.family;
         if (
           family &&
@@ -174,17 +180,28 @@ export async function resolveLoraInputs(
   };
 }
 
-/** Weights named by a run: their id, or an https URL fetched as new weights of the owner's. */
-async function weightsOf(deps: WeightsDeps, owner: FileOwner, ref: string) {
+/**
+ * Weights named by a run (weightsRef): an id or a URL of ours, found among those the owner may
+ * name, or an https URL fetched as new weights of the owner's.
+ */
+async function weightsOf(deps: WeightsDeps, owner: FileOwner, value: string) {
   const account = { accountId: owner.accountId, mode: owner.mode };
-  if (/^https:\/\//.test(ref)) {
-    const name = decodeURIComponent(new URL(ref).pathname.split("/").pop() ?? "").replace(
-      /\.safetensors$/i,
-      "",
-    );
-    return weightsFromUrl(deps, owner, ref, name.slice(0, 200) || "weights");
+  const ref = weightsRef(value, deps.files.files.publicBaseUrl);
+  switch (ref.kind) {
+    case "id":
+      return findWeights(deps.files.db, account, ref.id);
+    case "sha256":
+      return findVisibleWeightsBySha(deps.files.db, account, ref.sha256);
+    case "unknown":
+      return null;
+    case "fetch": {
+      const name = decodeURIComponent(new URL(ref.url).pathname.split("/").pop() ?? "").replace(
+        /\.safetensors$/i,
+        "",
+      );
+      return weightsFromUrl(deps, owner, ref.url, name.slice(0, 200) || "weights");
+    }
   }
-  return findWeights(deps.files.db, account, ref);
 }
 
 /** Weights' bytes by id, for a run that applies them (its creation checked whose they are); undefined once deleted. */
