@@ -29,6 +29,8 @@ export function builtinTraits(s: BuiltinSettings): RunnerTraits {
     output: s.generator === "upscale" ? "image" : s.generator,
     files: "ids",
     weights: "ids",
+    // The upscaler applies LoRAs to its own network, as many as its input takes.
+    loraSlots: s.generator === "upscale" ? 8 : 0,
     executesWhereLeased: false,
   };
 }

@@ -156,5 +156,6 @@ export const cogTraits = (s: CogRunnerSettings): RunnerTraits => ({
   output: s.output,
   files: "urls",
   weights: "urls",
+  loraSlots: s.loras.length,
   executesWhereLeased: false,
 });

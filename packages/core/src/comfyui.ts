@@ -236,6 +236,7 @@ export const comfyUITraits = (s: ComfyUISettings): RunnerTraits => ({
   output: s.output,
   files: "ids",
   weights: "urls",
+  loraSlots: s.loras.length,
   executesWhereLeased: true,
 });
 

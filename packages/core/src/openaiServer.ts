@@ -179,5 +179,8 @@ export const openAIServerTraits = (s: OpenAIServerSettings): RunnerTraits => ({
   output: OPENAI_SERVER_OUTPUT[s.api],
   files: s.api === "videos" ? "urls" : "ids",
   weights: "urls",
+  // None: vLLM-Omni's per-request `lora` names a PEFT adapter folder readable on the server (not
+  // a file by URL), and the OpenAI APIs have no LoRA field (docs/using-the-api.md, Personal weights).
+  loraSlots: 0,
   executesWhereLeased: true,
 });

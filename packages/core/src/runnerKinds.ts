@@ -40,6 +40,11 @@ export interface RunnerTraits {
    */
   weights: "urls" | "ids";
   /**
+   * How many LoRAs a run may apply (its runner's slots for them; 0: the kind or model takes
+   * none). A model whose input declares more (its `loras` field's maxItems) is refused.
+   */
+  loraSlots: number;
+  /**
    * Whether a leased run executes in the worker that leased its slot, its job only a backstop
    * (taken over if that worker stops renewing it). For servers whose answer comes back on the
    * request that sent the work (an OpenAI-style server, ComfyUI's socket), so that no job hop

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
+import OpenAI from "openai";
 import Replicate from "replicate";
 import { runCommand } from "@svc/cli";
 import { writeSafetensors } from "@svc/core";
@@ -462,6 +463,31 @@ describe("personal weights", () => {
     expect(String(sent.lora_weights)).toMatch(/\/files\/weights\/[0-9a-f]{64}\.safetensors\?/);
   });
 
+  it("when OpenAI's client asks a model that takes LoRAs for images with our loras field, then they are the run's LoRAs, and a refused one is named loras[i]", async () => {
+    const { liveKey } = await service.account(1000);
+    const weights = await weightsId(lora(2), liveKey);
+    const openai = new OpenAI({ apiKey: liveKey, baseURL: `${service.base}/openai/v1` });
+    // OpenAI's API has no LoRA field: the client sends an extra body field as it is.
+    const made = await openai.images.generate({
+      model: "lora/flux",
+      prompt: "a heron",
+      loras: [{ weights, scale: 0.3 }],
+    } as OpenAI.Images.ImageGenerateParamsNonStreaming);
+    expect(made.data).toHaveLength(1);
+    const sent = cog.puts.at(-1)!.input;
+    expect(sent).toMatchObject({ prompt: "a heron", lora_scale: 0.3 });
+    expect(String(sent.lora_weights)).toMatch(/\/files\/weights\/[0-9a-f]{64}\.safetensors\?/);
+    const refused = await openai.images
+      .generate({
+        model: "lora/flux",
+        prompt: "a heron",
+        loras: [{ weights: "wts_nobody" }],
+      } as OpenAI.Images.ImageGenerateParamsNonStreaming)
+      .catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((refused as InstanceType<typeof OpenAI.BadRequestError>).param).toBe("loras[0]");
+  });
+
   it("when a ComfyUI workflow has LoRA slots, then each node gets its LoRA's stable URL and strength, loads it once, and an empty slot gets strength 0", async () => {
     const { liveKey } = await service.account(1000);
     const weights = await weightsId(lora(2), liveKey);
@@ -515,7 +541,7 @@ describe("personal weights", () => {
         "lora/pair",
         servers.map((s) => s.url),
         {
-          input_schema: loraModelInput(),
+          input_schema: loraModelInput(1),
           runner: { loras: [{ url: "lora_weights", scale: "lora_scale" }], lora_cache: 2 },
         },
       );

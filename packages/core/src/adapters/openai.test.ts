@@ -44,6 +44,18 @@ describe("OpenAI's requests as our models' inputs", () => {
     expect(inputFromOpenAI(IMAGE, { prompt: "a fox", size: "auto" }).input).toEqual({ prompt: "a fox" });
   });
 
+  it("when a request carries our loras field, then a model that takes LoRAs gets them and a refusal of one names loras[i]; another model refuses the field", () => {
+    const withLoras = { ...IMAGE, properties: { ...IMAGE.properties, loras: { type: "array" } } };
+    const loras = [{ weights: "wts_1", scale: 0.5 }];
+    const { input, paramOf } = inputFromOpenAI(withLoras, { prompt: "a fox", loras });
+    expect(input).toEqual({ prompt: "a fox", loras });
+    expect(openAIParam(paramOf, "input.loras[0]")).toBe("loras[0]");
+    expect(refusal(IMAGE, { prompt: "a fox", loras })).toEqual({
+      param: "loras",
+      message: "This model takes no LoRAs.",
+    });
+  });
+
   it("when a size is none of the model's presets, then the refusal names the sizes it has", () => {
     expect(refusal(IMAGE, { prompt: "x", size: "512x512" })).toEqual({
       param: "size",

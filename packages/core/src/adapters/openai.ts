@@ -26,6 +26,8 @@ export interface OpenAIAsk {
   /** The parameter the image came as, which refusals name (images: image; videos: input_reference). */
   imageParam?: "image" | "input_reference";
   mask?: string;
+  /** Ours: the run's LoRAs (a field OpenAI's API has not; its clients send it as an extra body field). */
+  loras?: unknown;
 }
 
 export class OpenAIParamError extends Error {
@@ -126,6 +128,10 @@ export function inputFromOpenAI(
   if (ask.mask !== undefined) {
     if (!fields.mask) throw new OpenAIParamError("mask", "This model takes no mask.");
     set("mask", "mask", ask.mask);
+  }
+  if (ask.loras !== undefined) {
+    if (!fields.loras) throw new OpenAIParamError("loras", "This model takes no LoRAs.");
+    set("loras", "loras", ask.loras);
   }
   return { input, paramOf };
 }

@@ -48,6 +48,10 @@ const generateBody = z.object({
   partial_images: z.number().int().min(0).max(3).optional(),
   moderation: z.string().optional(),
   style: z.string().optional(),
+  loras: z.array(z.unknown()).max(20).optional().meta({
+    description:
+      "Ours (OpenAI's API has no such field; send it as an extra body field): the run's LoRAs, [{weights, scale}], for a model that takes them",
+  }),
 });
 const editFields = z.object({
   ...imageFields,
@@ -182,7 +186,7 @@ export const generateImages = rawRoute({
   },
   async handler({ body }, ctx) {
     checkOutputFormat(body.output_format);
-    const ask = { prompt: body.prompt, n: body.n, size: body.size };
+    const ask = { prompt: body.prompt, n: body.n, size: body.size, loras: body.loras };
     const { run, place } = await syncOpenAIRun(ctx, body.model, "image", ask, ctx.req.body);
     if (body.stream) return streamImages(ctx, run.id, body.partial_images ?? 3, place);
     const ended = await runToEnd(ctx.deps, ctx.res, run.id, place);
