@@ -2,6 +2,7 @@ import { inputFileKey } from "@svc/core";
 import { expireFiles } from "@svc/db";
 import type { WorkerDeps } from "./deps.js";
 import type { AssembledWorker } from "./assembly.js";
+import { startBatchFeeder } from "./batches/feeder.js";
 import { sweepRuns } from "./runs/sweeper.js";
 import { startPoolMonitor } from "./scheduling/poolMonitor.js";
 import { sweepDeliveries } from "./webhooks/sweepDeliveries.js";
@@ -76,9 +77,12 @@ export function startHousekeeping({ config, db, redis, logger }: WorkerDeps, par
       ? setInterval(expireOutputs, config.OUTPUT_EXPIRY_INTERVAL_MS)
       : undefined;
 
+  const stopFeeder = startBatchFeeder({ config, db, redis, logger }, parts);
+
   return () => {
     clearInterval(sweeper);
     clearInterval(expiry);
     monitor.stop();
+    stopFeeder();
   };
 }

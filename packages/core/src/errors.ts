@@ -18,6 +18,7 @@ export const ERROR_STATUS = {
   FILE_NOT_FOUND: 404,
   // Ours: weights that are not the caller's, or were deleted.
   WEIGHTS_NOT_FOUND: 404,
+  BATCH_NOT_FOUND: 404,
   NOT_FOUND: 404,
   RUN_NOT_CANCELABLE: 409,
   // Our addition to the contract's table: an output file deleted by retention (OUTPUT_RETENTION_DAYS).

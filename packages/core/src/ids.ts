@@ -14,7 +14,8 @@ export type IdPrefix =
   | "ses"
   | "aud"
   | "file"
-  | "wts";
+  | "wts"
+  | "batch";
 
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const ID_LENGTH = 22; // 22 x log2(62) = 131 bits

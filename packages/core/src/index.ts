@@ -39,3 +39,4 @@ export * from "./adapters/replicate.js";
 export * from "./adapters/openai.js";
 export * from "./safetensors.js";
 export * from "./lora.js";
+export * from "./batches.js";

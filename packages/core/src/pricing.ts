@@ -17,6 +17,8 @@ export const pricingSchema = z.strictObject({
    * tokens_per_unit + k x tokens_per_lora per unit, never more than MODEL_PRICE_MAX per unit.
    */
   tokens_per_lora: z.int().min(0).max(MODEL_PRICE_MAX).optional(),
+  /** The percent off for items of a batch (BATCH_DISCOUNT_PERCENT when absent). */
+  batch_discount_percent: z.int().min(0).max(100).optional(),
 });
 
 export type Pricing = z.infer<typeof pricingSchema>;

@@ -17,3 +17,4 @@ export * from "./repositories/users.js";
 export * from "./repositories/audit.js";
 export * from "./repositories/consoleSessions.js";
 export * from "./repositories/weights.js";
+export * from "./repositories/batches.js";

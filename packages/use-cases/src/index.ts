@@ -21,3 +21,4 @@ export * from "./files/files.js";
 export * from "./keys/ownKeys.js";
 export * from "./queries.js";
 export * from "./weights/weights.js";
+export * from "./batches/batches.js";

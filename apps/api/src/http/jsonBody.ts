@@ -92,6 +92,9 @@ export function clientError(error: unknown): ApiError | null {
   }
 }
 
+/** The media types of a JSON Lines body. */
+export const JSON_LINES_TYPES = ["application/jsonl", "application/x-ndjson", "application/jsonlines"];
+
 /**
  * The JSON body middleware (415 for other bodies, parsing, the boundary's checks), except on the
  * routes declared to take a file (`upload`) or a multipart form (`form`), whose handlers read the
@@ -101,10 +104,14 @@ export function clientError(error: unknown): ApiError | null {
 export function jsonBodies(limitBytes: number, routes: readonly Route[], prefix = ""): RequestHandler[] {
   const uploads = Router();
   for (const { declaration: d } of routes)
-    if (d.upload || d.form)
+    if (d.upload || d.form || d.lines)
       uploads[d.method](`${prefix}${expressPath(d.path)}`, (req, res, next) => {
-        // A form route takes JSON as any route does, and a multipart form as an upload.
-        res.locals.upload = d.upload || typeof req.is("multipart/form-data") === "string";
+        // A form route takes JSON as any route does, and a multipart form as an upload; a lines
+        // route takes JSON too, and JSON Lines as a stream.
+        res.locals.upload =
+          d.upload ||
+          (d.form && typeof req.is("multipart/form-data") === "string") ||
+          (d.lines && typeof req.is(JSON_LINES_TYPES) === "string");
         next();
       });
   const unlessUpload =

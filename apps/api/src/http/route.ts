@@ -63,6 +63,8 @@ interface Declaration<P extends Fields, Q extends Fields, H extends Fields, B ex
    * send some requests: the handler reads it (readForm) and validates it with this schema.
    */
   form?: { schema: z.ZodType; example: object; files: readonly string[] };
+  /** The body may also be JSON Lines (application/jsonl), which the handler reads as a stream. */
+  lines?: boolean;
   /** Error statuses beyond those every route of its group may answer. */
   errors?: number[];
   guards?: Guard[];
@@ -143,8 +145,9 @@ function parseInput(d: Declaration<Fields, Fields, Fields, z.ZodType>, req: Requ
           "header",
         )
       : {},
-    // A route without a body schema ignores what was sent (the boundary already checked it is JSON).
-    body: d.body ? validate(d.body.schema, req.body ?? {}, "body") : undefined,
+    // A route without a body schema ignores what was sent (the boundary already checked it is
+    // JSON); a lines route's JSON Lines body is the handler's to read.
+    body: d.body && !req.res?.locals.upload ? validate(d.body.schema, req.body ?? {}, "body") : undefined,
   };
 }
 

@@ -124,7 +124,14 @@ export function registerGroup(registry: OpenAPIRegistry, group: RouteGroup): voi
         ...(d.body && {
           body: {
             required: true,
-            content: { "application/json": { schema: d.body.schema, example: d.body.example } },
+            content: {
+              "application/json": { schema: d.body.schema, example: d.body.example },
+              ...(d.lines && {
+                "application/jsonl": {
+                  schema: { type: "string" as const, description: "One item a line, as `items` takes them" },
+                },
+              }),
+            },
           },
         }),
       },

@@ -6,6 +6,7 @@ import {
   EndpointView,
   ERROR_STATUS,
   BUDGET_PERIODS,
+  BATCH_STATUSES,
   EVENT_TYPES,
   ModelDetailView,
   ModelView,
@@ -111,6 +112,40 @@ export const WeightsView = z
 export const WeightsResponse = z.object({ data: WeightsView });
 export const WeightsList = z.object({
   data: z.object({ weights: z.array(WeightsView), next_cursor: z.string().nullable() }),
+});
+export const BatchView = z
+  .object({
+    id: z.string().meta({ example: "batch_2kdpCM5tfN6vjSuI1aG2v2" }),
+    model_id: z.string(),
+    status: z.enum(BATCH_STATUSES),
+    counts: z.object({
+      total: z.number().int().meta({ description: "Lines in" }),
+      completed: z.number().int(),
+      failed: z.number().int().meta({
+        description: "Ended without an output: invalid lines, refused, failed, canceled or expired items",
+      }),
+      running: z.number().int().meta({ description: "Admitted, their runs not ended" }),
+      pending: z.number().int().meta({ description: "Waiting to be admitted" }),
+    }),
+    tokens_charged: z.number().int(),
+    discount_percent: z.number().int().meta({ description: "Percent off the model's price for each item" }),
+    paused_reason: z.string().nullable().meta({
+      description:
+        "Why admission waits: insufficient_tokens, key_budget_exceeded (it goes on when they allow)",
+    }),
+    metadata: z.record(z.string(), z.string()).nullable(),
+    webhook_url: z.string().nullable(),
+    created_at: timestamp,
+    expires_at: timestamp,
+    in_progress_at: timestamp.nullable(),
+    finalizing_at: timestamp.nullable(),
+    canceling_at: timestamp.nullable(),
+    ended_at: timestamp.nullable(),
+  })
+  .meta({ id: "Batch" });
+export const BatchResponse = z.object({ data: BatchView });
+export const BatchList = z.object({
+  data: z.object({ batches: z.array(BatchView), next_cursor: z.string().nullable() }),
 });
 export const WeightsDeleted = z.object({ data: z.object({ id: z.string(), deleted: z.literal(true) }) });
 

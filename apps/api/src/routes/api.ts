@@ -7,6 +7,7 @@ import { runRoutes } from "./runs.js";
 import { webhookRoutes } from "./webhooks.js";
 import { inputFileRoutes } from "./files.js";
 import { weightsRoutes } from "./weights.js";
+import { batchRoutes } from "./batches.js";
 import { OPENAI_PREFIX, REPLICATE_PREFIX } from "@svc/core";
 import { openAIRoutes } from "../adapters/openai/routes.js";
 import { OPENAI_ERRORS } from "../adapters/openai/errors.js";
@@ -30,6 +31,7 @@ export const API_V1: RouteGroup = {
     ...runRoutes,
     ...inputFileRoutes,
     ...weightsRoutes,
+    ...batchRoutes,
     ...webhookRoutes,
     ...accountRoutes,
   ],

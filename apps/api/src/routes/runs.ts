@@ -51,6 +51,7 @@ const listRunsQuery = z.object({
   cursor: cursorSchema,
   model_id: z.string().min(1).optional(),
   status: z.enum(RUN_STATUSES).optional(),
+  batch_id: z.string().min(1).max(100).optional().meta({ description: "The runs of one batch (its items)" }),
   created_after: dateTimeQuery.optional(),
   created_before: dateTimeQuery.optional(),
 });
@@ -127,6 +128,7 @@ const listRunsRoute = route({
       mode: auth.mode,
       modelId: query.model_id,
       status: query.status,
+      batchId: query.batch_id,
       createdAfter: query.created_after,
       createdBefore: query.created_before,
       after: query.cursor,

@@ -7,6 +7,7 @@ import { z } from "zod";
 import {
   ApiError,
   budgetRefusal,
+  type Mode,
   type ModelRecord,
   type RunApi,
   type RunPriority,
@@ -81,6 +82,9 @@ export const queuedRecord = ({ run, input }: StartedRun) => ({
   unitsRequested: 1,
 });
 
+/** A model of the catalogue as the API holds it. */
+export type RunnableModel = NonNullable<Awaited<ReturnType<AppDeps["models"]>>>;
+
 /** The model a caller may run: 404 when there is none, 403 when its key may not run it. */
 export async function runnableModel(deps: AppDeps, res: Response, id: string) {
   const auth = authOf(res);
@@ -89,6 +93,27 @@ export async function runnableModel(deps: AppDeps, res: Response, id: string) {
   const refused = keyRefusal(model.id, auth);
   if (refused) throw refused;
   return model;
+}
+
+/**
+ * A run's input as it is made: validated against the model's schema (400 naming the field), its
+ * file inputs taken in as files of the owner's (fetched, typed, stored), its LoRAs made weights of
+ * theirs and checked against the model's declaration. Every way a run is made passes here: a
+ * request, and each line of a batch.
+ */
+export async function prepareRunInput(
+  deps: AppDeps,
+  owner: { accountId: string; mode: Mode; apiKeyId: string | null },
+  model: RunnableModel,
+  raw: Record<string, unknown>,
+): Promise<{ input: Record<string, unknown>; weights: string[] }> {
+  const withFiles = await resolveFileInputs(
+    deps.files,
+    owner,
+    fileFieldsFor(model),
+    validateRunInput(model, raw),
+  );
+  return resolveLoraInputs(deps.weights, owner, model.inputSchema, withFiles);
 }
 
 /**
@@ -103,16 +128,8 @@ export async function startRun(deps: AppDeps, res: Response, request: StartRun):
   const keyId = auth.keyId!;
   if (request.webhookUrl)
     await checkWebhookUrl(request.webhookUrl, "webhook_url", settings.WEBHOOK_ALLOW_PRIVATE_URLS);
-  // File inputs become files of the caller's (fetched, typed, stored) before the run is made.
   const owner = { accountId: auth.accountId, mode: auth.mode, apiKeyId: keyId };
-  const withFiles = await resolveFileInputs(
-    deps.files,
-    owner,
-    fileFieldsFor(model),
-    validateRunInput(model, request.input),
-  );
-  // LoRAs become weights of the caller's, checked against the model's declaration.
-  const { input, weights } = await resolveLoraInputs(deps.weights, owner, model.inputSchema, withFiles);
+  const { input, weights } = await prepareRunInput(deps, owner, model, request.input);
   const result = await admitRun(
     {
       runs,

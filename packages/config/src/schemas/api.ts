@@ -87,6 +87,10 @@ export const apiEnvSchema = serviceEnvSchema.extend({
     int(1_024, 2_000_000_000).default(1024 * 1024 * 1024),
     "The largest weights file (a LoRA's .safetensors): an upload past it is 413 before it is read, a URL's file past it 400.",
   ),
+  BATCH_DISCOUNT_PERCENT: doc(
+    int(0, 100).default(50),
+    "The percent off a model's price for each item of a batch (a model's pricing.batch_discount_percent overrides it); an item's price is rounded up to a whole token.",
+  ),
   WEIGHTS_PER_ACCOUNT: doc(
     int(1, 100_000).default(100),
     "Weights an account may hold per mode (live, test); uploading one more is 409 WEIGHTS_LIMIT_REACHED until one is deleted.",

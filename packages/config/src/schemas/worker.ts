@@ -29,6 +29,18 @@ export const workerEnvSchema = serviceEnvSchema.extend({
     int(1_000, 86_400_000).default(900_000),
     "While Postgres or Redis is unreachable, a run's start and a finished run's settlement are retried (backoff up to 2 s) for this long before the attempt counts as failed.",
   ),
+  BATCH_FEED_INTERVAL_MS: doc(
+    int(20, 60_000).default(250),
+    "How often a worker (one at a time, by a lock in Redis) admits batch items into free places, expires batches past their window and moves batches on as their items end.",
+  ),
+  BATCH_MAX_SHARE_PERCENT: doc(
+    int(1, 100).default(50),
+    "The most of a model's places batch items may hold at once, in percent (at least one place): interactive runs keep the rest, and batch items are admitted only into places free while nobody else waits.",
+  ),
+  BATCH_UNPOOLED_IN_FLIGHT: doc(
+    int(1, 10_000).default(32),
+    "Batch items of a model that needs no places (acme/echo) in flight at once.",
+  ),
   SWEEP_INTERVAL_MS: doc(
     int(100, 3_600_000).default(10_000),
     "How often the sweeper re-enqueues lost QUEUED runs and fails runs past their deadline.",

@@ -41,6 +41,8 @@ export interface RunListFilter {
   /** Runs of any of these models (OpenAI's video list: the models that make videos). */
   modelIds?: readonly string[];
   status?: RunStatus;
+  /** The runs of one batch. */
+  batchId?: string;
   createdAfter?: Date;
   createdBefore?: Date;
   /** Position after which to continue: the last run of the previous page. */
@@ -57,6 +59,7 @@ export function listRuns(db: Db, f: RunListFilter) {
       ...(f.modelId && { modelId: f.modelId }),
       ...(f.modelIds && { modelId: { in: [...f.modelIds] } }),
       ...(f.status && { status: f.status }),
+      ...(f.batchId && { batchId: f.batchId }),
       createdAt: {
         ...(f.createdAfter && { gt: f.createdAfter }),
         ...(f.createdBefore && { lt: f.createdBefore }),

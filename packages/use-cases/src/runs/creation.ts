@@ -2,6 +2,7 @@
 // or reuse, and the refusals (model not active, tokens short, a key's budget reached).
 import { createHash } from "node:crypto";
 import {
+  batchTokens,
   budgetResetsAt,
   canonicalJson,
   isInstant,
@@ -68,7 +69,8 @@ async function budgetReached(
 function newRunRow(command: CreateRunCommand, requestHash: string | null): NewRun {
   const { model } = command;
   const units = unitsRequested(model.pricing, command.input);
-  const estimatedTokens = tokensFor(model.pricing, units, lorasIn(command.input));
+  const price = tokensFor(model.pricing, units, lorasIn(command.input));
+  const estimatedTokens = command.batch ? batchTokens(price, command.batch.discountPercent) : price;
   const reserve = command.mode === "live" ? estimatedTokens : 0;
   const pool = poolOf(model.runner);
   return {
@@ -117,6 +119,7 @@ function newRunRow(command: CreateRunCommand, requestHash: string | null): NewRu
     cancelAt: command.cancelAfterMs === null ? null : new Date(Date.now() + command.cancelAfterMs),
     ...(command.traceParent && { traceParent: command.traceParent }),
     ...(command.api && command.api !== "native" && { api: command.api }),
+    ...(command.batch && { batchId: command.batch.id }),
   };
 }
 

@@ -110,6 +110,8 @@ export interface CreateRunCommand {
   traceParent?: string | undefined;
   /** The API style it came through (default ours). */
   api?: RunApi;
+  /** The batch it is an item of, and the batch's discount (percent off the model's price). */
+  batch?: { id: string; discountPercent: number };
 }
 
 /** How an execution ended, as the worker saw it; the lifecycle decides what the run becomes. */

@@ -30,6 +30,8 @@ export interface RunRow {
   traceParent?: string;
   /** The API style it came through, when not ours. */
   api?: RunApi;
+  /** The batch it is an item of. */
+  batchId?: string;
 }
 
 /**
@@ -66,7 +68,7 @@ WITH b AS (
     id text, account_id text, api_key_id text, mode "Mode", model_id text, input jsonb, webhook_url text,
     units_requested int, estimated_tokens int, reserve int, ledger_id text, idempotency_key text, request_hash text,
     webhook_events text[], cancel_at timestamptz, priority "RunPriority", trace_parent text,
-    api "RunApi")
+    api "RunApi", batch_id text)
 ), fresh AS (
   -- OFFSET 0 keeps the lookup a probe of the unique index per run: a plain EXISTS may be planned
   -- as a hash of every run of the table (one sequential scan per batch), which the planner takes
@@ -107,10 +109,10 @@ WITH b AS (
 ), created AS (
   INSERT INTO runs (id, account_id, api_key_id, mode, model_id, input, webhook_url, units_requested,
                     estimated_tokens, reserved_tokens, idempotency_key, request_hash, webhook_events, cancel_at, priority,
-                    trace_parent, api)
+                    trace_parent, api, batch_id)
   SELECT id, account_id, api_key_id, mode, model_id, input, webhook_url, units_requested,
          estimated_tokens, reserve, idempotency_key, request_hash, webhook_events, cancel_at, priority, trace_parent,
-         COALESCE(api, 'native')
+         COALESCE(api, 'native'), batch_id
   FROM fresh WHERE reserve = 0 OR account_id IN (SELECT id FROM reserved)
   RETURNING id, created_at
 ), ledger AS (
@@ -169,6 +171,7 @@ export async function insertRuns(
     priority: r.priority,
     ...(r.traceParent && { trace_parent: r.traceParent }),
     ...(r.api && { api: r.api }),
+    ...(r.batchId && { batch_id: r.batchId }),
   }));
   let result;
   try {

@@ -1,0 +1,236 @@
+// Batches (issue #61): many runs of one model in one call. POST /batches takes the items in JSON
+// (`items`) or as a JSON Lines body streamed line by line; each line is checked as a run's input
+// is, a bad one becoming an error line. The workers admit items as the model's places free
+// (use-cases batches/feeding.ts); results are read as JSONL, one line per ended item.
+import { z } from "zod";
+import { ApiError, BATCH_MAX_ITEMS, costsCompute } from "@svc/core";
+import type { Batch } from "@svc/db";
+import {
+  batchResults,
+  cancelBatch,
+  createBatch,
+  findBatch,
+  itemLines,
+  jsonlLines,
+  listBatches,
+  presentBatch,
+} from "@svc/use-cases";
+import { authOf, ownerOf } from "../auth/authenticate.js";
+import { cursorSchema, paginate } from "../http/cursor.js";
+import { rawRoute, route, type Route, type RouteContext } from "../http/route.js";
+import { pageLimit } from "../http/validate.js";
+import { prepareRunInput, runnableModel, testRuns, type RunnableModel } from "../runs/startRun.js";
+import { checkWebhookUrl } from "../webhooks/checkUrl.js";
+import * as R from "../openapi/responses.js";
+
+const tags = ["Batches"];
+const byId = z.object({ batchId: z.string().meta({ example: "batch_2kdpCM5tfN6vjSuI1aG2v2" }) });
+/** The most bytes of a JSON Lines body (BATCH_MAX_ITEMS lines of 4 KiB on average). */
+const JSONL_MAX_BYTES = BATCH_MAX_ITEMS * 4_096;
+
+const createBody = z.object({
+  model: z.string().min(1).max(200).meta({ description: "The model every item runs" }),
+  items: z
+    .array(z.unknown())
+    .min(1)
+    .max(BATCH_MAX_ITEMS)
+    .meta({ description: "The items: {custom_id, input} each (custom_id optional, at most 200 characters)" }),
+  webhook_url: z.string().max(2_048).optional().meta({ description: "Receives batch.completed and friends" }),
+  metadata: z.record(z.string().max(64), z.string().max(512)).optional(),
+});
+const linesQuery = z.object({
+  model: z.string().min(1).max(200).optional().meta({ description: "With a JSON Lines body: the model" }),
+  webhook_url: z.string().max(2_048).optional(),
+});
+
+/**
+ * A test batch of a model that costs compute takes its lines from the day's test runs at once
+ * (429 TEST_RUN_QUOTA_EXCEEDED when they do not cover it), so that its items never fail midway on
+ * the quota; the lines taken are not given back.
+ */
+async function takeTestRuns(ctx: RouteContext, model: RunnableModel, lines: number) {
+  const auth = authOf(ctx.res);
+  if (auth.mode !== "test" || !costsCompute(model.runner)) return;
+  const quota = testRuns(ctx.deps);
+  const { limit, used } = await quota.allowance(auth.accountId);
+  if (lines > limit - used)
+    throw new ApiError(
+      "TEST_RUN_QUOTA_EXCEEDED",
+      `This test batch has ${lines} lines; ${Math.max(0, limit - used)} of the day's ${limit} test runs (TEST_RUNS_PER_DAY) are left.`,
+    );
+  for (let i = 0; i < lines; i++) await quota.take(auth.accountId);
+}
+
+async function makeBatch(
+  ctx: RouteContext,
+  spec: { model: string; webhookUrl?: string; metadata?: Record<string, string> },
+  lines: ReturnType<typeof itemLines>,
+): Promise<Batch> {
+  const { deps, res } = ctx;
+  const auth = authOf(res);
+  const model = await runnableModel(deps, res, spec.model);
+  if (model.status !== "active")
+    throw new ApiError("MODEL_NOT_ACTIVE", `${model.id} is ${model.status}: it takes no batches.`);
+  if (spec.webhookUrl)
+    await checkWebhookUrl(spec.webhookUrl, "webhook_url", deps.settings.WEBHOOK_ALLOW_PRIVATE_URLS);
+  const owner = { accountId: auth.accountId, mode: auth.mode, apiKeyId: auth.keyId! };
+  const batch = await createBatch(
+    deps.db,
+    ownerOf(res),
+    {
+      apiKeyId: auth.keyId!,
+      modelId: model.id,
+      api: "native",
+      endpoint: null,
+      inputFileId: null,
+      webhookUrl: spec.webhookUrl ?? null,
+      metadata: spec.metadata ?? null,
+      discountPercent: model.pricing.batch_discount_percent ?? deps.settings.BATCH_DISCOUNT_PERCENT,
+    },
+    lines,
+    (input) => prepareRunInput(deps, owner, model, input),
+  );
+  await takeTestRuns(ctx, model, batch.total - batch.invalid).catch(async (error: unknown) => {
+    await deps.db.batch.delete({ where: { id: batch.id } });
+    throw error;
+  });
+  return batch;
+}
+
+const createBatchRoute = route({
+  method: "post",
+  path: "/batches",
+  tags,
+  summary: "Create a batch: many runs of one model, results as JSONL",
+  description: `The items in JSON (\`items\`), or a JSON Lines body (Content-Type application/jsonl, one item a line, the model and webhook_url in the query), read as a stream. Each line is checked as a run's input is; a bad line is an error line of the batch's results (naming the line and the field), never a refused batch. At most ${BATCH_MAX_ITEMS} lines. Items run in the low lane as the model's places free, at the model's price less the batch discount (BATCH_DISCOUNT_PERCENT, or the model's pricing.batch_discount_percent), reserved item by item; the batch's window is 24 hours.`,
+  query: linesQuery,
+  body: {
+    schema: createBody,
+    example: { model: "acme/pixel/fast", items: [{ custom_id: "sku-1", input: { prompt: "a red chair" } }] },
+  },
+  lines: true,
+  guards: ["runCreation"],
+  errors: [403, 404, 413, 429],
+  reply: { status: 201, schema: R.BatchResponse, description: "The batch, in progress" },
+  async handler({ body, query }, ctx) {
+    const batch = body
+      ? await makeBatch(
+          ctx,
+          { model: body.model, webhookUrl: body.webhook_url, metadata: body.metadata },
+          itemLines(body.items),
+        )
+      : await makeBatch(
+          ctx,
+          {
+            model:
+              query.model ??
+              (() => {
+                throw new ApiError("VALIDATION_ERROR", "With a JSON Lines body, the model is in the query.", [
+                  { path: "model", message: "required" },
+                ]);
+              })(),
+            webhookUrl: query.webhook_url,
+          },
+          jsonlLines(ctx.req, JSONL_MAX_BYTES),
+        );
+    return { data: await presentBatch(ctx.deps.db, batch) };
+  },
+});
+
+async function batchOr404(ctx: RouteContext, id: string) {
+  const batch = await findBatch(ctx.deps.db, ownerOf(ctx.res), id);
+  if (!batch) throw new ApiError("BATCH_NOT_FOUND", `No batch with id ${JSON.stringify(id)}.`);
+  return batch;
+}
+
+const getBatch = route({
+  method: "get",
+  path: "/batches/{batchId}",
+  tags,
+  summary: "A batch: status, counts, tokens charged",
+  params: byId,
+  errors: [404],
+  reply: { status: 200, schema: R.BatchResponse, description: "The batch" },
+  async handler({ params }, ctx) {
+    return { data: await presentBatch(ctx.deps.db, await batchOr404(ctx, params.batchId)) };
+  },
+});
+
+const listBatchesRoute = route({
+  method: "get",
+  path: "/batches",
+  tags,
+  summary: "List batches, newest first",
+  query: z.object({ limit: pageLimit, cursor: cursorSchema }),
+  reply: {
+    status: 200,
+    schema: R.BatchList,
+    description: "A page of the caller's batches (of the key's mode)",
+  },
+  async handler({ query }, ctx) {
+    const found = await listBatches(ctx.deps.db, ownerOf(ctx.res), query.limit + 1, query.cursor);
+    const { page, nextCursor } = paginate(found, query.limit);
+    return {
+      data: {
+        batches: await Promise.all(page.map((b) => presentBatch(ctx.deps.db, b))),
+        next_cursor: nextCursor,
+      },
+    };
+  },
+});
+
+const cancelBatchRoute = route({
+  method: "post",
+  path: "/batches/{batchId}/cancel",
+  tags,
+  summary: "Cancel a batch: lines not started end canceled, its runs are canceled",
+  description:
+    "Lines not yet admitted end canceled (no charge); runs waiting or executing are canceled, each charged what it delivered (the partial-cancel rules). The batch is canceling until they have ended, then canceled. A batch that has ended is answered as it is.",
+  params: byId,
+  errors: [404],
+  reply: { status: 200, schema: R.BatchResponse, description: "The batch, canceling" },
+  async handler({ params }, ctx) {
+    const batch = await cancelBatch(
+      { db: ctx.deps.db, runs: ctx.deps.runs, logger: ctx.deps.logger },
+      ownerOf(ctx.res),
+      params.batchId,
+    );
+    if (!batch) throw new ApiError("BATCH_NOT_FOUND", `No batch with id ${JSON.stringify(params.batchId)}.`);
+    return { data: await presentBatch(ctx.deps.db, batch) };
+  },
+});
+
+const resultsRoute = (which: "results" | "errors") =>
+  rawRoute({
+    method: "get",
+    path: `/batches/{batchId}/${which}`,
+    tags,
+    summary:
+      which === "results"
+        ? "A batch's results: one JSON line per ended item, in line order"
+        : "A batch's errors: the lines of its results that did not complete",
+    description:
+      "application/jsonl: {line, custom_id, run_id, status (completed, failed, canceled, expired, invalid), output, error, tokens_charged} per item that has ended (items still waiting or running are not in it yet).",
+    params: byId,
+    errors: [404],
+    responses: {
+      200: { description: "JSON Lines", content: { "application/jsonl": { schema: { type: "string" } } } },
+    },
+    async handler({ params }, ctx) {
+      const batch = await batchOr404(ctx, params.batchId);
+      const { res } = ctx;
+      res.status(200).type("application/jsonl");
+      for await (const line of batchResults(ctx.deps.db, batch.id, which))
+        if (!res.write(`${JSON.stringify(line)}\n`)) await new Promise((r) => res.once("drain", r));
+      res.end();
+    },
+  });
+
+export const batchRoutes: Route[] = [
+  createBatchRoute,
+  listBatchesRoute,
+  getBatch,
+  cancelBatchRoute,
+  resultsRoute("results"),
+  resultsRoute("errors"),
+];

@@ -1,0 +1,145 @@
+import {
+  batchResultLine,
+  batchRoom,
+  batchTokens,
+  nextBatchStatus,
+  parseBatchLine,
+  shareBatchRoom,
+  type BatchCounts,
+} from "./batches.js";
+
+describe("batches", () => {
+  it("when an item is priced, then the discount comes off and the rest is rounded up to a whole token", () => {
+    expect(batchTokens(10, 50)).toBe(5);
+    expect(batchTokens(3, 50)).toBe(2);
+    expect(batchTokens(1, 50)).toBe(1);
+    expect(batchTokens(7, 0)).toBe(7);
+    expect(batchTokens(7, 100)).toBe(0);
+  });
+
+  it("when lines are read, then a bad one says why and where, never throws", () => {
+    expect(parseBatchLine('{"custom_id":"a","input":{"prompt":"x"}}')).toEqual({
+      ok: true,
+      customId: "a",
+      input: { prompt: "x" },
+    });
+    expect(parseBatchLine('{"input":{}}')).toEqual({ ok: true, customId: null, input: {} });
+    expect(parseBatchLine("{nope")).toMatchObject({
+      ok: false,
+      error: { code: "invalid_json", param: null },
+    });
+    expect(parseBatchLine("[1]")).toMatchObject({ ok: false, error: { code: "invalid_item" } });
+    expect(parseBatchLine('{"custom_id":"b","input":"x"}')).toMatchObject({
+      ok: false,
+      customId: "b",
+      error: { param: "input" },
+    });
+    expect(parseBatchLine(`{"custom_id":"${"c".repeat(201)}","input":{}}`)).toMatchObject({
+      ok: false,
+      error: { param: "custom_id" },
+    });
+  });
+
+  it("when a feed pass asks for room, then it is only free places, within the batches' share, at least one place", () => {
+    const f = { capacity: 8, leased: 2, queued: 0, inFlight: 0, share: 0.5, unlimited: 32 };
+    expect(batchRoom(f)).toBe(4);
+    expect(batchRoom({ ...f, inFlight: 3 })).toBe(1);
+    // Interactive runs waiting take the free places first.
+    expect(batchRoom({ ...f, leased: 6, queued: 2 })).toBe(0);
+    expect(batchRoom({ ...f, capacity: 1, share: 0.1, leased: 0 })).toBe(1);
+    expect(batchRoom({ ...f, capacity: null, inFlight: 30 })).toBe(2);
+    expect(batchRoom({ ...f, capacity: 0, leased: 0 })).toBe(0);
+  });
+
+  it("when room is shared, then accounts take turns one item at a time, each account's oldest batch first", () => {
+    const shared = shareBatchRoom(
+      [
+        { id: "big", accountId: "a", pending: 1000 },
+        { id: "later", accountId: "a", pending: 5 },
+        { id: "small", accountId: "b", pending: 2 },
+      ],
+      7,
+    );
+    expect(Object.fromEntries(shared)).toEqual({ big: 5, small: 2 });
+    expect(Object.fromEntries(shareBatchRoom([{ id: "x", accountId: "a", pending: 1 }], 5))).toEqual({
+      x: 1,
+    });
+  });
+
+  it("when a batch's items have all ended, then it finalizes and completes; a cancel ends when its admitted items have", () => {
+    const counts: BatchCounts = {
+      total: 3,
+      pending: 0,
+      running: 0,
+      completed: 2,
+      failed: 1,
+      tokensCharged: 4,
+    };
+    expect(nextBatchStatus("in_progress", counts)).toBe("finalizing");
+    expect(nextBatchStatus("finalizing", counts)).toBe("completed");
+    expect(nextBatchStatus("canceling", counts)).toBe("canceled");
+    expect(nextBatchStatus("in_progress", { ...counts, running: 1 })).toBeNull();
+    expect(nextBatchStatus("canceling", { ...counts, pending: 1 })).toBeNull();
+    expect(nextBatchStatus("completed", counts)).toBeNull();
+  });
+
+  it("when results are read, then each ended item is one line: its run's output or error, or why it never ran", () => {
+    const run = {
+      id: "run_1",
+      output: { images: ["u"] },
+      errorCode: null,
+      errorMessage: null,
+      tokensCharged: 5,
+    };
+    expect(
+      batchResultLine({
+        line: 1,
+        customId: "a",
+        state: "admitted",
+        error: null,
+        run: { ...run, status: "COMPLETED" },
+      }),
+    ).toEqual({
+      line: 1,
+      custom_id: "a",
+      run_id: "run_1",
+      status: "completed",
+      output: { images: ["u"] },
+      error: null,
+      tokens_charged: 5,
+    });
+    expect(
+      batchResultLine({
+        line: 2,
+        customId: null,
+        state: "admitted",
+        error: null,
+        run: { ...run, status: "EXECUTING" },
+      }),
+    ).toBeNull();
+    expect(batchResultLine({ line: 3, customId: null, state: "pending", error: null, run: null })).toBeNull();
+    const invalid = { code: "invalid_json", message: "no", param: null };
+    expect(
+      batchResultLine({ line: 4, customId: null, state: "invalid", error: invalid, run: null }),
+    ).toMatchObject({
+      status: "invalid",
+      run_id: null,
+      error: invalid,
+      tokens_charged: 0,
+    });
+    expect(
+      batchResultLine({ line: 5, customId: "e", state: "expired", error: invalid, run: null }),
+    ).toMatchObject({
+      status: "expired",
+    });
+    expect(
+      batchResultLine({
+        line: 6,
+        customId: null,
+        state: "admitted",
+        error: null,
+        run: { ...run, status: "FAILED", errorCode: "TIMEOUT", errorMessage: "slow", tokensCharged: 0 },
+      }),
+    ).toMatchObject({ status: "failed", error: { code: "TIMEOUT", message: "slow" } });
+  });
+});

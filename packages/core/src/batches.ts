@@ -1,0 +1,260 @@
+// Batches (issue #61): many runs of one model asked in one call. The rules here are pure: what a
+// line of a batch is, what an item costs, how many items a feed pass may admit and to whom, what
+// a batch's status is from its items, and what a line of its results says. The use-cases
+// (use-cases/src/batches) store, feed and finish batches with them.
+
+/** A batch's life, in OpenAI's Batch API's words (ours and theirs share them). */
+export const BATCH_STATUSES = [
+  "validating",
+  "in_progress",
+  "finalizing",
+  "completed",
+  "failed",
+  "expired",
+  "canceling",
+  "canceled",
+] as const;
+export type BatchStatus = (typeof BATCH_STATUSES)[number];
+
+/** How long a batch may take: what has not started by then is expired (OpenAI's "24h"). */
+export const BATCH_WINDOW_MS = 24 * 3_600_000;
+
+/** The most lines a batch holds. */
+export const BATCH_MAX_ITEMS = 50_000;
+
+/** The longest line of a batch's JSONL (bytes). */
+export const BATCH_LINE_MAX_BYTES = 1_048_576;
+
+/** Statuses a batch ends in. */
+export const isBatchEnded = (status: string) =>
+  status === "completed" || status === "failed" || status === "expired" || status === "canceled";
+
+/**
+ * What an item costs: the model's price for it less the batch discount, rounded up to a whole
+ * token (a 1-token run is not free; every larger one is cheaper).
+ */
+export const batchTokens = (tokens: number, discountPercent: number) =>
+  Math.ceil((tokens * (100 - discountPercent)) / 100);
+
+/** Why a line is no item, as its error line says. */
+export interface BatchLineError {
+  code: string;
+  message: string;
+  /** The field at fault (input.prompt, custom_id), or null for the line as a whole. */
+  param: string | null;
+}
+
+export type ParsedBatchLine =
+  | { ok: true; customId: string | null; input: Record<string, unknown> }
+  | { ok: false; customId: string | null; error: BatchLineError };
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * A line of our batch JSONL (or an element of `items`): `{"custom_id": "...", "input": {...}}`;
+ * custom_id is optional (at most 200 characters), input an object. The model's own checks of the
+ * input come after (the caller validates it against the model's schema).
+ */
+export function parseBatchItem(value: unknown): ParsedBatchLine {
+  if (!isObject(value))
+    return {
+      ok: false,
+      customId: null,
+      error: { code: "invalid_item", message: "A line is a JSON object.", param: null },
+    };
+  const customId = value.custom_id;
+  if (customId !== undefined && (typeof customId !== "string" || customId.length > 200))
+    return {
+      ok: false,
+      customId: null,
+      error: {
+        code: "invalid_item",
+        message: "custom_id is a string of at most 200 characters.",
+        param: "custom_id",
+      },
+    };
+  const id = (customId as string | undefined) ?? null;
+  if (!isObject(value.input))
+    return {
+      ok: false,
+      customId: id,
+      error: { code: "invalid_item", message: "input is an object.", param: "input" },
+    };
+  return { ok: true, customId: id, input: value.input };
+}
+
+/** A JSONL line's text as an item: its JSON parsed, then read as parseBatchItem reads it. */
+export function parseBatchLine(text: string): ParsedBatchLine {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return {
+      ok: false,
+      customId: null,
+      error: {
+        code: "invalid_json",
+        message: `The line is not JSON: ${(error as Error).message}`,
+        param: null,
+      },
+    };
+  }
+  return parseBatchItem(value);
+}
+
+/** A model's places as a feed pass reads them (null capacity: a model that needs none). */
+export interface BatchRoomFigures {
+  capacity: number | null;
+  leased: number;
+  queued: number;
+  /** Batch items of the model admitted and not ended (every batch's). */
+  inFlight: number;
+  /** The share of the model's places batches may hold at most (BATCH_MAX_SHARE). */
+  share: number;
+  /** How many items may be in flight for a model that needs no places. */
+  unlimited: number;
+}
+
+/**
+ * How many items a feed pass may admit for a model: only into places free now (nobody waits
+ * behind a batch item that was admitted while they waited), and never more in flight than the
+ * batches' share of the model's places (at least one, so a batch always moves).
+ */
+export function batchRoom(f: BatchRoomFigures): number {
+  if (f.capacity === null) return Math.max(0, f.unlimited - f.inFlight);
+  const cap = Math.max(1, Math.floor(f.capacity * f.share));
+  return Math.max(0, Math.min(cap - f.inFlight, f.capacity - f.leased - f.queued));
+}
+
+/**
+ * Shares `room` among a model's batches with items waiting: accounts take turns, one item at a
+ * time (round robin, so a big batch does not starve another account's small one), and within an
+ * account its oldest batch first. Answers how many items each batch gets.
+ */
+export function shareBatchRoom(
+  batches: readonly { id: string; accountId: string; pending: number }[],
+  room: number,
+): Map<string, number> {
+  const byAccount = new Map<string, { id: string; left: number }[]>();
+  for (const b of batches) {
+    if (b.pending <= 0) continue;
+    const list = byAccount.get(b.accountId) ?? [];
+    list.push({ id: b.id, left: b.pending });
+    byAccount.set(b.accountId, list);
+  }
+  const out = new Map<string, number>();
+  let left = room;
+  while (left > 0 && byAccount.size) {
+    for (const [account, list] of byAccount) {
+      if (left <= 0) break;
+      const head = list[0]!;
+      out.set(head.id, (out.get(head.id) ?? 0) + 1);
+      left--;
+      if (--head.left === 0) list.shift();
+      if (!list.length) byAccount.delete(account);
+    }
+  }
+  return out;
+}
+
+/** A batch's items counted by where they stand. */
+export interface BatchCounts {
+  total: number;
+  /** Waiting to be admitted. */
+  pending: number;
+  /** Admitted, their runs not ended. */
+  running: number;
+  completed: number;
+  /** Ended without an output: invalid lines, refused, failed, canceled or expired items. */
+  failed: number;
+  tokensCharged: number;
+}
+
+/**
+ * The status a batch moves to from its items (null: it stays): in progress, it is finalizing
+ * once nothing waits and nothing runs, and completed after; canceling, it is canceled once its
+ * admitted items have ended (those not admitted were canceled when the cancel came).
+ */
+export function nextBatchStatus(status: BatchStatus, counts: BatchCounts): BatchStatus | null {
+  const settled = counts.pending === 0 && counts.running === 0;
+  if (!settled) return null;
+  if (status === "in_progress") return "finalizing";
+  if (status === "finalizing") return "completed";
+  if (status === "canceling") return "canceled";
+  return null;
+}
+
+/** An item's line in the batch's results: what its run did, or why there was none. */
+export interface BatchResultLine {
+  line: number;
+  custom_id: string | null;
+  run_id: string | null;
+  status: "completed" | "failed" | "canceled" | "expired" | "invalid";
+  output: Record<string, unknown> | null;
+  error: { code: string; message: string; param?: string | null } | null;
+  tokens_charged: number;
+}
+
+/** An item as its result is read: the line's state and, once admitted, its run. */
+export interface BatchItemResult {
+  line: number;
+  customId: string | null;
+  state: string;
+  error: BatchLineError | null;
+  run: {
+    id: string;
+    status: string;
+    output: unknown;
+    errorCode: string | null;
+    errorMessage: string | null;
+    tokensCharged: number | null;
+  } | null;
+}
+
+/** The result line of an item that has ended; null while it waits or runs. */
+export function batchResultLine(item: BatchItemResult): BatchResultLine | null {
+  const base = { line: item.line, custom_id: item.customId, output: null, tokens_charged: 0 };
+  if (item.state !== "admitted" || !item.run) {
+    if (item.state === "pending") return null;
+    const status =
+      item.state === "canceled" || item.state === "expired"
+        ? item.state
+        : item.state === "invalid"
+          ? "invalid"
+          : "failed";
+    return { ...base, run_id: null, status, error: item.error };
+  }
+  const run = item.run;
+  const charged = run.tokensCharged ?? 0;
+  switch (run.status) {
+    case "COMPLETED":
+      return {
+        ...base,
+        run_id: run.id,
+        status: "completed",
+        output: run.output as Record<string, unknown>,
+        error: null,
+        tokens_charged: charged,
+      };
+    case "FAILED":
+      return {
+        ...base,
+        run_id: run.id,
+        status: "failed",
+        error: { code: run.errorCode ?? "INTERNAL_ERROR", message: run.errorMessage ?? "" },
+        tokens_charged: charged,
+      };
+    case "CANCELED":
+      return {
+        ...base,
+        run_id: run.id,
+        status: "canceled",
+        output: (run.output as Record<string, unknown> | null) ?? null,
+        error: { code: "CANCELED", message: "The run was canceled." },
+        tokens_charged: charged,
+      };
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,299 @@
+// Batches (issue #61): the batch row, its items (one per line), and the reads a feed pass and a
+// results file make. The worker's reads go through node-postgres (findMany), as the sweeper's do,
+// so that a worker never loads Prisma's query compiler for them.
+import {
+  newId,
+  type BatchCounts,
+  type BatchItemResult,
+  type BatchLineError,
+  type Mode,
+  type RunApi,
+} from "@svc/core";
+import { findMany, sqlPool, type Db } from "../client.js";
+import { NEWEST_FIRST, pastPosition, type Position } from "./keyset.js";
+import type { Owner } from "./webhooks.js";
+
+export type { Batch } from "../generated/prisma/client.js";
+
+export const newBatchId = () => newId("batch");
+
+export interface NewBatch {
+  id: string;
+  apiKeyId: string;
+  modelId: string;
+  api: RunApi;
+  endpoint: string | null;
+  inputFileId: string | null;
+  webhookUrl: string | null;
+  metadata: Record<string, string> | null;
+  discountPercent: number;
+  expiresAt: Date;
+}
+
+/** A batch made, validating: its lines are added with addBatchItems, then it opens. */
+export function createBatchRow(db: Db, owner: Owner, batch: NewBatch) {
+  return db.batch.create({
+    data: { ...batch, ...owner, status: "validating", metadata: batch.metadata ?? undefined },
+  });
+}
+
+/** A line as it is stored: an item (its input, checked) or why it is none. */
+export type NewBatchItem =
+  | { line: number; customId: string | null; input: Record<string, unknown>; weights: readonly string[] }
+  | { line: number; customId: string | null; error: BatchLineError };
+
+/** Adds a chunk of lines (one statement), pending or invalid. */
+export async function addBatchItems(db: Db, batchId: string, items: readonly NewBatchItem[]) {
+  if (!items.length) return;
+  await sqlPool(db).query({
+    name: "batch_items_add",
+    text: `INSERT INTO batch_items (batch_id, line, custom_id, input, weights, state, error)
+           SELECT $1, line, custom_id, input, weights, state, error
+           FROM jsonb_to_recordset($2::jsonb) AS t(line int, custom_id text, input jsonb, weights text[], state text, error jsonb)
+           ON CONFLICT DO NOTHING`,
+    values: [
+      batchId,
+      JSON.stringify(
+        items.map((i) =>
+          "error" in i
+            ? { line: i.line, custom_id: i.customId, state: "invalid", error: i.error, weights: [] }
+            : { line: i.line, custom_id: i.customId, input: i.input, weights: i.weights, state: "pending" },
+        ),
+      ),
+    ],
+  });
+}
+
+/** A validated batch opens for its items to be admitted (in_progress), with its line counts. */
+export function openBatch(db: Db, id: string, total: number, invalid: number) {
+  return db.batch.update({
+    where: { id },
+    data: { status: "in_progress", total, invalid, inProgressAt: new Date() },
+  });
+}
+
+/** The owner's batch. */
+export function findBatch(db: Db, owner: Owner, id: string) {
+  return db.batch.findFirst({ where: { id, ...owner } });
+}
+
+export function listBatches(db: Db, owner: Owner, limit: number, after?: Position) {
+  return db.batch.findMany({
+    where: { ...owner, ...pastPosition(after) },
+    orderBy: NEWEST_FIRST,
+    take: limit,
+  });
+}
+
+/** Each batch's items by where they stand (one statement for all of them). */
+export async function batchCounts(db: Db, ids: readonly string[]): Promise<Map<string, BatchCounts>> {
+  if (!ids.length) return new Map();
+  const rows = await findMany<{ batchId: string } & Record<keyof BatchCounts, number>>(
+    db,
+    "batch_counts",
+    `SELECT i.batch_id,
+            count(*)::int AS total,
+            count(*) FILTER (WHERE i.state = 'pending')::int AS pending,
+            count(*) FILTER (WHERE i.state = 'admitted' AND r.status IN ('QUEUED', 'EXECUTING'))::int AS running,
+            count(*) FILTER (WHERE i.state = 'admitted' AND r.status = 'COMPLETED')::int AS completed,
+            count(*) FILTER (WHERE (i.state = 'admitted' AND r.status IN ('FAILED', 'CANCELED'))
+                              OR i.state IN ('invalid', 'refused', 'canceled', 'expired'))::int AS failed,
+            COALESCE(sum(r.tokens_charged), 0)::int AS tokens_charged
+     FROM batch_items i LEFT JOIN runs r ON r.id = i.run_id
+     WHERE i.batch_id = ANY($1) GROUP BY i.batch_id`,
+    [ids],
+  );
+  const empty: BatchCounts = { total: 0, pending: 0, running: 0, completed: 0, failed: 0, tokensCharged: 0 };
+  return new Map(ids.map((id) => [id, rows.find((r) => r.batchId === id) ?? empty]));
+}
+
+/** An open batch as a feed pass sees it: whose, which model and key, how many lines wait. */
+export interface OpenBatch {
+  id: string;
+  accountId: string;
+  mode: Mode;
+  apiKeyId: string;
+  modelId: string;
+  status: string;
+  discountPercent: number;
+  expiresAt: Date;
+  createdAt: Date;
+  pausedReason: string | null;
+  pending: number;
+  /** Its model's runner settings (where its places are). */
+  runner: unknown;
+}
+
+/** Batches a feed pass looks after: admitting, finishing, canceling or expiring (oldest first). */
+export function openBatches(db: Db) {
+  return findMany<OpenBatch>(
+    db,
+    "batches_open",
+    `SELECT b.id, b.account_id, b.mode, b.api_key_id, b.model_id, b.status, b.discount_percent, b.expires_at,
+            b.created_at, b.paused_reason, m.runner,
+            (SELECT count(*)::int FROM batch_items i WHERE i.batch_id = b.id AND i.state = 'pending') AS pending
+     FROM batches b JOIN models m ON m.id = b.model_id
+     WHERE b.status IN ('in_progress', 'finalizing', 'canceling')
+     ORDER BY b.created_at, b.id`,
+    [],
+  );
+}
+
+/** Batch items admitted and not ended, per model (what batches hold of each model's places). */
+export async function batchesInFlight(db: Db): Promise<Map<string, number>> {
+  const rows = await findMany<{ modelId: string; n: number }>(
+    db,
+    "batches_in_flight",
+    `SELECT b.model_id, count(*)::int AS n
+     FROM batches b JOIN runs r ON r.batch_id = b.id
+     WHERE b.status IN ('in_progress', 'finalizing', 'canceling') AND r.status IN ('QUEUED', 'EXECUTING')
+     GROUP BY b.model_id`,
+    [],
+  );
+  return new Map(rows.map((r) => [r.modelId, r.n]));
+}
+
+/** What admitting a batch's items needs now: its key (still usable?), account and model. */
+export function batchAdmission(db: Db, batchId: string) {
+  return findMany<{
+    keyUsable: boolean;
+    keyMaxConcurrentRuns: number | null;
+    weight: number;
+    maxConcurrentRuns: number | null;
+    modelStatus: string;
+    pricing: unknown;
+    runner: unknown;
+  }>(
+    db,
+    "batch_admission",
+    `SELECT (k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())) AS key_usable,
+            k.max_concurrent_runs AS key_max_concurrent_runs, a.weight, a.max_concurrent_runs,
+            m.status AS model_status, m.pricing, m.runner
+     FROM batches b JOIN api_keys k ON k.id = b.api_key_id JOIN accounts a ON a.id = b.account_id
+     JOIN models m ON m.id = b.model_id WHERE b.id = $1`,
+    [batchId],
+  ).then((rows) => rows[0] ?? null);
+}
+
+/** The next lines waiting to be admitted, in order. */
+export function pendingItems(db: Db, batchId: string, limit: number) {
+  return findMany<{
+    line: number;
+    customId: string | null;
+    input: Record<string, unknown>;
+    weights: string[];
+  }>(
+    db,
+    "batch_items_pending",
+    `SELECT line, custom_id, input, weights FROM batch_items
+     WHERE batch_id = $1 AND state = 'pending' ORDER BY line LIMIT $2`,
+    [batchId, limit],
+  );
+}
+
+/** Lines whose runs were made: admitted (conditional: a line is admitted once). */
+export async function admitItems(
+  db: Db,
+  batchId: string,
+  admitted: readonly { line: number; runId: string }[],
+) {
+  if (!admitted.length) return;
+  await sqlPool(db).query({
+    name: "batch_items_admit",
+    text: `UPDATE batch_items i SET state = 'admitted', run_id = t.run_id
+           FROM jsonb_to_recordset($2::jsonb) AS t(line int, run_id text)
+           WHERE i.batch_id = $1 AND i.line = t.line AND i.state = 'pending'`,
+    values: [batchId, JSON.stringify(admitted.map((a) => ({ line: a.line, run_id: a.runId })))],
+  });
+}
+
+/** Ends lines that wait (all of them, or those listed) without a run: canceled, expired or refused. */
+export async function endPendingItems(
+  db: Db,
+  batchId: string,
+  state: "canceled" | "expired" | "refused",
+  error: BatchLineError,
+  lines?: readonly number[],
+) {
+  const { rowCount } = await sqlPool(db).query({
+    name: lines ? "batch_items_end_some" : "batch_items_end",
+    text: `UPDATE batch_items SET state = $2, error = $3
+           WHERE batch_id = $1 AND state = 'pending'${lines ? " AND line = ANY($4)" : ""}`,
+    values: [batchId, state, JSON.stringify(error), ...(lines ? [lines] : [])],
+  });
+  return rowCount ?? 0;
+}
+
+/** A batch's runs that have not ended (to cancel them): QUEUED only, or every open one. */
+export function openBatchRuns(db: Db, batchId: string, queuedOnly: boolean) {
+  return findMany<{ id: string }>(
+    db,
+    queuedOnly ? "batch_runs_queued" : "batch_runs_open",
+    `SELECT id FROM runs WHERE batch_id = $1 AND status IN (${queuedOnly ? "'QUEUED'" : "'QUEUED', 'EXECUTING'"})`,
+    [batchId],
+  );
+}
+
+/** Moves a batch on if it is still in one of `from` (every change of status is conditional). */
+export async function moveBatch(
+  db: Db,
+  id: string,
+  from: readonly string[],
+  to: string,
+  at: "finalizing_at" | "ended_at" | "canceling_at" | null,
+): Promise<boolean> {
+  const { rowCount } = await sqlPool(db).query({
+    name: `batch_move_${at ?? "none"}`,
+    text: `UPDATE batches SET status = $3${at ? `, ${at} = now()` : ""} WHERE id = $1 AND status = ANY($2)`,
+    values: [id, from, to],
+  });
+  return (rowCount ?? 0) > 0;
+}
+
+/** Why a batch's admission waits (null: it does not). */
+export async function pauseBatch(db: Db, id: string, reason: string | null) {
+  await sqlPool(db).query({
+    name: "batch_pause",
+    text: "UPDATE batches SET paused_reason = $2 WHERE id = $1 AND paused_reason IS DISTINCT FROM $2",
+    values: [id, reason],
+  });
+}
+
+/** A page of a batch's items with their runs, in line order after `afterLine`. */
+export function batchItemResults(db: Db, batchId: string, afterLine: number, limit: number) {
+  return findMany<
+    Omit<BatchItemResult, "run"> & {
+      runId: string | null;
+      runStatus: string | null;
+      output: unknown;
+      errorCode: string | null;
+      errorMessage: string | null;
+      tokensCharged: number | null;
+    }
+  >(
+    db,
+    "batch_item_results",
+    `SELECT i.line, i.custom_id, i.state, i.error, r.id AS run_id, r.status AS run_status, r.output,
+            r.error_code, r.error_message, r.tokens_charged
+     FROM batch_items i LEFT JOIN runs r ON r.id = i.run_id
+     WHERE i.batch_id = $1 AND i.line > $2 ORDER BY i.line LIMIT $3`,
+    [batchId, afterLine, limit],
+  ).then((rows) =>
+    rows.map((r): BatchItemResult => ({
+      line: r.line,
+      customId: r.customId,
+      state: r.state,
+      error: r.error,
+      run: r.runId
+        ? {
+            id: r.runId,
+            status: r.runStatus!,
+            output: r.output,
+            errorCode: r.errorCode,
+            errorMessage: r.errorMessage,
+            tokensCharged: r.tokensCharged,
+          }
+        : null,
+    })),
+  );
+}

@@ -1,0 +1,190 @@
+// Feeding batches (issue #61): one pass admits items as runs where their model has free places
+// (batchRoom: never ahead of runs already waiting, never past the batches' share), accounts'
+// batches taking turns (shareBatchRoom); expires what the window did not reach; and moves batches
+// on as their items end. Each item becomes a run through the lifecycle's creation (reserved one by
+// one at the batch price, its key's budget checked then), under an Idempotency-Key of its own: a
+// pass that dies between the run and the item's mark makes the same run again, not another.
+import {
+  batchRoom,
+  nextBatchStatus,
+  poolOf,
+  pricingSchema,
+  runnerSchema,
+  shareBatchRoom,
+  type BatchLineError,
+} from "@svc/core";
+import {
+  admitItems,
+  batchAdmission,
+  batchCounts,
+  batchesInFlight,
+  endPendingItems,
+  moveBatch,
+  openBatchRuns,
+  openBatches,
+  pauseBatch,
+  pendingItems,
+  type Db,
+  type OpenBatch,
+} from "@svc/db";
+import type { Logger } from "@svc/logger";
+import type { RunLifecycle } from "../runs/lifecycle.js";
+
+export interface FeedDeps {
+  db: Db;
+  runs: Pick<RunLifecycle, "create" | "cancel">;
+  /** A pooled model's places now. */
+  places(modelId: string): Promise<{ capacity: number; leased: number; queued: number }>;
+  settings: {
+    /** BATCH_MAX_SHARE: the share of a model's places batches may hold. */
+    share: number;
+    /** BATCH_UNPOOLED_IN_FLIGHT: items in flight at once for a model that needs no places. */
+    unlimited: number;
+  };
+  logger: Logger;
+}
+
+const EXPIRED: BatchLineError = {
+  code: "batch_expired",
+  message: "The batch's 24-hour window ended before this line was run.",
+  param: null,
+};
+
+/** Cancels a batch's runs that have not ended (or only those still waiting); canceled runs charge their partial-cancel share. */
+export async function cancelBatchRuns(
+  deps: { db: Db; runs: Pick<RunLifecycle, "cancel">; logger: Logger },
+  batch: Pick<OpenBatch, "id" | "accountId" | "mode">,
+  queuedOnly: boolean,
+) {
+  for (const { id } of await openBatchRuns(deps.db, batch.id, queuedOnly))
+    await deps.runs
+      .cancel({ accountId: batch.accountId, mode: batch.mode }, id)
+      .catch((error: unknown) => deps.logger.warn("canceling a batch's run failed", { run_id: id, error }));
+}
+
+/** The window ended: lines not admitted are expired, runs still waiting canceled; running ones end as they will. */
+async function expire(deps: FeedDeps, batch: OpenBatch) {
+  await endPendingItems(deps.db, batch.id, "expired", EXPIRED);
+  await cancelBatchRuns(deps, batch, true);
+  if (await moveBatch(deps.db, batch.id, ["in_progress", "finalizing"], "expired", "ended_at"))
+    deps.logger.info("batch expired", { batch_id: batch.id });
+}
+
+/** Admits up to `n` of a batch's lines as runs; stops (and says why) when tokens or the key's budget run short. */
+async function admit(deps: FeedDeps, batch: OpenBatch, n: number) {
+  const ctx = await batchAdmission(deps.db, batch.id);
+  if (!ctx) return;
+  if (!ctx.keyUsable || ctx.modelStatus !== "active") {
+    const error = ctx.keyUsable
+      ? { code: "model_not_active", message: `${batch.modelId} is ${ctx.modelStatus}.`, param: null }
+      : { code: "key_revoked", message: "The batch's API key was revoked or expired.", param: null };
+    await endPendingItems(deps.db, batch.id, "refused", error);
+    return;
+  }
+  // As stored: parsed here as the API parses its catalogue (defaults applied).
+  const runner = runnerSchema.safeParse(ctx.runner);
+  const pricing = pricingSchema.safeParse(ctx.pricing);
+  if (!runner.success || !pricing.success) {
+    deps.logger.warn("a batch's model has settings that do not parse", {
+      batch_id: batch.id,
+      model_id: batch.modelId,
+    });
+    return;
+  }
+  const model = { id: batch.modelId, status: ctx.modelStatus, pricing: pricing.data, runner: runner.data };
+  const items = await pendingItems(deps.db, batch.id, n);
+  let paused: string | null = null;
+  const admitted: { line: number; runId: string }[] = [];
+  await Promise.all(
+    items.map(async (item) => {
+      const result = await deps.runs.create({
+        accountId: batch.accountId,
+        apiKeyId: batch.apiKeyId,
+        keyMaxConcurrentRuns: ctx.keyMaxConcurrentRuns,
+        mode: batch.mode,
+        model,
+        account: { weight: ctx.weight, maxConcurrentRuns: ctx.maxConcurrentRuns },
+        priority: "low",
+        input: item.input,
+        weights: item.weights,
+        body: item.input,
+        webhookUrl: null,
+        webhookEventsFilter: null,
+        idempotencyKey: `batch:${batch.id}:${item.line}`,
+        cancelAfterMs: null,
+        batch: { id: batch.id, discountPercent: batch.discountPercent },
+      });
+      if (result.kind === "created" || result.kind === "replayed")
+        admitted.push({ line: item.line, runId: result.run.id });
+      else if (result.kind === "insufficient") paused = "insufficient_tokens";
+      else if (result.kind === "over_budget") paused = "key_budget_exceeded";
+      else if (result.kind === "model_not_active") paused = "model_not_active";
+      else
+        deps.logger.warn("a batch line was not admitted", {
+          batch_id: batch.id,
+          line: item.line,
+          kind: result.kind,
+        });
+    }),
+  );
+  await admitItems(deps.db, batch.id, admitted);
+  if (paused !== batch.pausedReason) await pauseBatch(deps.db, batch.id, paused);
+}
+
+/** Admission: per model, the room its places give, shared among its batches' accounts. */
+async function admitAll(deps: FeedDeps, feeding: OpenBatch[]) {
+  const byModel = new Map<string, OpenBatch[]>();
+  for (const b of feeding) byModel.set(b.modelId, [...(byModel.get(b.modelId) ?? []), b]);
+  const inFlight = await batchesInFlight(deps.db);
+  for (const [modelId, batches] of byModel) {
+    const parsed = runnerSchema.safeParse(batches[0]!.runner);
+    const pooled = parsed.success && poolOf(parsed.data) !== null;
+    const places = pooled ? await deps.places(modelId) : null;
+    const room = batchRoom({
+      capacity: places?.capacity ?? null,
+      leased: places?.leased ?? 0,
+      queued: places?.queued ?? 0,
+      inFlight: inFlight.get(modelId) ?? 0,
+      share: deps.settings.share,
+      unlimited: deps.settings.unlimited,
+    });
+    if (room <= 0) continue;
+    for (const [batchId, n] of shareBatchRoom(batches, room))
+      await admit(
+        deps,
+        batches.find((b) => b.id === batchId)!,
+        n,
+      );
+  }
+}
+
+/** One pass over the open batches: expiry, admission, then each batch's next status. */
+export async function feedBatches(deps: FeedDeps): Promise<void> {
+  const open = await openBatches(deps.db);
+  if (!open.length) return;
+  const now = Date.now();
+  const expired = open.filter((b) => b.status !== "canceling" && b.expiresAt.getTime() <= now);
+  for (const b of expired) await expire(deps, b);
+  await admitAll(
+    deps,
+    open.filter((b) => b.status === "in_progress" && b.pending > 0 && !expired.includes(b)),
+  );
+  const live = open.filter((b) => !expired.includes(b));
+  const counts = await batchCounts(
+    deps.db,
+    live.map((b) => b.id),
+  );
+  for (const b of live) {
+    let status = b.status as Parameters<typeof nextBatchStatus>[0];
+    for (
+      let next = nextBatchStatus(status, counts.get(b.id)!);
+      next;
+      next = nextBatchStatus(status, counts.get(b.id)!)
+    ) {
+      const at = next === "finalizing" ? "finalizing_at" : "ended_at";
+      if (!(await moveBatch(deps.db, b.id, [status], next, at))) break;
+      status = next;
+    }
+    if (status !== b.status) deps.logger.info("batch moved", { batch_id: b.id, status });
+  }
+}

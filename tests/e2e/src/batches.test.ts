@@ -1,0 +1,239 @@
+import { freePort, seedCogModel, startFakeCog, waitFor, type FakeCog, type SpawnedApp } from "@svc/testkit";
+import { startService, type E2EService } from "./service.js";
+
+// Batches (issue #61) against the built API and worker: lines checked one by one, items admitted
+// as runs as the model's places free (never more than the batches' share), at the batch price,
+// results as JSONL checked line by line against the runs, a cancel, and a worker killed midway.
+describe("batches", () => {
+  let service: E2EService;
+  let cog: FakeCog;
+  let worker: SpawnedApp;
+  let workerEnv: Record<string, string>;
+
+  beforeAll(async () => {
+    service = await startService({ BATCH_FEED_INTERVAL_MS: "40", BATCH_MAX_SHARE_PERCENT: "50" });
+    await service.startApi();
+    const callbackPort = await freePort();
+    workerEnv = {
+      COG_CALLBACK_URL: `http://127.0.0.1:${callbackPort}`,
+      COG_CALLBACK_PORT: String(callbackPort),
+      COG_CALLBACK_HOST: "127.0.0.1",
+    };
+    worker = await service.startWorker(workerEnv);
+    cog = await startFakeCog({ concurrency: 2, behaviour: { delayMs: 150, imageSide: 16 } });
+    // Two places; batches may hold one of them.
+    await seedCogModel(service.database.db, "batch/cog", [cog.url], { runner: { concurrency: 2 } });
+  });
+  afterAll(async () => {
+    await cog?.close();
+    await service?.stop();
+  });
+
+  const api = (key: string, path: string, init: RequestInit = {}) =>
+    fetch(`${service.base}/api/v1${path}`, {
+      ...init,
+      headers: { authorization: `Bearer ${key}`, ...(init.headers as Record<string, string>) },
+    });
+  const json = (key: string, path: string, body: unknown) =>
+    api(key, path, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  type BatchView = {
+    id: string;
+    status: string;
+    counts: { total: number; completed: number; failed: number; running: number; pending: number };
+    tokens_charged: number;
+  };
+  const batchOf = async (key: string, id: string) =>
+    ((await (await api(key, `/batches/${id}`)).json()) as { data: BatchView }).data;
+  const ended = (key: string, id: string, status = "completed") =>
+    waitFor(
+      async () => {
+        const b = await batchOf(key, id);
+        return b.status === status ? b : null;
+      },
+      { what: `batch ${id} ${status}`, timeoutMs: 60_000 },
+    );
+  type ResultLine = {
+    line: number;
+    custom_id: string | null;
+    run_id: string | null;
+    status: string;
+    output: { images?: string[] } | null;
+    error: { code: string; message: string; param?: string | null } | null;
+    tokens_charged: number;
+  };
+  const lines = async (key: string, id: string, which = "results") => {
+    const res = await api(key, `/batches/${id}/${which}`);
+    expect(res.headers.get("content-type")).toMatch(/application\/jsonl/);
+    return (await res.text())
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as ResultLine);
+  };
+
+  it("when a batch has good and bad lines, then each good one is a run at the batch price, each bad one an error line naming the line and field, and the results agree with the runs", async () => {
+    const { liveKey, accountId } = await service.account(1_000);
+    const made = await json(liveKey, "/batches", {
+      model: "batch/cog",
+      metadata: { catalogue: "spring" },
+      items: [
+        { custom_id: "a", input: { prompt: "a red chair" } },
+        { custom_id: "b", input: { prompt: "" } },
+        { custom_id: "c", input: { prompt: "a blue lamp" } },
+        "not an item",
+        { custom_id: "e", input: { prompt: "a green rug", image_size: "landscape_16_9" } },
+      ],
+    });
+    expect(made.status).toBe(201);
+    const { data } = (await made.json()) as { data: BatchView & { discount_percent: number } };
+    expect(data).toMatchObject({ status: "in_progress", discount_percent: 50, counts: { total: 5 } });
+    const done = await ended(liveKey, data.id);
+    expect(done.counts).toMatchObject({ total: 5, completed: 3, failed: 2, running: 0, pending: 0 });
+    // 5 tokens an image, less half, rounded up: 3 each.
+    expect(done.tokens_charged).toBe(9);
+    const results = await lines(liveKey, data.id);
+    expect(results.map((r) => [r.line, r.custom_id, r.status])).toEqual([
+      [1, "a", "completed"],
+      [2, "b", "invalid"],
+      [3, "c", "completed"],
+      [4, null, "invalid"],
+      [5, "e", "completed"],
+    ]);
+    expect(results[1]!.error).toMatchObject({ param: "input.prompt" });
+    for (const r of results.filter((x) => x.status === "completed")) {
+      const run = (await (await api(liveKey, `/runs/${r.run_id}`)).json()) as {
+        data: { status: string; output: unknown; tokens_charged: number };
+      };
+      expect(run.data).toMatchObject({ status: "COMPLETED", output: r.output, tokens_charged: 3 });
+    }
+    const errors = await lines(liveKey, data.id, "errors");
+    expect(errors.map((e) => e.line)).toEqual([2, 4]);
+    // The batch's runs are listed with it, and the account paid exactly their charges.
+    const listed = (await (await api(liveKey, `/runs?batch_id=${data.id}`)).json()) as {
+      data: { runs: unknown[] };
+    };
+    expect(listed.data.runs).toHaveLength(3);
+    const account = await service.database.db.account.findUniqueOrThrow({ where: { id: accountId } });
+    expect(account).toMatchObject({ balance: 1_000 - 9, reserved: 0 });
+  });
+
+  it("when a batch comes as a JSON Lines body, then it is read line by line, a line that is not JSON an error line", async () => {
+    const { liveKey } = await service.account(1_000);
+    const body = [
+      '{"custom_id":"x","input":{"prompt":"one"}}',
+      "{oops",
+      "",
+      '{"input":{"prompt":"two"}}',
+    ].join("\n");
+    const made = await api(liveKey, "/batches?model=batch/cog", {
+      method: "POST",
+      headers: { "content-type": "application/jsonl" },
+      body,
+    });
+    expect(made.status).toBe(201);
+    const { data } = (await made.json()) as { data: BatchView };
+    await ended(liveKey, data.id);
+    const results = await lines(liveKey, data.id);
+    expect(results.map((r) => [r.line, r.status, r.error?.code ?? null])).toEqual([
+      [1, "completed", null],
+      [2, "invalid", "invalid_json"],
+      [3, "completed", null],
+    ]);
+  });
+
+  it("when a batch runs while others run interactively, then it never holds more than its share of the places, and an interactive run starts ahead of the batch's waiting items", async () => {
+    const { liveKey } = await service.account(1_000);
+    const before = cog.puts.length;
+    const made = await json(liveKey, "/batches", {
+      model: "batch/cog",
+      items: Array.from({ length: 8 }, (_, i) => ({ custom_id: `s${i}`, input: { prompt: `s${i}` } })),
+    });
+    const { data } = (await made.json()) as { data: BatchView };
+    let most = 0;
+    const watch = setInterval(
+      () =>
+        void batchOf(liveKey, data.id).then((b) => {
+          most = Math.max(most, b.counts.running);
+        }),
+      30,
+    );
+    await waitFor(async () => cog.puts.length > before, { what: "the first item" });
+    const interactive = (await (
+      await json(liveKey, "/models/batch/cog/run", { input: { prompt: "now" } })
+    ).json()) as {
+      data: { run_id: string };
+    };
+    const started = await waitFor(
+      async () => {
+        const r = (await (await api(liveKey, `/runs/${interactive.data.run_id}`)).json()) as {
+          data: { status: string };
+        };
+        return r.data.status !== "QUEUED" ? Date.now() : null;
+      },
+      { what: "the interactive run to start" },
+    );
+    const done = await ended(liveKey, data.id);
+    clearInterval(watch);
+    expect(done.counts.completed).toBe(8);
+    expect(most).toBeLessThanOrEqual(1);
+    // It started while the batch still had items to run.
+    const results = await lines(liveKey, data.id);
+    const lastItemEnd = Math.max(
+      ...results.map((r) => new Date(cog.predictions.get(r.run_id!)!.endedAt ?? 0).getTime()),
+    );
+    expect(started).toBeLessThan(lastItemEnd);
+  });
+
+  it("when a batch is canceled, then lines not started end canceled, charged nothing, and it ends canceled", async () => {
+    const { liveKey, accountId } = await service.account(1_000);
+    const made = await json(liveKey, "/batches", {
+      model: "batch/cog",
+      items: Array.from({ length: 20 }, (_, i) => ({ input: { prompt: `c${i}` } })),
+    });
+    const { data } = (await made.json()) as { data: BatchView };
+    await waitFor(async () => (await batchOf(liveKey, data.id)).counts.completed >= 1, {
+      what: "an item done",
+    });
+    const canceled = await api(liveKey, `/batches/${data.id}/cancel`, { method: "POST" });
+    expect(canceled.status).toBe(200);
+    expect(["canceling", "canceled"]).toContain(((await canceled.json()) as { data: BatchView }).data.status);
+    const done = await ended(liveKey, data.id, "canceled");
+    const results = await lines(liveKey, data.id);
+    expect(results).toHaveLength(20);
+    const completed = results.filter((r) => r.status === "completed");
+    expect(completed.length).toBe(done.counts.completed);
+    expect(results.filter((r) => r.status === "canceled" && r.run_id === null).length).toBeGreaterThan(10);
+    const account = await service.database.db.account.findUniqueOrThrow({ where: { id: accountId } });
+    expect(account.reserved).toBe(0);
+    expect(account.balance).toBe(1_000 - done.tokens_charged);
+    expect((await api(liveKey, `/batches/nope`)).status).toBe(404);
+  });
+
+  it("when the worker is killed midway through a batch, then another finishes it: every line once, each completed line's run completed and charged once", async () => {
+    const { liveKey, accountId } = await service.account(1_000);
+    const made = await json(liveKey, "/batches", {
+      model: "batch/cog",
+      items: Array.from({ length: 12 }, (_, i) => ({ custom_id: `k${i}`, input: { prompt: `k${i}` } })),
+    });
+    const { data } = (await made.json()) as { data: BatchView };
+    await waitFor(async () => (await batchOf(liveKey, data.id)).counts.completed >= 3, {
+      what: "three items done",
+    });
+    worker.child.kill("SIGKILL");
+    await worker.exited;
+    worker = await service.startWorker(workerEnv);
+    const done = await ended(liveKey, data.id);
+    expect(done.counts).toMatchObject({ total: 12, completed: 12, failed: 0 });
+    const results = await lines(liveKey, data.id);
+    expect(results.map((r) => r.custom_id)).toEqual(Array.from({ length: 12 }, (_, i) => `k${i}`));
+    expect(new Set(results.map((r) => r.run_id)).size).toBe(12);
+    const runs = await service.database.db.run.findMany({ where: { batchId: data.id } });
+    expect(runs).toHaveLength(12);
+    expect(runs.every((r) => r.status === "COMPLETED" && r.tokensCharged === 3)).toBe(true);
+    const account = await service.database.db.account.findUniqueOrThrow({ where: { id: accountId } });
+    expect(account).toMatchObject({ balance: 1_000 - 36, reserved: 0 });
+  });
+});
