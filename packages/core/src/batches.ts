@@ -22,6 +22,9 @@ export const BATCH_WINDOW_MS = 24 * 3_600_000;
 /** The most lines a batch holds. */
 export const BATCH_MAX_ITEMS = 50_000;
 
+/** The most bytes of a batch's JSON Lines (BATCH_MAX_ITEMS lines of 4 KiB on average). */
+export const BATCH_JSONL_MAX_BYTES = BATCH_MAX_ITEMS * 4_096;
+
 /** The longest line of a batch's JSONL (bytes). */
 export const BATCH_LINE_MAX_BYTES = 1_048_576;
 

@@ -37,6 +37,7 @@ export * from "./timeLimit.js";
 export * from "./timeouts.js";
 export * from "./adapters/replicate.js";
 export * from "./adapters/openai.js";
+export * from "./adapters/openaiBatch.js";
 export * from "./safetensors.js";
 export * from "./lora.js";
 export * from "./batches.js";

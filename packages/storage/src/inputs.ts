@@ -154,6 +154,29 @@ export async function storeInputFile(
   }
 }
 
+/**
+ * A batch's JSON Lines file (OpenAI's files of purpose "batch"): stored as it comes, counted and
+ * hashed, past maxBytes refused (nothing kept); its lines are read when a batch is made of it.
+ */
+export async function storeBatchFile(
+  store: OutputStore,
+  id: string,
+  source: Readable | Uint8Array,
+  maxBytes: number,
+  signal?: AbortSignal,
+): Promise<{ key: string; size: number; sha256: string }> {
+  const o = open(source);
+  try {
+    const key = inputFileKey(id, BATCH_FILE_TYPE);
+    return { ...(await storeRest(store, key, o, maxBytes, signal)), key };
+  } finally {
+    if (!o.ended) o.stream.destroy();
+  }
+}
+
+/** The media type batch files are recorded with. */
+export const BATCH_FILE_TYPE = "application/jsonl";
+
 export interface StoredWeights {
   header: SafetensorsHeader;
   size: number;

@@ -1,3 +1,4 @@
+import OpenAI, { toFile } from "openai";
 import { freePort, seedCogModel, startFakeCog, waitFor, type FakeCog, type SpawnedApp } from "@svc/testkit";
 import { startService, type E2EService } from "./service.js";
 
@@ -235,5 +236,88 @@ describe("batches", () => {
     expect(runs.every((r) => r.status === "COMPLETED" && r.tokensCharged === 3)).toBe(true);
     const account = await service.database.db.account.findUniqueOrThrow({ where: { id: accountId } });
     expect(account).toMatchObject({ balance: 1_000 - 36, reserved: 0 });
+  });
+
+  it("when OpenAI's client uploads a batch file, makes a batch of it and reads its files, then each line is answered in OpenAI's shapes, a bad one in the error file", async () => {
+    const { liveKey } = await service.account(1_000);
+    const openai = new OpenAI({ apiKey: liveKey, baseURL: `${service.base}/openai/v1` });
+    const request = (custom_id: string, body: Record<string, unknown>) =>
+      JSON.stringify({
+        custom_id,
+        method: "POST",
+        url: "/v1/images/generations",
+        body: { model: "batch/cog", ...body },
+      });
+    const jsonl = [
+      request("r1", { prompt: "a fox", size: "1024x1024" }),
+      request("r2", { prompt: "a cat", size: "9x9" }),
+      request("r3", { prompt: "an owl" }),
+    ].join("\n");
+    const file = await openai.files.create({
+      file: await toFile(Buffer.from(jsonl), "batch.jsonl"),
+      purpose: "batch",
+    });
+    expect(file).toMatchObject({ object: "file", purpose: "batch", bytes: jsonl.length });
+    const made = await openai.batches.create({
+      input_file_id: file.id,
+      endpoint: "/v1/images/generations" as "/v1/chat/completions",
+      completion_window: "24h",
+      metadata: { job: "catalogue" },
+    });
+    expect(made).toMatchObject({ object: "batch", status: "in_progress", metadata: { job: "catalogue" } });
+    const done = await waitFor(
+      async () => {
+        const b = await openai.batches.retrieve(made.id);
+        return b.status === "completed" ? b : null;
+      },
+      { what: "the OpenAI batch to complete", timeoutMs: 60_000 },
+    );
+    expect(done.request_counts).toEqual({ total: 3, completed: 2, failed: 1 });
+    expect(done.completed_at).toEqual(expect.any(Number));
+    const read = async (id: string) =>
+      (await (await openai.files.content(id)).text())
+        .split("\n")
+        .filter(Boolean)
+        .map(
+          (l) =>
+            JSON.parse(l) as {
+              custom_id: string;
+              response: { status_code: number; body: { data: { url: string }[] } } | null;
+              error: { code: string; message: string } | null;
+            },
+        );
+    const output = await read(done.output_file_id!);
+    expect(output.map((l) => [l.custom_id, l.response?.status_code, l.error])).toEqual([
+      ["r1", 200, null],
+      ["r3", 200, null],
+    ]);
+    expect(output[0]!.response!.body.data[0]!.url).toMatch(/^http/);
+    const errors = await read(done.error_file_id!);
+    expect(errors).toEqual([
+      expect.objectContaining({
+        custom_id: "r2",
+        response: null,
+        error: expect.objectContaining({ message: expect.stringMatching(/size/) as unknown }),
+      }),
+    ]);
+    const listed = await openai.batches.list();
+    expect(listed.data.map((b) => b.id)).toContain(made.id);
+    // A purpose other than batch is refused naming it; a batch of someone else's file, naming input_file_id.
+    const refused = await openai.files
+      .create({ file: await toFile(Buffer.from(jsonl), "x.jsonl"), purpose: "assistants" })
+      .catch((e: unknown) => e);
+    expect((refused as InstanceType<typeof OpenAI.BadRequestError>).param).toBe("purpose");
+    const stranger = new OpenAI({
+      apiKey: (await service.account(10)).liveKey,
+      baseURL: `${service.base}/openai/v1`,
+    });
+    const foreign = await stranger.batches
+      .create({
+        input_file_id: file.id,
+        endpoint: "/v1/images/generations" as "/v1/chat/completions",
+        completion_window: "24h",
+      })
+      .catch((e: unknown) => e);
+    expect((foreign as InstanceType<typeof OpenAI.BadRequestError>).param).toBe("input_file_id");
   });
 });

@@ -3,30 +3,26 @@
 // is, a bad one becoming an error line. The workers admit items as the model's places free
 // (use-cases batches/feeding.ts); results are read as JSONL, one line per ended item.
 import { z } from "zod";
-import { ApiError, BATCH_MAX_ITEMS, costsCompute } from "@svc/core";
-import type { Batch } from "@svc/db";
+import { ApiError, BATCH_JSONL_MAX_BYTES, BATCH_MAX_ITEMS } from "@svc/core";
 import {
   batchResults,
   cancelBatch,
-  createBatch,
   findBatch,
   itemLines,
   jsonlLines,
   listBatches,
   presentBatch,
 } from "@svc/use-cases";
-import { authOf, ownerOf } from "../auth/authenticate.js";
+import { ownerOf } from "../auth/authenticate.js";
 import { cursorSchema, paginate } from "../http/cursor.js";
 import { rawRoute, route, type Route, type RouteContext } from "../http/route.js";
 import { pageLimit } from "../http/validate.js";
-import { prepareRunInput, runnableModel, testRuns, type RunnableModel } from "../runs/startRun.js";
-import { checkWebhookUrl } from "../webhooks/checkUrl.js";
+import { makeBatch } from "../runs/makeBatch.js";
+import { runnableModel } from "../runs/startRun.js";
 import * as R from "../openapi/responses.js";
 
 const tags = ["Batches"];
 const byId = z.object({ batchId: z.string().meta({ example: "batch_2kdpCM5tfN6vjSuI1aG2v2" }) });
-/** The most bytes of a JSON Lines body (BATCH_MAX_ITEMS lines of 4 KiB on average). */
-const JSONL_MAX_BYTES = BATCH_MAX_ITEMS * 4_096;
 
 const createBody = z.object({
   model: z.string().min(1).max(200).meta({ description: "The model every item runs" }),
@@ -42,60 +38,6 @@ const linesQuery = z.object({
   model: z.string().min(1).max(200).optional().meta({ description: "With a JSON Lines body: the model" }),
   webhook_url: z.string().max(2_048).optional(),
 });
-
-/**
- * A test batch of a model that costs compute takes its lines from the day's test runs at once
- * (429 TEST_RUN_QUOTA_EXCEEDED when they do not cover it), so that its items never fail midway on
- * the quota; the lines taken are not given back.
- */
-async function takeTestRuns(ctx: RouteContext, model: RunnableModel, lines: number) {
-  const auth = authOf(ctx.res);
-  if (auth.mode !== "test" || !costsCompute(model.runner)) return;
-  const quota = testRuns(ctx.deps);
-  const { limit, used } = await quota.allowance(auth.accountId);
-  if (lines > limit - used)
-    throw new ApiError(
-      "TEST_RUN_QUOTA_EXCEEDED",
-      `This test batch has ${lines} lines; ${Math.max(0, limit - used)} of the day's ${limit} test runs (TEST_RUNS_PER_DAY) are left.`,
-    );
-  for (let i = 0; i < lines; i++) await quota.take(auth.accountId);
-}
-
-async function makeBatch(
-  ctx: RouteContext,
-  spec: { model: string; webhookUrl?: string; metadata?: Record<string, string> },
-  lines: ReturnType<typeof itemLines>,
-): Promise<Batch> {
-  const { deps, res } = ctx;
-  const auth = authOf(res);
-  const model = await runnableModel(deps, res, spec.model);
-  if (model.status !== "active")
-    throw new ApiError("MODEL_NOT_ACTIVE", `${model.id} is ${model.status}: it takes no batches.`);
-  if (spec.webhookUrl)
-    await checkWebhookUrl(spec.webhookUrl, "webhook_url", deps.settings.WEBHOOK_ALLOW_PRIVATE_URLS);
-  const owner = { accountId: auth.accountId, mode: auth.mode, apiKeyId: auth.keyId! };
-  const batch = await createBatch(
-    deps.db,
-    ownerOf(res),
-    {
-      apiKeyId: auth.keyId!,
-      modelId: model.id,
-      api: "native",
-      endpoint: null,
-      inputFileId: null,
-      webhookUrl: spec.webhookUrl ?? null,
-      metadata: spec.metadata ?? null,
-      discountPercent: model.pricing.batch_discount_percent ?? deps.settings.BATCH_DISCOUNT_PERCENT,
-    },
-    lines,
-    (input) => prepareRunInput(deps, owner, model, input),
-  );
-  await takeTestRuns(ctx, model, batch.total - batch.invalid).catch(async (error: unknown) => {
-    await deps.db.batch.delete({ where: { id: batch.id } });
-    throw error;
-  });
-  return batch;
-}
 
 const createBatchRoute = route({
   method: "post",
@@ -113,26 +55,17 @@ const createBatchRoute = route({
   errors: [403, 404, 413, 429],
   reply: { status: 201, schema: R.BatchResponse, description: "The batch, in progress" },
   async handler({ body, query }, ctx) {
-    const batch = body
-      ? await makeBatch(
-          ctx,
-          { model: body.model, webhookUrl: body.webhook_url, metadata: body.metadata },
-          itemLines(body.items),
-        )
-      : await makeBatch(
-          ctx,
-          {
-            model:
-              query.model ??
-              (() => {
-                throw new ApiError("VALIDATION_ERROR", "With a JSON Lines body, the model is in the query.", [
-                  { path: "model", message: "required" },
-                ]);
-              })(),
-            webhookUrl: query.webhook_url,
-          },
-          jsonlLines(ctx.req, JSONL_MAX_BYTES),
-        );
+    const modelId = body?.model ?? query.model;
+    if (!modelId)
+      throw new ApiError("VALIDATION_ERROR", "With a JSON Lines body, the model is in the query.", [
+        { path: "model", message: "required" },
+      ]);
+    const model = await runnableModel(ctx.deps, ctx.res, modelId);
+    const batch = await makeBatch(
+      ctx,
+      { model, api: "native", webhookUrl: body?.webhook_url ?? query.webhook_url, metadata: body?.metadata },
+      body ? itemLines(body.items) : jsonlLines(ctx.req, BATCH_JSONL_MAX_BYTES),
+    );
     return { data: await presentBatch(ctx.deps.db, batch) };
   },
 });

@@ -77,9 +77,10 @@ export function findBatch(db: Db, owner: Owner, id: string) {
   return db.batch.findFirst({ where: { id, ...owner } });
 }
 
-export function listBatches(db: Db, owner: Owner, limit: number, after?: Position) {
+/** The owner's batches, newest first (those made through one API style, when `api` says). */
+export function listBatches(db: Db, owner: Owner, limit: number, after?: Position, api?: RunApi) {
   return db.batch.findMany({
-    where: { ...owner, ...pastPosition(after) },
+    where: { ...owner, ...(api && { api }), ...pastPosition(after) },
     orderBy: NEWEST_FIRST,
     take: limit,
   });

@@ -15,7 +15,16 @@ import type { Logger } from "@svc/logger";
 import type { RunLifecycle } from "../runs/lifecycle.js";
 import { cancelBatchRuns } from "./feeding.js";
 
-export { createBatch, itemLines, jsonlLines, type PrepareInput } from "./creation.js";
+export {
+  createBatch,
+  itemLines,
+  jsonlLines,
+  jsonlTexts,
+  LINE_TOO_LONG,
+  type NewBatchSpec,
+  type PrepareInput,
+} from "./creation.js";
+export { batchFileChunks, findBatchFile, ingestBatchFile } from "./batchFiles.js";
 export { feedBatches, type FeedDeps } from "./feeding.js";
 export { batchCounts, findBatch, listBatches } from "@svc/db";
 

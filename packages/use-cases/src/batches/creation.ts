@@ -49,28 +49,22 @@ function lineError(error: unknown, paramOf: (path: string) => string): BatchLine
   throw error;
 }
 
+/** A line too long to read: its rest is skipped unread. */
+export const LINE_TOO_LONG = Symbol("line too long");
+
 /**
- * JSONL text in chunks as its lines, one at a time (the last without a newline too; blank lines
- * skipped). A line longer than BATCH_LINE_MAX_BYTES is an error line, its rest skipped unread into
- * memory; past `maxBytes` in all, 413 (memory stays bounded whatever the body).
+ * JSONL text in chunks as its lines' text, one at a time (the last without a newline too; blank
+ * lines skipped). A line longer than BATCH_LINE_MAX_BYTES is LINE_TOO_LONG, its rest skipped
+ * unread into memory; past `maxBytes` in all, 413: memory stays bounded whatever the body.
  */
-export async function* jsonlLines(
+export async function* jsonlTexts(
   chunks: AsyncIterable<Buffer | string>,
   maxBytes: number,
-): AsyncGenerator<ParsedBatchLine> {
+): AsyncGenerator<string | typeof LINE_TOO_LONG> {
   const decoder = new TextDecoder();
   let rest = "";
   let skipping = false;
   let bytes = 0;
-  const tooLong: ParsedBatchLine = {
-    ok: false,
-    customId: null,
-    error: {
-      code: "line_too_long",
-      message: `A line is at most ${BATCH_LINE_MAX_BYTES} bytes.`,
-      param: null,
-    },
-  };
   for await (const chunk of chunks) {
     bytes += chunk.length;
     if (bytes > maxBytes)
@@ -81,15 +75,35 @@ export async function* jsonlLines(
       const line = rest.slice(0, at).trim();
       rest = rest.slice(at + 1);
       if (skipping) skipping = false;
-      else if (line) yield parseBatchLine(line);
+      else if (line) yield line;
     }
     if (rest.length > BATCH_LINE_MAX_BYTES) {
-      if (!skipping) yield tooLong;
+      if (!skipping) yield LINE_TOO_LONG;
       skipping = true;
       rest = "";
     }
   }
-  if (rest.trim() && !skipping) yield parseBatchLine(rest.trim());
+  if (rest.trim() && !skipping) yield rest.trim();
+}
+
+/** JSONL lines read as items by `read` (ours: parseBatchLine), a line too long an error line. */
+export async function* jsonlLines(
+  chunks: AsyncIterable<Buffer | string>,
+  maxBytes: number,
+  read: (text: string) => ParsedBatchLine = parseBatchLine,
+): AsyncGenerator<ParsedBatchLine> {
+  for await (const text of jsonlTexts(chunks, maxBytes))
+    yield text === LINE_TOO_LONG
+      ? {
+          ok: false,
+          customId: null,
+          error: {
+            code: "line_too_long",
+            message: `A line is at most ${BATCH_LINE_MAX_BYTES} bytes.`,
+            param: null,
+          },
+        }
+      : read(text);
 }
 
 /** The request's `items` as lines. */

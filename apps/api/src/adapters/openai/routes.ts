@@ -21,6 +21,7 @@ import {
 } from "./shared.js";
 import { editImages, generateImages } from "./images.js";
 import { createVideo, deleteVideo, listVideos, retrieveVideo, videoContent } from "./videos.js";
+import { openAIBatchRoutes } from "./batches.js";
 const listModelsRoute = route({
   method: "get",
   path: "/models",
@@ -113,4 +114,5 @@ export const openAIRoutes: Route[] = [
   deleteVideo,
   videoContent,
   createSpeech,
+  ...openAIBatchRoutes,
 ];
