@@ -1,6 +1,6 @@
 import { availableParallelism } from "node:os";
 import { REPLICATE_PREFIX, fileFieldsOf, namesFiles, parseSecretsKey, traitsOf, ttlCache } from "@svc/core";
-import { findModel, runOutputBasis, sqlPool } from "@svc/db";
+import { batchItemsByModel, findModel, runOutputBasis, sqlPool } from "@svc/db";
 import {
   createDeadlinesQueue,
   createDeliveriesQueue,
@@ -185,6 +185,7 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
   const metrics = createWorkerMetrics(
     { runs: queues.runs, "leased-runs": queues.leased, deliveries: queues.deliveries },
     scheduler,
+    () => batchItemsByModel(db),
   );
   const dispatcher = workerDispatcher({
     scheduler,

@@ -117,12 +117,31 @@ function poolGauges(registry: Registry, scheduler: Scheduler) {
 }
 
 /** The worker's Prometheus series. Queue depths and pools are read from Redis at each scrape. */
-export function createWorkerMetrics(queues: Record<string, Queue>, scheduler: Scheduler) {
+export function createWorkerMetrics(
+  queues: Record<string, Queue>,
+  scheduler: Scheduler,
+  /** Open batches' items per model (from Postgres, at each scrape). */
+  batchItems: () => Promise<
+    { modelId: string; pending: number; running: number; ended: number }[]
+  > = async () => [],
+) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   return {
     registry,
     ...poolGauges(registry, scheduler),
+    batchItems: new Gauge({
+      name: "svc_batch_items",
+      help: "Items of open batches by model and state: pending (not admitted yet: the batch lane's backlog, for autoscaling), running, ended",
+      labelNames: ["model", "state"] as const,
+      registers: [registry],
+      async collect() {
+        this.reset();
+        for (const m of await batchItems().catch(() => []))
+          for (const state of ["pending", "running", "ended"] as const)
+            this.set({ model: m.modelId, state }, m[state]);
+      },
+    }),
     runsFinished: new Counter({
       name: "svc_runs_finished_total",
       help: "Runs finished by this worker, by model and outcome (completed, failed, canceled)",

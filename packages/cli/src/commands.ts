@@ -6,6 +6,7 @@ import type { Db } from "@svc/db";
 import { cliActor } from "@svc/use-cases";
 import { UsageError, type Command, type CommandSettings, type Out } from "./command.js";
 import { ACCOUNT_COMMANDS } from "./commands/accounts.js";
+import { BATCH_COMMANDS } from "./commands/batches.js";
 import { COG_COMMANDS } from "./commands/cog.js";
 import { DEMO_COMMANDS } from "./commands/demo.js";
 import { KEY_COMMANDS } from "./commands/keys.js";
@@ -26,6 +27,7 @@ const COMMANDS: Record<string, Command> = {
   ...IMPORT_COMMANDS,
   ...COG_COMMANDS,
   ...WEIGHTS_COMMANDS,
+  ...BATCH_COMMANDS,
 };
 
 export const USAGE = `usage: svc <command> [options]

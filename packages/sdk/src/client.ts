@@ -15,6 +15,11 @@ import type {
   Weights,
   WeightsList,
   WeightsListQuery,
+  Batch,
+  BatchList,
+  BatchListQuery,
+  BatchResultLine,
+  CreateBatchBody,
   FileObject,
   LedgerEntry,
   LedgerQuery,
@@ -116,6 +121,33 @@ export class ModelRunClient {
         method: "DELETE",
         path: `/files/${encodeURIComponent(fileId)}`,
         idempotent: true,
+      }),
+  };
+
+  /**
+   * Batches: many runs of one model in one call, at the batch price, results as JSON Lines (read
+   * here as arrays of result lines). Items may also be sent as JSON Lines with the raw API.
+   */
+  readonly batches = {
+    create: (body: CreateBatchBody, signal?: AbortSignal) =>
+      this.data<Batch>({ method: "POST", path: "/batches", body, idempotent: false, signal }),
+    get: (batchId: string) =>
+      this.data<Batch>({ method: "GET", path: `/batches/${encodeURIComponent(batchId)}`, idempotent: true }),
+    list: (q: BatchListQuery = {}) =>
+      this.data<BatchList>({ method: "GET", path: "/batches", query: q, idempotent: true }),
+    cancel: (batchId: string) =>
+      this.data<Batch>({
+        method: "POST",
+        path: `/batches/${encodeURIComponent(batchId)}/cancel`,
+        idempotent: true,
+      }),
+    /** One line per ended item (which: "errors" for those that did not complete), in line order. */
+    results: (batchId: string, which: "results" | "errors" = "results") =>
+      call<BatchResultLine[]>(this.http, {
+        method: "GET",
+        path: `/batches/${encodeURIComponent(batchId)}/${which}`,
+        idempotent: true,
+        jsonl: true,
       }),
   };
 

@@ -21,6 +21,8 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** Safe to send twice: reads, deletes, cancels, and creations carrying an Idempotency-Key. */
   idempotent: boolean;
+  /** The answer is JSON Lines (a batch's results): answered as the array of its lines. */
+  jsonl?: boolean;
   signal?: AbortSignal;
 }
 
@@ -115,6 +117,11 @@ export async function call<T>(http: HttpOptions, o: RequestOptions): Promise<T> 
       continue;
     }
     const text = await res.text();
+    if (res.ok && o.jsonl)
+      return text
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as unknown) as T;
     const body = text
       ? (JSON.parse(text) as {
           data?: T;

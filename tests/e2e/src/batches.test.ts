@@ -1,6 +1,7 @@
 import OpenAI, { toFile } from "openai";
+import type { ModelRunClient } from "@svc/sdk";
 import { freePort, seedCogModel, startFakeCog, waitFor, type FakeCog, type SpawnedApp } from "@svc/testkit";
-import { startService, type E2EService } from "./service.js";
+import { adminCli, startService, type E2EService } from "./service.js";
 
 // Batches (issue #61) against the built API and worker: lines checked one by one, items admitted
 // as runs as the model's places free (never more than the batches' share), at the batch price,
@@ -10,12 +11,16 @@ describe("batches", () => {
   let cog: FakeCog;
   let worker: SpawnedApp;
   let workerEnv: Record<string, string>;
+  let metricsPort: number;
 
   beforeAll(async () => {
     service = await startService({ BATCH_FEED_INTERVAL_MS: "40", BATCH_MAX_SHARE_PERCENT: "50" });
     await service.startApi();
     const callbackPort = await freePort();
+    metricsPort = await freePort();
     workerEnv = {
+      METRICS_PORT: String(metricsPort),
+      METRICS_HOST: "127.0.0.1",
       COG_CALLBACK_URL: `http://127.0.0.1:${callbackPort}`,
       COG_CALLBACK_PORT: String(callbackPort),
       COG_CALLBACK_HOST: "127.0.0.1",
@@ -49,10 +54,10 @@ describe("batches", () => {
   };
   const batchOf = async (key: string, id: string) =>
     ((await (await api(key, `/batches/${id}`)).json()) as { data: BatchView }).data;
-  const ended = (key: string, id: string, status = "completed") =>
+  const ended = (key: string, id: string, status = "completed", client?: ModelRunClient) =>
     waitFor(
       async () => {
-        const b = await batchOf(key, id);
+        const b = client ? ((await client.batches.get(id)) as unknown as BatchView) : await batchOf(key, id);
         return b.status === status ? b : null;
       },
       { what: `batch ${id} ${status}`, timeoutMs: 60_000 },
@@ -319,5 +324,77 @@ describe("batches", () => {
       })
       .catch((e: unknown) => e);
     expect((foreign as InstanceType<typeof OpenAI.BadRequestError>).param).toBe("input_file_id");
+  });
+
+  it("when the SDK makes a batch and an operator lists and cancels batches with the CLI, then the lines it did not start end canceled and the workers' metrics show the batch lane", async () => {
+    const { client, accountId } = await service.account(1_000);
+    const made = await client.batches.create({
+      model: "batch/cog",
+      items: Array.from({ length: 30 }, (_, i) => ({ custom_id: `m${i}`, input: { prompt: `m${i}` } })),
+    });
+    expect((await client.batches.get(made.id)).counts.total).toBe(30);
+    expect((await client.batches.list()).batches.map((b) => b.id)).toContain(made.id);
+    await waitFor(async () => (await client.batches.get(made.id)).counts.completed >= 1, {
+      what: "an item done",
+    });
+    const scraped = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    expect(scraped).toMatch(/^svc_batch_items\{model="batch\/cog",state="pending"\} [1-9]\d*$/m);
+    const listed = await adminCli(service.database.db, ["batches", "list", "--account", accountId]);
+    expect(listed).toEqual([expect.objectContaining({ id: made.id, status: "in_progress", total: 30 })]);
+    await adminCli(service.database.db, ["batches", "cancel", made.id]);
+    const done = await ended("", made.id, "canceled", client);
+    const results = await client.batches.results(made.id);
+    expect(results).toHaveLength(30);
+    expect(results.filter((r) => r.status === "canceled").length).toBeGreaterThan(20);
+    expect(done.counts.completed).toBe(results.filter((r) => r.status === "completed").length);
+    expect(await client.batches.results(made.id, "errors")).toHaveLength(30 - done.counts.completed);
+  });
+
+  it("when tokens run out midway, then admission pauses saying why and goes on once tokens arrive; past its window a batch expires, its waiting lines with it", async () => {
+    const { liveKey, accountId } = await service.account(7);
+    const made = await json(liveKey, "/batches", {
+      model: "batch/cog",
+      items: Array.from({ length: 4 }, (_, i) => ({ input: { prompt: `t${i}` } })),
+    });
+    const { data } = (await made.json()) as { data: BatchView };
+    // 7 tokens pay for two items of 3.
+    const paused = await waitFor(
+      async () => {
+        const b = (await (await api(liveKey, `/batches/${data.id}`)).json()) as {
+          data: BatchView & { paused_reason: string | null };
+        };
+        return b.data.paused_reason === "insufficient_tokens" && b.data.counts.completed === 2
+          ? b.data
+          : null;
+      },
+      { what: "the batch to pause on tokens" },
+    );
+    expect(paused.counts.pending).toBe(2);
+    await adminCli(service.database.db, ["tokens", "grant", "--account", accountId, "--amount", "100"]);
+    const done = await ended(liveKey, data.id);
+    expect(done).toMatchObject({ counts: { completed: 4 }, tokens_charged: 12 });
+
+    const late = await json(liveKey, "/batches", {
+      model: "batch/cog",
+      items: Array.from({ length: 40 }, (_, i) => ({ input: { prompt: `l${i}` } })),
+    });
+    const lateBatch = ((await late.json()) as { data: BatchView }).data;
+    await waitFor(async () => (await batchOf(liveKey, lateBatch.id)).counts.completed >= 1, {
+      what: "an item done",
+    });
+    await service.database.db.batch.update({
+      where: { id: lateBatch.id },
+      data: { expiresAt: new Date(Date.now() - 1) },
+    });
+    const expired = await ended(liveKey, lateBatch.id, "expired");
+    const results = await lines(liveKey, lateBatch.id);
+    expect(results.filter((r) => r.status === "expired").length).toBeGreaterThan(30);
+    expect(results.find((r) => r.status === "expired")!.error).toMatchObject({ code: "batch_expired" });
+    await waitFor(async () => (await batchOf(liveKey, lateBatch.id)).counts.running === 0, {
+      what: "its runs to end",
+    });
+    const account = await service.database.db.account.findUniqueOrThrow({ where: { id: accountId } });
+    expect(account.reserved).toBe(0);
+    expect(expired.status).toBe("expired");
   });
 });

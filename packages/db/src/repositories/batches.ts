@@ -72,9 +72,19 @@ export function openBatch(db: Db, id: string, total: number, invalid: number) {
   });
 }
 
+/** A batch by id, whoever owns it (an operator's view). */
+export function findBatchById(db: Db, id: string) {
+  return db.batch.findUnique({ where: { id } });
+}
+
 /** The owner's batch. */
 export function findBatch(db: Db, owner: Owner, id: string) {
   return db.batch.findFirst({ where: { id, ...owner } });
+}
+
+/** Every account's batches for an operator, newest first (one account's, when it says). */
+export function listAllBatches(db: Db, accountId?: string, limit = 200) {
+  return db.batch.findMany({ where: accountId ? { accountId } : {}, orderBy: NEWEST_FIRST, take: limit });
 }
 
 /** The owner's batches, newest first (those made through one API style, when `api` says). */
@@ -174,6 +184,21 @@ export function batchAdmission(db: Db, batchId: string) {
      JOIN models m ON m.id = b.model_id WHERE b.id = $1`,
     [batchId],
   ).then((rows) => rows[0] ?? null);
+}
+
+/** Open batches' items per model: waiting to be admitted, running, ended (the batch lane's metrics). */
+export function batchItemsByModel(db: Db) {
+  return findMany<{ modelId: string; pending: number; running: number; ended: number }>(
+    db,
+    "batch_items_by_model",
+    `SELECT b.model_id,
+            count(*) FILTER (WHERE i.state = 'pending')::int AS pending,
+            count(*) FILTER (WHERE i.state = 'admitted' AND r.status IN ('QUEUED', 'EXECUTING'))::int AS running,
+            count(*) FILTER (WHERE i.state <> 'pending' AND (r.id IS NULL OR r.status NOT IN ('QUEUED', 'EXECUTING')))::int AS ended
+     FROM batches b JOIN batch_items i ON i.batch_id = b.id LEFT JOIN runs r ON r.id = i.run_id
+     WHERE b.status IN ('in_progress', 'finalizing', 'canceling') GROUP BY b.model_id`,
+    [],
+  );
 }
 
 /** The next lines waiting to be admitted, in order. */

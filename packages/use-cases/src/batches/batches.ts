@@ -29,7 +29,20 @@ export { feedBatches, type FeedDeps } from "./feeding.js";
 export { batchCounts, findBatch, listBatches } from "@svc/db";
 
 /**
- * Cancels the owner's batch: lines not yet admitted end canceled, its runs are canceled (each
+ * Marks a batch canceling and ends its lines not yet admitted (canceled, nothing charged); the
+ * feeder cancels its runs and ends it. What an operator's CLI does (it has no queues).
+ */
+export async function markBatchCanceled(db: Db, id: string) {
+  await moveBatch(db, id, ["validating", "in_progress", "finalizing"], "canceling", "canceling_at");
+  await endPendingItems(db, id, "canceled", {
+    code: "batch_canceled",
+    message: "The batch was canceled before this line was run.",
+    param: null,
+  });
+}
+
+/**
+ * Cancels the owner's batch: lines not yet admitted end canceled, its runs are canceled now (each
  * charged what it delivered, the partial-cancel rules); it is canceling until those have ended.
  * null: no such batch; the batch as it is when it had ended already.
  */
@@ -41,12 +54,7 @@ export async function cancelBatch(
   const batch = await findBatch(deps.db, owner, id);
   if (!batch) return null;
   if (isBatchEnded(batch.status)) return batch;
-  await moveBatch(deps.db, id, ["validating", "in_progress", "finalizing"], "canceling", "canceling_at");
-  await endPendingItems(deps.db, id, "canceled", {
-    code: "batch_canceled",
-    message: "The batch was canceled before this line was run.",
-    param: null,
-  });
+  await markBatchCanceled(deps.db, id);
   await cancelBatchRuns(deps, batch, false);
   return findBatch(deps.db, owner, id);
 }

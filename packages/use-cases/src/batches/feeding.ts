@@ -169,6 +169,8 @@ export async function feedBatches(deps: FeedDeps): Promise<void> {
     deps,
     open.filter((b) => b.status === "in_progress" && b.pending > 0 && !expired.includes(b)),
   );
+  // A cancel (from the API, or an operator's CLI, which marks it alone) stops the batch's runs.
+  for (const b of open) if (b.status === "canceling") await cancelBatchRuns(deps, b, false);
   const live = open.filter((b) => !expired.includes(b));
   const counts = await batchCounts(
     deps.db,
