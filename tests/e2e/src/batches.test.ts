@@ -1,6 +1,15 @@
 import OpenAI, { toFile } from "openai";
 import type { ModelRunClient } from "@svc/sdk";
-import { freePort, seedCogModel, startFakeCog, waitFor, type FakeCog, type SpawnedApp } from "@svc/testkit";
+import { createHmac } from "node:crypto";
+import {
+  freePort,
+  seedCogModel,
+  startFakeCog,
+  startHttpsReceiver,
+  waitFor,
+  type FakeCog,
+  type SpawnedApp,
+} from "@svc/testkit";
 import { adminCli, startService, type E2EService } from "./service.js";
 
 // Batches (issue #61) against the built API and worker: lines checked one by one, items admitted
@@ -396,5 +405,58 @@ describe("batches", () => {
     const account = await service.database.db.account.findUniqueOrThrow({ where: { id: accountId } });
     expect(account.reserved).toBe(0);
     expect(expired.status).toBe("expired");
+  });
+
+  it("when a batch ends, then its webhook_url and the endpoints that subscribe get a signed batch event, recorded once", async () => {
+    const { liveKey } = await service.account(1_000);
+    const receiver = await startHttpsReceiver();
+    try {
+      const endpoint = (await (
+        await json(liveKey, "/webhooks", { url: receiver.url("/endpoint"), events: ["batch.completed"] })
+      ).json()) as {
+        data: { id: string };
+      };
+      const secret = (await (await api(liveKey, "/webhooks/default/secret")).json()) as {
+        data: { signing_secret: string };
+      };
+      const made = await json(liveKey, "/batches", {
+        model: "batch/cog",
+        webhook_url: receiver.url("/own"),
+        metadata: { job: "w" },
+        items: [{ input: { prompt: "w1" } }, { input: { prompt: "" } }],
+      });
+      const { data } = (await made.json()) as { data: BatchView };
+      await ended(liveKey, data.id);
+      const got = await receiver.waitForRequests(2);
+      const own = got.find((r) => r.path === "/own")!;
+      const body = JSON.parse(own.body) as {
+        event: string;
+        webhook_id: string | null;
+        data: Record<string, unknown>;
+      };
+      expect(body).toMatchObject({
+        event: "batch.completed",
+        webhook_id: null,
+        data: {
+          batch_id: data.id,
+          model_id: "batch/cog",
+          status: "completed",
+          counts: { total: 2, completed: 1, failed: 1 },
+          tokens_charged: 3,
+          metadata: { job: "w" },
+        },
+      });
+      const signature = createHmac("sha256", secret.data.signing_secret).update(own.body).digest("hex");
+      expect(own.headers["x-service-signature"]).toBe(`sha256=${signature}`);
+      const toEndpoint = JSON.parse(got.find((r) => r.path === "/endpoint")!.body) as { webhook_id: string };
+      expect(toEndpoint.webhook_id).toBe(endpoint.data.id);
+      // Once: the statement that ended the batch recorded them.
+      const recorded = await service.database.db.delivery.count({
+        where: { event: "batch.completed", body: { contains: data.id } },
+      });
+      expect(recorded).toBe(2);
+    } finally {
+      await receiver.close();
+    }
   });
 });

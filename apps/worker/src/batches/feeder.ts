@@ -1,6 +1,7 @@
 // The batch feeder (issue #61): every BATCH_FEED_INTERVAL_MS one worker (a duty lock in Redis)
 // makes a feed pass (use-cases feedBatches): items admitted into free places, batches expired and
 // moved on. A pass that fails is logged and the next one tries again.
+import { enqueueDeliveries } from "@svc/queue";
 import { feedBatches } from "@svc/use-cases";
 import type { WorkerDeps } from "../deps.js";
 import type { AssembledWorker } from "../assembly.js";
@@ -19,6 +20,7 @@ export function startBatchFeeder({ config, db, logger }: WorkerDeps, parts: Asse
     },
     settings: { share: config.BATCH_MAX_SHARE_PERCENT / 100, unlimited: config.BATCH_UNPOOLED_IN_FLIGHT },
     logger,
+    deliveries: (ids: readonly string[]) => enqueueDeliveries(parts.queues.deliveries, ids),
   };
   let running: Promise<void> | undefined;
   const pass = () =>

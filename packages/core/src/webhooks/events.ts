@@ -6,7 +6,13 @@ export const RUN_EVENT_TYPES = ["run.started", "run.completed", "run.failed", "r
  * budget first refuses a run in a period. Only live endpoints receive them (test runs cost nothing).
  */
 export const ACCOUNT_EVENT_TYPES = ["account.balance_low", "key.budget_reached"] as const;
-export const EVENT_TYPES = [...RUN_EVENT_TYPES, ...ACCOUNT_EVENT_TYPES] as const;
+/**
+ * A batch ended (issue #61): completed, expired (its window ended first) or canceled. Sent to the
+ * batch's own webhook_url and to endpoints of its mode that subscribe to them (opt-in).
+ */
+export const BATCH_EVENT_TYPES = ["batch.completed", "batch.expired", "batch.canceled"] as const;
+export type BatchEvent = (typeof BATCH_EVENT_TYPES)[number];
+export const EVENT_TYPES = [...RUN_EVENT_TYPES, ...ACCOUNT_EVENT_TYPES, ...BATCH_EVENT_TYPES] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 /** The events that end a run (settlement records them); run.started is recorded at the start. */
 export type EndEvent = Exclude<(typeof RUN_EVENT_TYPES)[number], "run.started">;
@@ -141,6 +147,40 @@ export function balanceLowTemplate() {
       created_at: BALANCE_SLOTS.at,
     }),
     placeholders: placeholdersOf(BALANCE_SLOTS),
+  };
+}
+
+/** What a batch event reports: the batch as it ended. */
+export interface BatchEnded {
+  batchId: string;
+  modelId: string;
+  counts: { total: number; completed: number; failed: number };
+  tokensCharged: number;
+  metadata: Record<string, string> | null;
+  at: Date;
+}
+
+/**
+ * A batch event's body, with the endpoint's id left as a placeholder (a batch's own webhook_url
+ * gets null there) for the statement that ends the batch to fill in.
+ */
+export function batchEventTemplate(event: BatchEvent, ended: BatchEnded) {
+  return {
+    body: JSON.stringify({
+      event,
+      webhook_id: SLOTS.webhookId,
+      data: {
+        batch_id: ended.batchId,
+        model_id: ended.modelId,
+        status: event.slice("batch.".length),
+        counts: ended.counts,
+        tokens_charged: ended.tokensCharged,
+        metadata: ended.metadata,
+        timestamp: ended.at.toISOString(),
+      },
+      created_at: ended.at.toISOString(),
+    }),
+    webhookIdSlot: JSON.stringify(SLOTS.webhookId),
   };
 }
 

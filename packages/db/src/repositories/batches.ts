@@ -133,6 +133,7 @@ export interface OpenBatch {
   pending: number;
   /** Its model's runner settings (where its places are). */
   runner: unknown;
+  metadata: Record<string, string> | null;
 }
 
 /** Batches a feed pass looks after: admitting, finishing, canceling or expiring (oldest first). */
@@ -141,7 +142,7 @@ export function openBatches(db: Db) {
     db,
     "batches_open",
     `SELECT b.id, b.account_id, b.mode, b.api_key_id, b.model_id, b.status, b.discount_percent, b.expires_at,
-            b.created_at, b.paused_reason, m.runner,
+            b.created_at, b.paused_reason, m.runner, b.metadata,
             (SELECT count(*)::int FROM batch_items i WHERE i.batch_id = b.id AND i.state = 'pending') AS pending
      FROM batches b JOIN models m ON m.id = b.model_id
      WHERE b.status IN ('in_progress', 'finalizing', 'canceling')
@@ -274,6 +275,48 @@ export async function moveBatch(
     values: [id, from, to],
   });
   return (rowCount ?? 0) > 0;
+}
+
+const END_BATCH = `
+WITH b AS (
+  UPDATE batches SET status = $3, ended_at = now() WHERE id = $1 AND status = ANY($2)
+  RETURNING id, account_id, mode, webhook_url
+), sent AS (
+  INSERT INTO deliveries (id, account_id, mode, endpoint_id, url, event, body, created_at)
+  SELECT svc_random_id('whd'), b.account_id, b.mode, NULL, b.webhook_url, $4, replace($5, $6, 'null'), now()
+  FROM b WHERE b.webhook_url IS NOT NULL
+  UNION ALL
+  SELECT svc_random_id('whd'), b.account_id, b.mode, e.id, e.url, $4, replace($5, $6, to_json(e.id)::text), now()
+  FROM b JOIN webhook_endpoints e ON e.account_id = b.account_id AND e.mode = b.mode AND e.status = 'active'
+                                 AND $4 = ANY(e.events)
+  RETURNING id
+)
+SELECT id, 'batch' AS kind FROM b UNION ALL SELECT id, 'delivery' FROM sent`;
+
+/**
+ * Ends a batch if it is still in one of `from`, recording its event's deliveries (its own
+ * webhook_url, and its mode's endpoints that subscribe) in the same statement: a batch ends once,
+ * and its event is never lost between the two. Answers whether it moved, and the deliveries.
+ */
+export async function endBatch(
+  db: Db,
+  id: string,
+  from: readonly string[],
+  to: "completed" | "expired" | "canceled",
+  event: { type: string; body: string; webhookIdSlot: string },
+): Promise<{ moved: boolean; deliveryIds: string[] }> {
+  const rows = await findMany<{ id: string; kind: "batch" | "delivery" }>(db, "batch_end", END_BATCH, [
+    id,
+    from,
+    to,
+    event.type,
+    event.body,
+    event.webhookIdSlot,
+  ]);
+  return {
+    moved: rows.some((r) => r.kind === "batch"),
+    deliveryIds: rows.filter((r) => r.kind === "delivery").map((r) => r.id),
+  };
 }
 
 /** Why a batch's admission waits (null: it does not). */

@@ -3337,7 +3337,7 @@ export type paths = {
                     "application/json": {
                         /** Format: uri */
                         url: string;
-                        events?: ("run.started" | "run.completed" | "run.failed" | "run.canceled" | "account.balance_low" | "key.budget_reached")[];
+                        events?: ("run.started" | "run.completed" | "run.failed" | "run.canceled" | "account.balance_low" | "key.budget_reached" | "batch.completed" | "batch.expired" | "batch.canceled")[];
                     };
                 };
             };
@@ -3360,7 +3360,7 @@ export type paths = {
                             data: {
                                 id: string;
                                 url: string;
-                                events: ("run.started" | "run.completed" | "run.failed" | "run.canceled" | "account.balance_low" | "key.budget_reached")[];
+                                events: ("run.started" | "run.completed" | "run.failed" | "run.canceled" | "account.balance_low" | "key.budget_reached" | "batch.completed" | "batch.expired" | "batch.canceled")[];
                                 /** @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwJkU3Fx9w8Lg= */
                                 signing_secret: string;
                             };
@@ -3905,7 +3905,7 @@ export type paths = {
                      *     }
                      */
                     "application/json": {
-                        events: ("run.started" | "run.completed" | "run.failed" | "run.canceled" | "account.balance_low" | "key.budget_reached")[];
+                        events: ("run.started" | "run.completed" | "run.failed" | "run.canceled" | "account.balance_low" | "key.budget_reached" | "batch.completed" | "batch.expired" | "batch.canceled")[];
                     };
                 };
             };
@@ -10299,7 +10299,7 @@ export type components = {
             /** @example wh_2kdpCM5tfN6vjSuI1aG2v2 */
             id: string;
             url: string;
-            events: ("run.started" | "run.completed" | "run.failed" | "run.canceled" | "account.balance_low" | "key.budget_reached")[];
+            events: ("run.started" | "run.completed" | "run.failed" | "run.canceled" | "account.balance_low" | "key.budget_reached" | "batch.completed" | "batch.expired" | "batch.canceled")[];
             /** @enum {string} */
             status: "active" | "disabled";
             consecutive_failures: number;

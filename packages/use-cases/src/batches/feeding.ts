@@ -11,6 +11,9 @@ import {
   pricingSchema,
   runnerSchema,
   shareBatchRoom,
+  batchEventTemplate,
+  type BatchCounts,
+  type BatchStatus,
   type BatchLineError,
 } from "@svc/core";
 import {
@@ -18,6 +21,7 @@ import {
   batchAdmission,
   batchCounts,
   batchesInFlight,
+  endBatch,
   endPendingItems,
   moveBatch,
   openBatchRuns,
@@ -42,6 +46,38 @@ export interface FeedDeps {
     unlimited: number;
   };
   logger: Logger;
+  /** Hands recorded deliveries (batch events) to the webhook workers. */
+  deliveries(ids: readonly string[]): Promise<void>;
+}
+
+/**
+ * Ends a batch (if still in one of `from`) and records its event in the same statement, then
+ * hands the deliveries on (a lost hand-off is sent by the delivery sweeper).
+ */
+async function end(
+  deps: FeedDeps,
+  batch: OpenBatch,
+  from: readonly string[],
+  to: "completed" | "expired" | "canceled",
+  counts: BatchCounts,
+): Promise<boolean> {
+  const event = `batch.${to}` as const;
+  const template = batchEventTemplate(event, {
+    batchId: batch.id,
+    modelId: batch.modelId,
+    counts: { total: counts.total, completed: counts.completed, failed: counts.failed },
+    tokensCharged: counts.tokensCharged,
+    metadata: batch.metadata,
+    at: new Date(),
+  });
+  const { moved, deliveryIds } = await endBatch(deps.db, batch.id, from, to, { type: event, ...template });
+  if (deliveryIds.length)
+    await deps
+      .deliveries(deliveryIds)
+      .catch((error: unknown) =>
+        deps.logger.warn("enqueue of batch deliveries failed", { batch_id: batch.id, error }),
+      );
+  return moved;
 }
 
 const EXPIRED: BatchLineError = {
@@ -66,7 +102,8 @@ export async function cancelBatchRuns(
 async function expire(deps: FeedDeps, batch: OpenBatch) {
   await endPendingItems(deps.db, batch.id, "expired", EXPIRED);
   await cancelBatchRuns(deps, batch, true);
-  if (await moveBatch(deps.db, batch.id, ["in_progress", "finalizing"], "expired", "ended_at"))
+  const counts = (await batchCounts(deps.db, [batch.id])).get(batch.id)!;
+  if (await end(deps, batch, ["in_progress", "finalizing"], "expired", counts))
     deps.logger.info("batch expired", { batch_id: batch.id });
 }
 
@@ -177,14 +214,14 @@ export async function feedBatches(deps: FeedDeps): Promise<void> {
     live.map((b) => b.id),
   );
   for (const b of live) {
-    let status = b.status as Parameters<typeof nextBatchStatus>[0];
-    for (
-      let next = nextBatchStatus(status, counts.get(b.id)!);
-      next;
-      next = nextBatchStatus(status, counts.get(b.id)!)
-    ) {
-      const at = next === "finalizing" ? "finalizing_at" : "ended_at";
-      if (!(await moveBatch(deps.db, b.id, [status], next, at))) break;
+    let status = b.status as BatchStatus;
+    const c = counts.get(b.id)!;
+    for (let next = nextBatchStatus(status, c); next; next = nextBatchStatus(status, c)) {
+      const moved =
+        next === "completed" || next === "canceled"
+          ? await end(deps, b, [status], next, c)
+          : await moveBatch(deps.db, b.id, [status], next, "finalizing_at");
+      if (!moved) break;
       status = next;
     }
     if (status !== b.status) deps.logger.info("batch moved", { batch_id: b.id, status });
