@@ -24,7 +24,7 @@ import { redisCogResults } from "./cog/results.js";
 import type { WorkerDeps } from "./deps.js";
 import type { WorkerConfig } from "@svc/config";
 import type { Db } from "@svc/db";
-import type { RedisClient } from "@svc/queue";
+import type { RedisClient, Scheduler } from "@svc/queue";
 import type { OutputStore } from "@svc/storage";
 import type { Logger } from "@svc/logger";
 import { createWorkerMetrics } from "./metrics.js";
@@ -38,6 +38,14 @@ import { webhookSender } from "./webhooks/sendWebhook.js";
 import type { DeliverDeps } from "./webhooks/deliverWebhook.js";
 
 export type AssembledWorker = ReturnType<typeof assembleWorker>;
+
+/** The worker's metrics: its queues' depths, the pools and the batch lane (read at each scrape). */
+const workerMetrics = (queues: ReturnType<typeof workerQueues>, scheduler: Scheduler, db: Db) =>
+  createWorkerMetrics(
+    { runs: queues.runs, "leased-runs": queues.leased, deliveries: queues.deliveries },
+    scheduler,
+    () => batchItemsByModel(db),
+  );
 
 function workerQueues(redis: RedisClient, prefix: string) {
   return {
@@ -182,11 +190,7 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
   const store = createOutputStore(config);
   const { modelOf, runnerOf, fileInputs } = modelLookups(db, config, store, secretsKey);
   const blocklist = loadBlocklist(config);
-  const metrics = createWorkerMetrics(
-    { runs: queues.runs, "leased-runs": queues.leased, deliveries: queues.deliveries },
-    scheduler,
-    () => batchItemsByModel(db),
-  );
+  const metrics = workerMetrics(queues, scheduler, db);
   const dispatcher = workerDispatcher({
     scheduler,
     leased: queues.leased,
@@ -227,7 +231,10 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
     logger,
   });
   const tracing = startTracing(config, "worker");
+  // Runs ended here, for the batch feeder (housekeeping) to refill their places at once.
+  const runEnds = { listener: undefined as ((modelId: string) => void) | undefined };
   const execute: ExecuteDeps = {
+    onFinished: (modelId) => runEnds.listener?.(modelId),
     runs: lifecycle,
     tracing,
     progress,
@@ -273,5 +280,6 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
     local,
     deliver,
     tracing,
+    runEnds,
   };
 }

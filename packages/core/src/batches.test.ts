@@ -40,15 +40,26 @@ describe("batches", () => {
     });
   });
 
-  it("when a feed pass asks for room, then it is only free places, within the batches' share, at least one place", () => {
-    const f = { capacity: 8, leased: 2, queued: 0, inFlight: 0, share: 0.5, unlimited: 32 };
-    expect(batchRoom(f)).toBe(4);
-    expect(batchRoom({ ...f, inFlight: 3 })).toBe(1);
-    // Interactive runs waiting take the free places first.
-    expect(batchRoom({ ...f, leased: 6, queued: 2 })).toBe(0);
-    expect(batchRoom({ ...f, capacity: 1, share: 0.1, leased: 0 })).toBe(1);
+  it("when a feed pass asks for room, then it is the batches' share of the places (at least one) busy and what they get through until the next pass waiting", () => {
+    const f = {
+      capacity: 8,
+      leased: 2,
+      queued: 0,
+      inFlight: 0,
+      share: 0.5,
+      unlimited: 32,
+      heldMs: null,
+      intervalMs: 250,
+    };
+    expect(batchRoom(f)).toBe(8);
+    expect(batchRoom({ ...f, inFlight: 7 })).toBe(1);
+    expect(batchRoom({ ...f, inFlight: 9 })).toBe(0);
+    expect(batchRoom({ ...f, capacity: 1, share: 0.1 })).toBe(2);
+    // Runs of 50 ms, a pass every 250 ms: 4 places busy, 5 items each waiting.
+    expect(batchRoom({ ...f, heldMs: 50 })).toBe(24);
+    expect(batchRoom({ ...f, heldMs: 60_000 })).toBe(8);
     expect(batchRoom({ ...f, capacity: null, inFlight: 30 })).toBe(2);
-    expect(batchRoom({ ...f, capacity: 0, leased: 0 })).toBe(0);
+    expect(batchRoom({ ...f, capacity: 0 })).toBe(0);
   });
 
   it("when room is shared, then accounts take turns one item at a time, each account's oldest batch first", () => {

@@ -117,17 +117,26 @@ export interface BatchRoomFigures {
   share: number;
   /** How many items may be in flight for a model that needs no places. */
   unlimited: number;
+  /** How long the model's runs hold a place (the median of the last ones; null: not known yet). */
+  heldMs: number | null;
+  /** How long until the next pass at the latest (BATCH_FEED_INTERVAL_MS). */
+  intervalMs: number;
 }
 
 /**
- * How many items a feed pass may admit for a model: only into places free now (nobody waits
- * behind a batch item that was admitted while they waited), and never more in flight than the
- * batches' share of the model's places (at least one, so a batch always moves).
+ * How many items a feed pass may admit for a model: enough for the batches' share of its places
+ * (at least one) to be busy, and waiting behind them as many as those places get through until
+ * the next pass (at least one each), so that a place a batch item frees is taken by the next at
+ * once. They wait in the batch lane, which the scheduler serves only when no interactive run
+ * waits for the model and only up to the share (its `batchCap`): admitting ahead makes nobody
+ * wait, and what waits in Redis stays a few passes' worth, whatever the batch's size.
  */
 export function batchRoom(f: BatchRoomFigures): number {
   if (f.capacity === null) return Math.max(0, f.unlimited - f.inFlight);
+  if (f.capacity === 0) return 0;
   const cap = Math.max(1, Math.floor(f.capacity * f.share));
-  return Math.max(0, Math.min(cap - f.inFlight, f.capacity - f.leased - f.queued));
+  const perPlace = f.heldMs ? Math.max(1, Math.ceil(f.intervalMs / Math.max(1, f.heldMs))) : 1;
+  return Math.max(0, cap + cap * perPlace - f.inFlight);
 }
 
 /**

@@ -4,6 +4,8 @@
 
 export const RUN_PRIORITIES = ["normal", "low"] as const;
 export type RunPriority = (typeof RUN_PRIORITIES)[number];
+/** Where a run waits: the priority its caller chose, or the batch lane (a batch's items, issue #61). */
+export type RunLane = RunPriority | "batch";
 
 /**
  * A model's capacity pool (its runner kind's, runnerKinds.ts). `servers`: model servers, each

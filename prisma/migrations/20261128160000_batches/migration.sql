@@ -1,4 +1,7 @@
 -- Batches (issue #61): many runs of one model in one call, each line an item, admitted as a run as places free.
+-- AlterEnum
+ALTER TYPE "RunPriority" ADD VALUE 'batch';
+
 -- AlterTable
 ALTER TABLE "runs" ADD COLUMN     "batch_id" TEXT;
 
@@ -54,6 +57,9 @@ CREATE INDEX "batch_items_batch_id_state_line_idx" ON "batch_items"("batch_id", 
 
 -- CreateIndex (partial: a run of no batch adds no entry to it)
 CREATE INDEX "runs_batch_id_idx" ON "runs"("batch_id") WHERE "batch_id" IS NOT NULL;
+
+-- CreateIndex (partial: a batch's runs not ended, a handful, counted by every feed pass)
+CREATE INDEX "runs_batch_open_idx" ON "runs"("batch_id") WHERE "batch_id" IS NOT NULL AND "status" IN ('QUEUED', 'EXECUTING');
 
 -- AddForeignKey
 ALTER TABLE "batches" ADD CONSTRAINT "batches_account_id_fkey" FOREIGN KEY ("account_id") REFERENCES "accounts"("id") ON DELETE CASCADE ON UPDATE CASCADE;

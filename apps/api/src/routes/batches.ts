@@ -1,6 +1,6 @@
 // Batches (issue #61): many runs of one model in one call. POST /batches takes the items in JSON
 // (`items`) or as a JSON Lines body streamed line by line; each line is checked as a run's input
-// is, a bad one becoming an error line. The workers admit items as the model's places free
+// is, a bad one becoming an error line. The workers admit items a few at a time into the batch lane
 // (use-cases batches/feeding.ts); results are read as JSONL, one line per ended item.
 import { z } from "zod";
 import { ApiError, BATCH_JSONL_MAX_BYTES, BATCH_MAX_ITEMS } from "@svc/core";
@@ -44,7 +44,7 @@ const createBatchRoute = route({
   path: "/batches",
   tags,
   summary: "Create a batch: many runs of one model, results as JSONL",
-  description: `The items in JSON (\`items\`), or a JSON Lines body (Content-Type application/jsonl, one item a line, the model and webhook_url in the query), read as a stream. Each line is checked as a run's input is; a bad line is an error line of the batch's results (naming the line and the field), never a refused batch. At most ${BATCH_MAX_ITEMS} lines. Items run in the low lane as the model's places free, at the model's price less the batch discount (BATCH_DISCOUNT_PERCENT, or the model's pricing.batch_discount_percent), reserved item by item; the batch's window is 24 hours.`,
+  description: `The items in JSON (\`items\`), or a JSON Lines body (Content-Type application/jsonl, one item a line, the model and webhook_url in the query), read as a stream. Each line is checked as a run's input is; a bad line is an error line of the batch's results (naming the line and the field), never a refused batch. At most ${BATCH_MAX_ITEMS} lines. Items run in the batch lane (a place goes to one only while no interactive run waits for it, and at most BATCH_MAX_SHARE_PERCENT of a model's places hold them), at the model's price less the batch discount (BATCH_DISCOUNT_PERCENT, or the model's pricing.batch_discount_percent), reserved item by item; the batch's window is 24 hours.`,
   query: linesQuery,
   body: {
     schema: createBody,

@@ -1,38 +1,83 @@
-// The batch feeder (issue #61): every BATCH_FEED_INTERVAL_MS one worker (a duty lock in Redis)
-// makes a feed pass (use-cases feedBatches): items admitted into free places, batches expired and
-// moved on. A pass that fails is logged and the next one tries again.
+// The batch feeder (issue #61): feed passes (use-cases feedBatches: items admitted into free
+// places, batches expired and moved on) every BATCH_FEED_INTERVAL_MS, and at once when this worker
+// ended a run of a model that has batches open, so that a place freed by a batch item is filled
+// again within a pass, not an interval. One pass at a time across workers (a lock in Redis held
+// for the pass), and one at a time here (nudges during a pass make one more after it).
+import { randomUUID } from "node:crypto";
 import { enqueueDeliveries } from "@svc/queue";
 import { feedBatches } from "@svc/use-cases";
 import type { WorkerDeps } from "../deps.js";
 import type { AssembledWorker } from "../assembly.js";
 
-/** The duty's name among the scheduler's duties (no model id has no slash: it is no pool's). */
-const DUTY = "batch-feed";
+/** Longest a pass may hold the lock (a worker that dies mid-pass frees it by then). */
+const LOCK_MS = 10_000;
+/** The least time between passes a run's end asks for. */
+const NUDGE_MS = 50;
+const UNLOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0";
 
-export function startBatchFeeder({ config, db, logger }: WorkerDeps, parts: AssembledWorker) {
-  const every = config.BATCH_FEED_INTERVAL_MS;
+export function startBatchFeeder({ config, db, redis, logger }: WorkerDeps, parts: AssembledWorker) {
+  const lockKey = `${config.QUEUE_PREFIX}:batch-feed`;
+  /** Models with batches admitting items, as the last pass saw them. */
+  let models = new Set<string>();
   const deps = {
     db,
     runs: parts.lifecycle,
     places: async (modelId: string) => {
+      // The scheduler keeps batch items to the share; told each pass (a setting may change).
+      await parts.scheduler.setBatchShare(modelId, config.BATCH_MAX_SHARE_PERCENT / 100);
       const stats = await parts.scheduler.stats(modelId);
-      return { capacity: stats.capacity, leased: stats.leased, queued: stats.queued };
+      const held = [...stats.held].sort((a, b) => a - b);
+      const heldMs = held.length ? held[Math.floor(held.length / 2)]! : null;
+      return { capacity: stats.capacity, leased: stats.leased, queued: stats.queued, heldMs };
     },
-    settings: { share: config.BATCH_MAX_SHARE_PERCENT / 100, unlimited: config.BATCH_UNPOOLED_IN_FLIGHT },
+    settings: {
+      share: config.BATCH_MAX_SHARE_PERCENT / 100,
+      unlimited: config.BATCH_UNPOOLED_IN_FLIGHT,
+      intervalMs: config.BATCH_FEED_INTERVAL_MS,
+    },
     logger,
     deliveries: (ids: readonly string[]) => enqueueDeliveries(parts.queues.deliveries, ids),
   };
+  const once = async () => {
+    lastPass = Date.now();
+    const token = randomUUID();
+    if ((await redis.set(lockKey, token, "PX", LOCK_MS, "NX")) !== "OK") return;
+    try {
+      models = await feedBatches(deps);
+    } finally {
+      await redis.eval(UNLOCK, 1, lockKey, token).catch(() => {});
+    }
+  };
   let running: Promise<void> | undefined;
-  const pass = () =>
-    (running ??= (async () => {
+  let again = false;
+  const pass = (): Promise<void> => {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
       try {
-        if (await parts.scheduler.claimDuty(DUTY, every)) await feedBatches(deps);
+        do {
+          again = false;
+          await once();
+        } while (again);
       } catch (error) {
         logger.warn("batch feed pass failed", { error });
       } finally {
         running = undefined;
       }
-    })());
-  const timer = setInterval(() => void pass(), every);
-  return () => clearInterval(timer);
+    })();
+    return running;
+  };
+  // A run of a model with batches open ended here: a pass now, unless one began within the last
+  // NUDGE_MS (the items waiting ahead cover that long; a pass per run would cost more than it fills).
+  let lastPass = 0;
+  parts.runEnds.listener = (modelId) => {
+    if (models.has(modelId) && Date.now() - lastPass >= NUDGE_MS) void pass();
+  };
+  const timer = setInterval(() => void pass(), config.BATCH_FEED_INTERVAL_MS);
+  return () => {
+    clearInterval(timer);
+    parts.runEnds.listener = undefined;
+  };
 }

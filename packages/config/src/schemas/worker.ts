@@ -31,11 +31,11 @@ export const workerEnvSchema = serviceEnvSchema.extend({
   ),
   BATCH_FEED_INTERVAL_MS: doc(
     int(20, 60_000).default(250),
-    "How often a worker (one at a time, by a lock in Redis) admits batch items into free places, expires batches past their window and moves batches on as their items end.",
+    "How often a worker (one at a time, by a lock in Redis) admits batch items (and at once when a worker ended a run of a model with batches open), expires batches past their window and moves batches on as their items end.",
   ),
   BATCH_MAX_SHARE_PERCENT: doc(
     int(1, 100).default(50),
-    "The most of a model's places batch items may hold at once, in percent (at least one place): interactive runs keep the rest, and batch items are admitted only into places free while nobody else waits.",
+    "The most of a model's places batch items may hold at once, in percent (at least one place): interactive runs keep the rest, and a place goes to a batch item only while no interactive run of any account waits for it.",
   ),
   BATCH_UNPOOLED_IN_FLIGHT: doc(
     int(1, 10_000).default(32),

@@ -5,7 +5,7 @@
 // same call, and answers with the runs it leased a slot to (the caller enqueues their jobs). The
 // key layout is keys.ts.
 import type { RedisClient } from "../redis.js";
-import type { RunPriority } from "@svc/core";
+import type { RunLane } from "@svc/core";
 import { schedulerKeys, LEASE_FIELDS } from "./keys.js";
 import { changingState, CLOCK, luaFile, withKeys } from "./lua.js";
 import type { PolicyFactory } from "./policy.js";
@@ -70,7 +70,7 @@ export interface WaitingRun {
   pool: string;
   accountId: string;
   createdAt: Date;
-  priority: RunPriority;
+  priority: RunLane;
   /** The account's weight and concurrency limit (null: the default), as the database has them. */
   weight: number;
   maxConcurrentRuns: number | null;
@@ -143,7 +143,7 @@ const waitingRunPayload = (run: WaitingRun) => ({
   p: run.pool,
   a: run.accountId,
   t: run.createdAt.getTime(),
-  l: run.priority === "low" ? "l" : "n",
+  l: run.priority === "low" ? "l" : run.priority === "batch" ? "b" : "n",
   w: run.weight,
   c: run.maxConcurrentRuns,
   k: run.keyId,
@@ -270,6 +270,10 @@ export function redisScheduler(
     runsBefore: (pool: string, runId: string) => policy.runsBefore(pool, runId),
     async stats(pool: string): Promise<PoolStats> {
       return poolStats(await r.svcSchedStats(P, P, pool));
+    },
+    /** The share of the pool's places batch items may hold (BATCH_MAX_SHARE_PERCENT / 100). */
+    async setBatchShare(pool: string, share: number): Promise<void> {
+      await redis.hset(K.pool(pool, "meta"), "batchshare", share);
     },
     /** Each server's weights figures in the pool (warm routing's hits, misses and loads). */
     async warmStats(pool: string): Promise<{ servers: WarmStats[]; maxPassedMs: number }> {

@@ -3,7 +3,8 @@
 // scripts are defined). Every key is under `<prefix>:sched:` (P), so one hash tag in the prefix
 // keeps them on one Redis Cluster node.
 //
-//   <pool>:n:<account>, <pool>:l:<account>  ZSET run -> created ms (normal and low lane)
+//   <pool>:n:<account>, <pool>:l:<account>, <pool>:b:<account>  ZSET run -> created ms (normal,
+//                  low and batch lane: batch items go only when no account has a run of the others)
 //   <pool>:pn:<key>, <pool>:pl:<key>  ZSET run -> created ms: runs parked while their API key was at
 //                  its own limit (they count as queued; they go back to their lane when it has room)
 //   <pool>:ring    ZSET account -> pass (accounts with waiting runs: the fairness policy's turns)
@@ -22,6 +23,8 @@
 //   <pool>:held    LIST how long the last 100 runs released held their slot (ms), newest first
 //   <pool>:warmstats HASH h|m|l|hms|mms <TAB> server -> runs that found their weights loaded (hits),
 //                  runs that did not (misses), weights loaded, and the ms runs of each held the slot
+//   <pool>:batchruns SET batch items holding a place (meta batchrunning counts them; meta batchshare
+//                  is the share of the places they may hold)
 //   <pool>:passed  HASH account -> its oldest run <TAB> ms warm routing first passed it over
 //   <pool>:duty    STRING the process doing the pool's periodic duty (health checks), with a TTL
 //   warm:<server>  LIST the weights (sha256 prefixes) the server keeps loaded, newest first
@@ -66,9 +69,10 @@ type PoolKey =
   | "held"
   | "duty"
   | "warmstats"
-  | "passed";
+  | "passed"
+  | "batchruns";
 /** A run's lane while it waits: normal or low. */
-export type Lane = "n" | "l";
+export type Lane = "n" | "l" | "b";
 
 /** The fields of a `lease` entry, in order. */
 export const LEASE_FIELDS = { pool: 0, slot: 1, account: 2, leasedAt: 3, key: 4 } as const;

@@ -307,6 +307,30 @@ describe("scheduler (Redis)", () => {
     expect(a2).toBeDefined();
   });
 
+  it("when batch items and other accounts' runs wait, then the runs go first whatever the turns, and batch items hold at most their share of the places", async () => {
+    const [s] = make();
+    const pool = "m/batch-lane";
+    await s!.setBatchShare(pool, 0.5);
+    // Account b's batch items wait first, and a's ordinary runs after them.
+    const items = Array.from({ length: 4 }, () => run("acct_batch", { pool, priority: "batch" }));
+    await enqueue(s!, items);
+    const ordinary = [run("acct_ord", { pool }), run("acct_ord", { pool, priority: "low" })];
+    await enqueue(s!, ordinary);
+    const first = await s!.setSlots(pool, ["http://b1#0", "http://b2#0", "http://b3#0", "http://b4#0"]);
+    // Both ordinary runs, then batch items on half the places: 2 of 4, not all that are free.
+    expect(first.map((d) => d.runId).sort()).toEqual(
+      [...ordinary.map((r) => r.runId), items[0]!.runId, items[1]!.runId].sort(),
+    );
+    // An ordinary run that comes while batch items wait takes the next free place before them.
+    const later = run("acct_ord", { pool });
+    await enqueue(s!, [later]);
+    expect((await s!.release([ordinary[0]!.runId])).map((d) => d.runId)).toEqual([later.runId]);
+    // A batch item's end frees a batch place: the next item takes it.
+    expect((await s!.release([items[0]!.runId])).map((d) => d.runId)).toEqual([items[2]!.runId]);
+    // A free place beyond the share stays free for ordinary runs.
+    expect(await s!.release([ordinary[1]!.runId])).toEqual([]);
+  });
+
   it("when a pool's stats are read, then each busy slot of its capacity tells when its run was leased", async () => {
     const [s] = make();
     await s!.setSlots("m/since", ["http://one#0", "http://two#0", "http://three#0"]);

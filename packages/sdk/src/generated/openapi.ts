@@ -2454,7 +2454,7 @@ export type paths = {
         put?: never;
         /**
          * Create a batch: many runs of one model, results as JSONL
-         * @description The items in JSON (`items`), or a JSON Lines body (Content-Type application/jsonl, one item a line, the model and webhook_url in the query), read as a stream. Each line is checked as a run's input is; a bad line is an error line of the batch's results (naming the line and the field), never a refused batch. At most 50000 lines. Items run in the low lane as the model's places free, at the model's price less the batch discount (BATCH_DISCOUNT_PERCENT, or the model's pricing.batch_discount_percent), reserved item by item; the batch's window is 24 hours.
+         * @description The items in JSON (`items`), or a JSON Lines body (Content-Type application/jsonl, one item a line, the model and webhook_url in the query), read as a stream. Each line is checked as a run's input is; a bad line is an error line of the batch's results (naming the line and the field), never a refused batch. At most 50000 lines. Items run in the batch lane (a place goes to one only while no interactive run waits for it, and at most BATCH_MAX_SHARE_PERCENT of a model's places hold them), at the model's price less the batch discount (BATCH_DISCOUNT_PERCENT, or the model's pricing.batch_discount_percent), reserved item by item; the batch's window is 24 hours.
          */
         post: {
             parameters: {

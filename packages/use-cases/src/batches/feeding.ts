@@ -1,5 +1,6 @@
-// Feeding batches (issue #61): one pass admits items as runs where their model has free places
-// (batchRoom: never ahead of runs already waiting, never past the batches' share), accounts'
+// Feeding batches (issue #61): one pass admits items as runs of the batch lane, a few passes'
+// worth ahead of their model's places (batchRoom; the scheduler keeps them behind interactive
+// runs and to the batches' share), accounts'
 // batches taking turns (shareBatchRoom); expires what the window did not reach; and moves batches
 // on as their items end. Each item becomes a run through the lifecycle's creation (reserved one by
 // one at the batch price, its key's budget checked then), under an Idempotency-Key of its own: a
@@ -37,13 +38,17 @@ import type { RunLifecycle } from "../runs/lifecycle.js";
 export interface FeedDeps {
   db: Db;
   runs: Pick<RunLifecycle, "create" | "cancel">;
-  /** A pooled model's places now. */
-  places(modelId: string): Promise<{ capacity: number; leased: number; queued: number }>;
+  /** A pooled model's places now, and how long its runs hold one (median, ms; null: unknown). */
+  places(
+    modelId: string,
+  ): Promise<{ capacity: number; leased: number; queued: number; heldMs: number | null }>;
   settings: {
     /** BATCH_MAX_SHARE: the share of a model's places batches may hold. */
     share: number;
     /** BATCH_UNPOOLED_IN_FLIGHT: items in flight at once for a model that needs no places. */
     unlimited: number;
+    /** BATCH_FEED_INTERVAL_MS. */
+    intervalMs: number;
   };
   logger: Logger;
   /** Hands recorded deliveries (batch events) to the webhook workers. */
@@ -141,7 +146,7 @@ async function admit(deps: FeedDeps, batch: OpenBatch, n: number) {
         mode: batch.mode,
         model,
         account: { weight: ctx.weight, maxConcurrentRuns: ctx.maxConcurrentRuns },
-        priority: "low",
+        priority: "batch",
         input: item.input,
         weights: item.weights,
         body: item.input,
@@ -184,6 +189,8 @@ async function admitAll(deps: FeedDeps, feeding: OpenBatch[]) {
       inFlight: inFlight.get(modelId) ?? 0,
       share: deps.settings.share,
       unlimited: deps.settings.unlimited,
+      heldMs: places?.heldMs ?? null,
+      intervalMs: deps.settings.intervalMs,
     });
     if (room <= 0) continue;
     for (const [batchId, n] of shareBatchRoom(batches, room))
@@ -195,10 +202,13 @@ async function admitAll(deps: FeedDeps, feeding: OpenBatch[]) {
   }
 }
 
-/** One pass over the open batches: expiry, admission, then each batch's next status. */
-export async function feedBatches(deps: FeedDeps): Promise<void> {
+/**
+ * One pass over the open batches: expiry, admission, then each batch's next status. Answers the
+ * models whose batches still have lines to admit (a run of one ending is worth a pass at once).
+ */
+export async function feedBatches(deps: FeedDeps): Promise<Set<string>> {
   const open = await openBatches(deps.db);
-  if (!open.length) return;
+  if (!open.length) return new Set();
   const now = Date.now();
   const expired = open.filter((b) => b.status !== "canceling" && b.expiresAt.getTime() <= now);
   for (const b of expired) await expire(deps, b);
@@ -208,7 +218,8 @@ export async function feedBatches(deps: FeedDeps): Promise<void> {
   );
   // A cancel (from the API, or an operator's CLI, which marks it alone) stops the batch's runs.
   for (const b of open) if (b.status === "canceling") await cancelBatchRuns(deps, b, false);
-  const live = open.filter((b) => !expired.includes(b));
+  // Only a batch with no line left to admit can move on: the others' counts are not read.
+  const live = open.filter((b) => !expired.includes(b) && (b.status !== "in_progress" || b.pending === 0));
   const counts = await batchCounts(
     deps.db,
     live.map((b) => b.id),
@@ -226,4 +237,5 @@ export async function feedBatches(deps: FeedDeps): Promise<void> {
     }
     if (status !== b.status) deps.logger.info("batch moved", { batch_id: b.id, status });
   }
+  return new Set(open.filter((b) => b.status === "in_progress" && b.pending > 0).map((b) => b.modelId));
 }

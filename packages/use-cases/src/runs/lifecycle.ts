@@ -16,7 +16,7 @@ import {
   type RunErrorCode,
   type RunnerSettings,
   type RunApi,
-  type RunPriority,
+  type RunLane,
   type RunStatus,
   type SettlementDecision,
   type WebhookFilterValue,
@@ -93,7 +93,7 @@ export interface CreateRunCommand {
   model: { id: string; status: string; pricing: Pricing; runner: RunnerSettings };
   /** Its turns among accounts waiting for the same model, and its limit of runs executing at once. */
   account: { weight: number; maxConcurrentRuns: number | null };
-  priority: RunPriority;
+  priority: RunLane;
   /** Validated against the model's schema, defaults applied. */
   input: Record<string, unknown>;
   /** The sha256 of each weights its LoRAs load (warm routing sends it where they are loaded). */

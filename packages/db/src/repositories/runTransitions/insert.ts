@@ -2,7 +2,7 @@
 // cold paths). Accounts are locked before keys here and in settle.ts (a key row is only reached
 // through its locked account), so creations and settlements cannot deadlock on them.
 import type pg from "pg";
-import type { BudgetPeriod, Mode, RunApi, RunPriority } from "@svc/core";
+import type { BudgetPeriod, Mode, RunApi, RunLane } from "@svc/core";
 import { balanceLowParameters, insertBalanceLowDeliveries } from "../accounts.js";
 
 export interface RunRow {
@@ -25,7 +25,7 @@ export interface RunRow {
   /** Cancel-After: when the run is canceled if it has not ended. */
   cancelAt: Date | null;
   /** Its lane while it waits for capacity. */
-  priority: RunPriority;
+  priority: RunLane;
   /** W3C traceparent of the request that made it, when tracing is on. */
   traceParent?: string;
   /** The API style it came through, when not ours. */

@@ -1,4 +1,4 @@
--- ARGV[5]: JSON [{r: run, p: pool, a: account, t: created ms, l: "n" | "l", w: weight, c: limit,
+-- ARGV[5]: JSON [{r: run, p: pool, a: account, t: created ms, l: "n" | "l" | "b", w: weight, c: limit,
 -- k: API key, kc: the key's limit or null, i: input JSON (optional), wt: the weights it loads,
 -- space-separated (optional)}].
 -- A run already waiting or leased is left as it is (the sweeper may add it again).

@@ -16,13 +16,28 @@ local function serverOf(slot)
   if string.sub(slot, 1, 7) == 'worker#' then return nil end
   return string.match(slot, '^(.*)#%d+$')
 end
+-- A run's lanes within its account: normal, low, and batch items (issue #61), which go only when
+-- no account has a normal or low run waiting for the pool (interactive work first, everywhere).
+local LANES = { 'n', 'l', 'b' }
 local function waitingOf(pool, account)
-  return redis.call('ZCARD', K.lane(pool, 'n', account)) + redis.call('ZCARD', K.lane(pool, 'l', account))
+  local n = 0
+  for _, lane in ipairs(LANES) do n = n + redis.call('ZCARD', K.lane(pool, lane, account)) end
+  return n
+end
+local function batchRunning(pool)
+  return tonumber(redis.call('HGET', K.pool(pool, 'meta'), 'batchrunning') or '0')
+end
+local function batchCap(pool)
+  local share = tonumber(redis.call('HGET', K.pool(pool, 'meta'), 'batchshare') or '1')
+  return math.max(1, math.floor(redis.call('SCARD', K.pool(pool, 'slots')) * share))
+end
+local function interactive(pool, account)
+  return redis.call('ZCARD', K.lane(pool, 'n', account)) + redis.call('ZCARD', K.lane(pool, 'l', account)) > 0
 end
 -- After runs left an account's lanes: its entry in the pool's heads follows its oldest run in line.
 local function refreshHead(pool, account)
   local oldest
-  for _, lane in ipairs({ 'n', 'l' }) do
+  for _, lane in ipairs(LANES) do
     local head = redis.call('ZRANGE', K.lane(pool, lane, account), 0, 0, 'WITHSCORES')
     if head[2] and (not oldest or tonumber(head[2]) < oldest) then oldest = tonumber(head[2]) end
   end
@@ -49,7 +64,7 @@ local function unpark(key, pools)
   if room <= 0 then return end
   for _, pool in ipairs(redis.call('SMEMBERS', K.parkedPools(key))) do
     local left = 0
-    for _, lane in ipairs({ 'n', 'l' }) do
+    for _, lane in ipairs(LANES) do
       local parked = K.parked(pool, lane, key)
       local popped = redis.call('ZPOPMIN', parked, room)
       for i = 1, #popped, 2 do
@@ -98,6 +113,9 @@ local function release(run, pools, held)
     end
   end
   if redis.call('HINCRBY', K.running, account, -1) <= 0 then redis.call('HDEL', K.running, account) end
+  if redis.call('SREM', K.pool(pool, 'batchruns'), run) == 1 then
+    redis.call('HINCRBY', K.pool(pool, 'meta'), 'batchrunning', -1)
+  end
   if key then
     if redis.call('HINCRBY', K.keyrunning, key, -1) <= 0 then redis.call('HDEL', K.keyrunning, key) end
     if pools then unpark(key, pools) end
@@ -179,8 +197,13 @@ end
 -- whose weights a free slot's server holds, on that slot. The oldest run is passed over so for at
 -- most warmWait ms from the first time it was (K.pool(pool, 'passed')); then it goes first.
 local function pick(pool, account, free, warmn, cache)
-  local lane = 'n'
-  if redis.call('ZCARD', K.lane(pool, 'n', account)) == 0 then lane = 'l' end
+  local lane = 'b'
+  for _, l in ipairs(LANES) do
+    if redis.call('ZCARD', K.lane(pool, l, account)) > 0 then
+      lane = l
+      break
+    end
+  end
   local laneKey = K.lane(pool, lane, account)
   if warmWait < 0 or warmn <= 0 then
     local popped = redis.call('ZPOPMIN', laneKey)
@@ -240,7 +263,12 @@ local function dispatch(pool, out)
   local warmn = tonumber(redis.call('HGET', K.pool(pool, 'meta'), 'warmn') or '0')
   local cache = {}
   while #free > 0 do
-    local chosen, turn = policy.next(pool, underLimit)
+    -- Accounts take turns among those with interactive runs waiting; batch items only after, and
+    -- on at most the batches' share of the pool's places (meta batchshare, set by the feeder).
+    local chosen, turn = policy.next(pool, function(account)
+      return underLimit(account) and interactive(pool, account)
+    end)
+    if not chosen and batchRunning(pool) < batchCap(pool) then chosen, turn = policy.next(pool, underLimit) end
     if not chosen then break end
     local lane, run, created, at = pick(pool, chosen, free, warmn, cache)
     refreshHead(pool, chosen)
@@ -262,6 +290,10 @@ local function dispatch(pool, out)
       if waitingOf(pool, chosen) == 0 then policy.leave(pool, chosen) end
       local slot = table.remove(free, at)
       lease(pool, run, slot, chosen, key)
+      if lane == 'b' then
+        redis.call('SADD', K.pool(pool, 'batchruns'), run)
+        redis.call('HINCRBY', K.pool(pool, 'meta'), 'batchrunning', 1)
+      end
       if warmn > 0 then
         loadWeights(pool, run, slot, warmn, cache)
       else

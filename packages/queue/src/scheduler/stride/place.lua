@@ -10,13 +10,16 @@ for part in string.gmatch(v, '([^\t]+)') do f[#f + 1] = part end
 local account, lane, key = f[2], f[3], f[4]
 local index = redis.call('ZRANK', K.lane(pool, lane, account), run)
 if index then
-  if lane == 'l' then index = index + redis.call('ZCARD', K.lane(pool, 'n', account)) end
+  if lane ~= 'n' then index = index + redis.call('ZCARD', K.lane(pool, 'n', account)) end
+  if lane == 'b' then index = index + redis.call('ZCARD', K.lane(pool, 'l', account)) end
 else
   -- Parked behind its key's limit: placed after the account's runs in line (a bound, as limits are).
   index = key and redis.call('ZRANK', K.parked(pool, lane, key), run)
   if not index then return {} end
   index = index + redis.call('ZCARD', K.lane(pool, 'n', account)) + redis.call('ZCARD', K.lane(pool, 'l', account))
-  if lane == 'l' then index = index + redis.call('ZCARD', K.parked(pool, 'n', key)) end
+    + redis.call('ZCARD', K.lane(pool, 'b', account))
+  if lane ~= 'n' then index = index + redis.call('ZCARD', K.parked(pool, 'n', key)) end
+  if lane == 'b' then index = index + redis.call('ZCARD', K.parked(pool, 'l', key)) end
 end
 local ringKey = K.pool(pool, 'ring')
 local whole = redis.call('ZCARD', ringKey) <= most

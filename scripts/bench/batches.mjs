@@ -1,0 +1,173 @@
+// pnpm bench:batches [--items N] [--servers N] [--delay MS] [--rate R] [--share P] [--seconds S]
+// A batch beside interactive work, on the built API and one worker (127.0.0.1) and --servers fake
+// Cog servers of --delay ms (one prediction at a time, 409 when busy):
+// - without the batch: interactive runs at --rate a second for --seconds, their time to start;
+// - with it: a --items batch sent as a JSON Lines body, the same interactive load until the batch
+//   has ended; items/s, the servers' utilization while the batch has items, the interactive runs'
+//   time to start (p50/p95, against without), and the API's and the worker's RSS sampled
+//   throughout (peak, and at a quarter and at the end of the batch: bounded, not growing with it).
+// BATCH_MAX_SHARE_PERCENT is --share (default: all places but one, which interactive runs keep).
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import {
+  createAccountWithKeys,
+  freePort,
+  seedCogModel,
+  startFakeCog,
+  startService,
+} from "../../packages/testkit/dist/index.js";
+import { percentile } from "./service.mjs";
+
+const { values } = parseArgs({
+  options: {
+    items: { type: "string", default: "20000" },
+    servers: { type: "string", default: "8" },
+    delay: { type: "string", default: "50" },
+    rate: { type: "string", default: "10" },
+    share: { type: "string" },
+    seconds: { type: "string", default: "15" },
+  },
+});
+const [ITEMS, SERVERS, DELAY, RATE, SECONDS] = [
+  values.items,
+  values.servers,
+  values.delay,
+  values.rate,
+  values.seconds,
+].map(Number);
+const SHARE = values.share ?? String(Math.floor((100 * (SERVERS - 1)) / SERVERS));
+const sleep = (t) => new Promise((r) => setTimeout(r, t));
+const rssMb = (pid) => {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1]) / 1024;
+  } catch {
+    return NaN;
+  }
+};
+
+const service = await startService({
+  RATE_LIMIT_ENABLED: "false",
+  DATABASE_POOL_SIZE: "20",
+  BATCH_MAX_SHARE_PERCENT: SHARE,
+});
+const servers = await Promise.all(
+  Array.from({ length: SERVERS }, () => startFakeCog({ behaviour: { delayMs: DELAY, imageSide: 16 } })),
+);
+await seedCogModel(
+  service.database.db,
+  "bench/batch",
+  servers.map((s) => s.url),
+  { runner: { health_interval_ms: 1_000, request_timeout_ms: 5_000 } },
+);
+const api = await service.startApi();
+const callbackPort = await freePort();
+const worker = await service.startWorker({
+  COG_CALLBACK_URL: `http://127.0.0.1:${callbackPort}`,
+  COG_CALLBACK_PORT: String(callbackPort),
+  COG_CALLBACK_HOST: "127.0.0.1",
+});
+const { liveKey } = await createAccountWithKeys(service.database.db, 100_000_000);
+const call = async (path, init = {}) => {
+  const res = await fetch(`${api.base}/api/v1${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${liveKey}`, ...init.headers },
+  });
+  if (res.status >= 300) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()).data;
+};
+await sleep(2_500);
+
+/** Interactive runs at RATE a second until `until()` says stop; their ids. */
+async function interactive(until) {
+  const ids = [];
+  const pending = [];
+  for (let i = 0; !until(); i++) {
+    pending.push(
+      call("/models/bench/batch/run", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ input: { prompt: `i${i}` } }),
+      }).then((r) => ids.push(r.run_id)),
+    );
+    await sleep(1_000 / RATE);
+  }
+  await Promise.all(pending);
+  return ids;
+}
+async function timesToStart(ids) {
+  for (;;) {
+    const rows = await service.database.db.run.findMany({
+      where: { id: { in: ids } },
+      select: { createdAt: true, startedAt: true },
+    });
+    if (rows.every((r) => r.startedAt))
+      return rows.map((r) => r.startedAt - r.createdAt).sort((a, b) => a - b);
+    await sleep(200);
+  }
+}
+
+// Without the batch.
+const t0 = Date.now();
+const alone = await timesToStart(await interactive(() => Date.now() - t0 > SECONDS * 1_000));
+
+// With it: the batch as a JSON Lines body, the same interactive load until it has ended.
+const body = Array.from({ length: ITEMS }, (_, i) =>
+  JSON.stringify({ custom_id: `c${i}`, input: { prompt: `c${i}` } }),
+).join("\n");
+const rss = [];
+const sampler = setInterval(
+  () => rss.push({ at: Date.now(), api: rssMb(api.app.child.pid), worker: rssMb(worker.child.pid) }),
+  500,
+);
+const madeAt = Date.now();
+const batch = await call(`/batches?model=bench/batch`, {
+  method: "POST",
+  headers: { "content-type": "application/jsonl" },
+  body,
+});
+const createdIn = Date.now() - madeAt;
+let done = false;
+const load = interactive(() => done);
+let status;
+for (;;) {
+  status = await call(`/batches/${batch.id}`);
+  if (status.status === "completed") break;
+  await sleep(500);
+}
+done = true;
+const withBatch = await timesToStart(await load);
+clearInterval(sampler);
+
+const items = await service.database.db.run.findMany({
+  where: { batchId: batch.id },
+  select: { startedAt: true, completedAt: true },
+});
+const first = Math.min(...items.map((r) => r.startedAt.getTime()));
+const last = Math.max(...items.map((r) => r.completedAt.getTime()));
+const busy = servers
+  .flatMap((s) => [...s.predictions.values()])
+  .reduce((sum, p) => sum + Math.max(0, Math.min(p.endedAt ?? last, last) - Math.max(p.startedAt, first)), 0);
+const utilization = busy / (SERVERS * (last - first));
+const during = rss.filter((r) => r.at >= madeAt);
+const quarter = during[Math.floor(during.length / 4)];
+const end = during.at(-1);
+const peak = (k) => Math.max(...during.map((r) => r[k]));
+const ms = (x) => `${Math.round(x)} ms`;
+
+console.log(
+  `\n${ITEMS} items, ${SERVERS} servers of ${DELAY} ms, BATCH_MAX_SHARE_PERCENT=${SHARE}, interactive runs at ${RATE}/s\n`,
+);
+console.log(`batch made (JSON Lines body, every line checked and stored) in ${ms(createdIn)}`);
+console.log(
+  `items/s ${(ITEMS / ((last - first) / 1000)).toFixed(1)} (first item start to last item end ${((last - first) / 1000).toFixed(1)} s), ${status.counts.completed} completed, ${status.counts.failed} failed`,
+);
+console.log(`servers' utilization while the batch had items: ${utilization.toFixed(3)}`);
+console.log(
+  `interactive time to start p50 / p95: without the batch ${ms(percentile(alone, 50))} / ${ms(percentile(alone, 95))} (${alone.length} runs), with it ${ms(percentile(withBatch, 50))} / ${ms(percentile(withBatch, 95))} (${withBatch.length} runs): p95 ratio ${(percentile(withBatch, 95) / Math.max(1, percentile(alone, 95))).toFixed(2)}`,
+);
+console.log(
+  `RSS MB (API / worker): peak ${peak("api").toFixed(0)} / ${peak("worker").toFixed(0)}, at a quarter of the batch ${quarter.api.toFixed(0)} / ${quarter.worker.toFixed(0)}, at its end ${end.api.toFixed(0)} / ${end.worker.toFixed(0)}`,
+);
+await Promise.all(servers.map((s) => s.close()));
+await service.stop();
+process.exit(0);
