@@ -2,7 +2,7 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { writeSafetensors } from "@svc/core";
-import { grantTokens, repoPaths } from "@svc/db";
+import { createApiKey, grantTokens, repoPaths } from "@svc/db";
 import {
   COMFY_TXT2IMG,
   freePort,
@@ -631,5 +631,48 @@ describe("web console in Chromium", () => {
     expect(await service.database.db.weights.count({ where: { name: "brand style", deletedAt: null } })).toBe(
       0,
     );
+  });
+
+  it("when a batch waits for tokens, then the Batches page shows its progress and why it waits, its results download as JSON Lines, and it can be canceled", async () => {
+    const { db } = service.database;
+    const { key } = (await createApiKey(db, "acct_browsertest0000000000", "live", "batch key", 100))!;
+    // More echo lines than the account's tokens pay for: the batch pauses, waiting for tokens.
+    const made = await fetch(`${base}/api/v1/batches`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        model: "acme/echo",
+        items: Array.from({ length: 2_000 }, (_, i) => ({
+          custom_id: `e${i}`,
+          input: { prompt: `line ${i}` },
+        })),
+      }),
+    });
+    expect(made.status).toBe(201);
+    const { id } = ((await made.json()) as { data: { id: string } }).data;
+    await page.getByRole("link", { name: "Batches" }).click();
+    const row = page.locator(`tr[data-batch='${id}']`);
+    await row.getByText(/paused: insufficient tokens/).waitFor();
+    const progress = row.getByRole("progressbar", { name: `Progress of ${id}` });
+    expect(Number(await progress.getAttribute("value"))).toBeGreaterThan(0);
+    expect(await progress.getAttribute("max")).toBe("2000");
+    await shot("22-batches");
+    const href = await row.getByRole("link", { name: `Results of ${id}` }).getAttribute("href");
+    const results = await page.request.get(`${base}${href}`);
+    expect(results.headers()["content-type"]).toMatch(/application\/jsonl/);
+    const lines = (await results.text())
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { status: string });
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.every((l) => l.status === "completed")).toBe(true);
+    await row.getByRole("button", { name: `Cancel ${id}` }).click();
+    await page
+      .getByRole("dialog", { name: "Cancel this batch?" })
+      .getByRole("button", { name: "Cancel batch" })
+      .click();
+    await row.getByRole("cell", { name: "canceled", exact: true }).waitFor();
+    await shot("23-batch-canceled");
+    expect(await row.getByRole("button", { name: `Cancel ${id}` }).count()).toBe(0);
   });
 });

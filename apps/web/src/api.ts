@@ -90,6 +90,7 @@ export function query(params: Record<string, string | number | undefined | null>
 // Shapes of the API's answers: the SDK's types (one description of the API), plus the console's own.
 export type {
   Account,
+  Batch,
   Delivery,
   FileObject,
   LedgerEntry,

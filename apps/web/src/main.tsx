@@ -11,6 +11,7 @@ import { Runs } from "./pages/Runs";
 import { RunPage } from "./pages/RunPage";
 import { Webhooks } from "./pages/Webhooks";
 import { Weights } from "./pages/Weights";
+import { Batches } from "./pages/Batches";
 import { WebhookPage } from "./pages/WebhookPage";
 import { Models } from "./pages/Models";
 import { ModelPage } from "./pages/ModelPage";
@@ -50,6 +51,7 @@ const router = createBrowserRouter(
         { path: "keys", element: <Keys /> },
         { path: "usage", element: <UsagePage /> },
         { path: "weights", element: <Weights /> },
+        { path: "batches", element: <Batches /> },
         { path: "webhooks", element: <Webhooks /> },
         { path: "webhooks/:webhookId", element: <WebhookPage /> },
         { path: "security", element: <SecurityLog /> },

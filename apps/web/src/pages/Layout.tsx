@@ -11,6 +11,7 @@ const NAV = [
   ["/usage", "Usage & balance"],
   ["/keys", "API keys"],
   ["/weights", "Weights"],
+  ["/batches", "Batches"],
   ["/webhooks", "Webhooks"],
 ] as const;
 
