@@ -43,7 +43,10 @@ export interface ModelQueue {
 export function presentModelDetail(
   model: ModelRecord,
   queue: ModelQueue = { queueLength: null, runTimeP50Ms: null, capacity: null, inFlight: null },
+  /** BATCH_DISCOUNT_PERCENT: what a batch item saves when the model sets no discount of its own. */
+  batchDiscountPercent?: number,
 ): ModelDetailView {
+  const discount = model.pricing.batch_discount_percent ?? batchDiscountPercent;
   const { pricing } = model;
   return {
     ...presentModel(model),
@@ -60,7 +63,8 @@ export function presentModelDetail(
         (pricing.units_from
           ? `${pricing.tokens_per_unit} tokens per ${pricing.unit}, units = input.${pricing.units_from}`
           : `${pricing.tokens_per_unit} tokens per run`) +
-        (pricing.tokens_per_lora ? `, plus ${pricing.tokens_per_lora} per LoRA the run applies` : ""),
+        (pricing.tokens_per_lora ? `, plus ${pricing.tokens_per_lora} per LoRA the run applies` : "") +
+        (discount ? `; ${discount}% off in a batch (rounded up to a whole token)` : ""),
     },
   };
 }

@@ -105,6 +105,11 @@ describe("batches", () => {
     expect(made.status).toBe(201);
     const { data } = (await made.json()) as { data: BatchView & { discount_percent: number } };
     expect(data).toMatchObject({ status: "in_progress", discount_percent: 50, counts: { total: 5 } });
+    // The catalogue says what a batch item saves.
+    const model = (await (await api(liveKey, "/models/batch/cog")).json()) as {
+      data: { pricing: { description: string } };
+    };
+    expect(model.data.pricing.description).toContain("50% off in a batch");
     const done = await ended(liveKey, data.id);
     expect(done.counts).toMatchObject({ total: 5, completed: 3, failed: 2, running: 0, pending: 0 });
     // 5 tokens an image, less half, rounded up: 3 each.
@@ -157,6 +162,22 @@ describe("batches", () => {
       [2, "invalid", "invalid_json"],
       [3, "completed", null],
     ]);
+    // The same lines as a batch file of ours, named by a batch.
+    const uploaded = await api(liveKey, "/files?purpose=batch", { method: "POST", body });
+    expect(uploaded.status).toBe(201);
+    const file = ((await uploaded.json()) as { data: { id: string; content_type: string } }).data;
+    expect(file.content_type).toBe("application/jsonl");
+    const fromFile = await json(liveKey, "/batches", { model: "batch/cog", input_file_id: file.id });
+    expect(fromFile.status).toBe(201);
+    const byFile = ((await fromFile.json()) as { data: BatchView }).data;
+    await ended(liveKey, byFile.id);
+    expect((await lines(liveKey, byFile.id)).map((r) => r.status)).toEqual([
+      "completed",
+      "invalid",
+      "completed",
+    ]);
+    // Neither or both of items and input_file_id: 400.
+    expect((await json(liveKey, "/batches", { model: "batch/cog" })).status).toBe(400);
   });
 
   it("when a batch runs while others run interactively, then it never holds more than its share of the places, and an interactive run starts ahead of the batch's waiting items", async () => {

@@ -9,10 +9,10 @@
 // - fields are storable text (no NUL, no lone surrogate), each file field is given once.
 import { PassThrough, type Readable } from "node:stream";
 import busboy from "busboy";
-import { ApiError } from "@svc/core";
+import { ApiError, BATCH_JSONL_MAX_BYTES } from "@svc/core";
 import type { File } from "@svc/db";
 import { FileRefused } from "@svc/storage";
-import { deleteInputFile, fileRefusal, ingestFile } from "@svc/use-cases";
+import { deleteInputFile, fileRefusal, ingestBatchFile, ingestFile } from "@svc/use-cases";
 import { authOf } from "../auth/authenticate.js";
 import { unstorableText } from "./boundary.js";
 import type { RouteContext } from "./route.js";
@@ -43,6 +43,18 @@ export function fileIntake(ctx: RouteContext): Intake<File> {
   return {
     maxBytes: deps.files.maxBytes,
     take: (source) => ingestFile(deps, owner, source, "upload"),
+    discard: (file) => deleteInputFile(deps, owner, file),
+  };
+}
+
+/** The caller's batch files (JSON Lines, OpenAI's purpose "batch"): BATCH_JSONL_MAX_BYTES, within the quota. */
+export function batchFileIntake(ctx: RouteContext): Intake<File> {
+  const auth = authOf(ctx.res);
+  const owner = { accountId: auth.accountId, mode: auth.mode, apiKeyId: auth.keyId };
+  const deps = ctx.deps.files;
+  return {
+    maxBytes: BATCH_JSONL_MAX_BYTES,
+    take: (source) => ingestBatchFile(deps, owner, source, BATCH_JSONL_MAX_BYTES),
     discard: (file) => deleteInputFile(deps, owner, file),
   };
 }

@@ -5,15 +5,17 @@
 import { z } from "zod";
 import { ApiError, BATCH_JSONL_MAX_BYTES, BATCH_MAX_ITEMS } from "@svc/core";
 import {
+  batchFileChunks,
   batchResults,
   cancelBatch,
   findBatch,
+  findBatchFile,
   itemLines,
   jsonlLines,
   listBatches,
   presentBatch,
 } from "@svc/use-cases";
-import { ownerOf } from "../auth/authenticate.js";
+import { authOf, ownerOf } from "../auth/authenticate.js";
 import { cursorSchema, paginate } from "../http/cursor.js";
 import { rawRoute, route, type Route, type RouteContext } from "../http/route.js";
 import { pageLimit } from "../http/validate.js";
@@ -30,7 +32,14 @@ const createBody = z.object({
     .array(z.unknown())
     .min(1)
     .max(BATCH_MAX_ITEMS)
+    .optional()
     .meta({ description: "The items: {custom_id, input} each (custom_id optional, at most 200 characters)" }),
+  input_file_id: z
+    .string()
+    .min(1)
+    .max(100)
+    .optional()
+    .meta({ description: "Or a JSON Lines file of the items (POST /files?purpose=batch)" }),
   webhook_url: z.string().max(2_048).optional().meta({ description: "Receives batch.completed and friends" }),
   metadata: z.record(z.string().max(64), z.string().max(512)).optional(),
 });
@@ -63,12 +72,42 @@ const createBatchRoute = route({
     const model = await runnableModel(ctx.deps, ctx.res, modelId);
     const batch = await makeBatch(
       ctx,
-      { model, api: "native", webhookUrl: body?.webhook_url ?? query.webhook_url, metadata: body?.metadata },
-      body ? itemLines(body.items) : jsonlLines(ctx.req, BATCH_JSONL_MAX_BYTES),
+      {
+        model,
+        api: "native",
+        webhookUrl: body?.webhook_url ?? query.webhook_url,
+        metadata: body?.metadata,
+        ...(body?.input_file_id && { inputFileId: body.input_file_id }),
+      },
+      await linesOf(ctx, body),
     );
     return { data: await presentBatch(ctx.deps.db, batch) };
   },
 });
+
+/** Where a batch's lines are: the body's items, a batch file of the caller's, or a JSON Lines body. */
+async function linesOf(ctx: RouteContext, body: z.output<typeof createBody> | undefined) {
+  if (!body) return jsonlLines(ctx.req, BATCH_JSONL_MAX_BYTES);
+  if (!body.items === !body.input_file_id)
+    throw new ApiError(
+      "VALIDATION_ERROR",
+      "Give the items, or the id of a batch file of them: one of the two.",
+      [{ path: "items", message: "items or input_file_id" }],
+    );
+  if (body.items) return itemLines(body.items);
+  const file = await findBatchFile(ctx.deps.files, ownerOfFiles(ctx), body.input_file_id!);
+  if (!file)
+    throw new ApiError(
+      "FILE_NOT_FOUND",
+      `No batch file with id ${JSON.stringify(body.input_file_id)} (POST /files?purpose=batch).`,
+    );
+  return jsonlLines(await batchFileChunks(ctx.deps.files, file), BATCH_JSONL_MAX_BYTES);
+}
+
+const ownerOfFiles = (ctx: RouteContext) => {
+  const auth = authOf(ctx.res);
+  return { accountId: auth.accountId, mode: auth.mode, apiKeyId: auth.keyId };
+};
 
 async function batchOr404(ctx: RouteContext, id: string) {
   const batch = await findBatch(ctx.deps.db, ownerOf(ctx.res), id);

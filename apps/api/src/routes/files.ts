@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ACCEPTED_FILE_TYPES } from "@svc/core";
 import { deleteInputFile, presentFile } from "@svc/use-cases";
 import { rawRoute, route, type Route } from "../http/route.js";
-import { receiveUpload } from "../http/upload.js";
+import { batchFileIntake, receiveOne, receiveUpload } from "../http/upload.js";
 import { fileNotFound, fileOr404, fileOwner, filesPage, listQuery } from "../files/owned.js";
 import * as R from "../openapi/responses.js";
 import { sendInputFile } from "../outputs/files.js";
@@ -17,11 +17,23 @@ const uploadFile = route({
   tags,
   summary: "Upload a file (an image, a video or an audio file) to give as a run's input",
   description: `The body is the file (any Content-Type: the type is decided by the file's bytes), or a multipart/form-data form whose first file part (\`content\`, as Replicate's clients send it) is the file. Taken: ${ACCEPTED_FILE_TYPES.join(", ")}; anything else is 415. Larger than FILE_MAX_BYTES: 413, before the body is read. Images are refused past FILE_MAX_PIXELS (read from the header, never decoded). A file is visible to its account, in the key's mode only, until expires_at (FILE_RETENTION_HOURS).`,
+  query: z.object({
+    purpose: z
+      .enum(["batch"])
+      .optional()
+      .meta({
+        description: "batch: the file is a batch's JSON Lines (POST /batches input_file_id), stored as it is",
+      }),
+  }),
   upload: true,
   errors: [413, 415],
   reply: { status: 201, schema: R.FileResponse, description: "The stored file" },
-  async handler(_input, ctx) {
-    return { data: presentFile(await receiveUpload(ctx), ctx.deps.settings.PUBLIC_BASE_URL) };
+  async handler({ query }, ctx) {
+    const file =
+      query.purpose === "batch"
+        ? (await receiveOne(ctx, batchFileIntake(ctx))).file
+        : await receiveUpload(ctx);
+    return { data: presentFile(file, ctx.deps.settings.PUBLIC_BASE_URL) };
   },
 });
 

@@ -50,7 +50,7 @@ const readModel = route({
   params: z.object({ modelId }),
   errors: [404],
   reply: { status: 200, schema: R.ModelResponse, description: "The model" },
-  async handler({ params: { modelId: id } }, { deps: { db, realtime } }) {
+  async handler({ params: { modelId: id } }, { deps: { db, realtime, settings } }) {
     const model = await findModel(db, id);
     if (!model) throw new ApiError("MODEL_NOT_FOUND", `No model with id ${JSON.stringify(id)}.`);
     // The queue's figures live in Redis: while it is away the model is still described.
@@ -59,7 +59,7 @@ const readModel = route({
       realtime.logger.warn("model queue unavailable", { model_id: id, error: (error as Error).message });
       return undefined;
     });
-    return { data: presentModelDetail(model, queue) };
+    return { data: presentModelDetail(model, queue, settings.BATCH_DISCOUNT_PERCENT) };
   },
 });
 

@@ -1223,7 +1223,10 @@ export type paths = {
          */
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description batch: the file is a batch's JSON Lines (POST /batches input_file_id), stored as it is */
+                    purpose?: "batch";
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -2486,7 +2489,9 @@ export type paths = {
                         /** @description The model every item runs */
                         model: string;
                         /** @description The items: {custom_id, input} each (custom_id optional, at most 200 characters) */
-                        items: unknown[];
+                        items?: unknown[];
+                        /** @description Or a JSON Lines file of the items (POST /files?purpose=batch) */
+                        input_file_id?: string;
                         /** @description Receives batch.completed and friends */
                         webhook_url?: string;
                         metadata?: {

@@ -28,7 +28,6 @@ import {
   findRunForAccount,
   findBatch,
   findBatchFile,
-  ingestBatchFile,
   jsonlLines,
   jsonlTexts,
   listBatches,
@@ -36,7 +35,7 @@ import {
 import { FileRefused } from "@svc/storage";
 import { authOf, ownerOf } from "../../auth/authenticate.js";
 import { rawRoute, route, type Route, type RouteContext } from "../../http/route.js";
-import { readForm, type Intake } from "../../http/upload.js";
+import { batchFileIntake, readForm } from "../../http/upload.js";
 import { makeBatch } from "../../runs/makeBatch.js";
 import { runnableModel } from "../../runs/startRun.js";
 import { OUTPUT_FLAG, paramError } from "./shared.js";
@@ -74,12 +73,6 @@ const FileObject = z
   })
   .meta({ id: "OpenAIFile" });
 
-const batchIntake = (ctx: RouteContext): Intake<File> => ({
-  maxBytes: BATCH_JSONL_MAX_BYTES,
-  take: (source) => ingestBatchFile(ctx.deps.files, fileOwner(ctx), source, BATCH_JSONL_MAX_BYTES),
-  discard: (file) => deleteInputFile(ctx.deps.files, fileOwner(ctx), file),
-});
-
 export const createFile = route({
   method: "post",
   path: "/files",
@@ -94,7 +87,7 @@ export const createFile = route({
   errors: [413],
   reply: { status: 200, schema: FileObject, description: "The file" },
   async handler(_input, ctx) {
-    const form = await readForm(ctx, ["file"], batchIntake(ctx)).catch((error: unknown) => {
+    const form = await readForm(ctx, ["file"], batchFileIntake(ctx)).catch((error: unknown) => {
       if (error instanceof FileRefused) throw fileRefusal(error);
       throw error;
     });
