@@ -18,12 +18,9 @@ const uploadFile = route({
   summary: "Upload a file (an image, a video or an audio file) to give as a run's input",
   description: `The body is the file (any Content-Type: the type is decided by the file's bytes), or a multipart/form-data form whose first file part (\`content\`, as Replicate's clients send it) is the file. Taken: ${ACCEPTED_FILE_TYPES.join(", ")}; anything else is 415. Larger than FILE_MAX_BYTES: 413, before the body is read. Images are refused past FILE_MAX_PIXELS (read from the header, never decoded). A file is visible to its account, in the key's mode only, until expires_at (FILE_RETENTION_HOURS).`,
   query: z.object({
-    purpose: z
-      .enum(["batch"])
-      .optional()
-      .meta({
-        description: "batch: the file is a batch's JSON Lines (POST /batches input_file_id), stored as it is",
-      }),
+    purpose: z.enum(["batch"]).optional().meta({
+      description: "batch: the file is a batch's JSON Lines (POST /batches input_file_id), stored as it is",
+    }),
   }),
   upload: true,
   errors: [413, 415],
