@@ -282,6 +282,7 @@ export const listOpenAIBatches = route({
   path: "/batches",
   tags,
   summary: "Batches, newest first (OpenAI's batches.list)",
+  errors: [404],
   query: z.object({
     after: z.string().max(100).optional(),
     limit: z.coerce.number().int().min(1).max(100).default(20),
