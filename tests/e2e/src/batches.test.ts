@@ -483,4 +483,30 @@ describe("batches", () => {
       await receiver.close();
     }
   });
+
+  it("when the batch's key may no longer run its model, then its lines not yet admitted end refused, saying why", async () => {
+    const { liveKey, accountId } = await service.account(7);
+    const made = await json(liveKey, "/batches", {
+      model: "batch/cog",
+      items: Array.from({ length: 5 }, (_, i) => ({ input: { prompt: `a${i}` } })),
+    });
+    const { data } = (await made.json()) as { data: BatchView };
+    await waitFor(async () => (await batchOf(liveKey, data.id)).counts.completed === 2, {
+      what: "two items done",
+    });
+    const key = await service.database.db.apiKey.findFirstOrThrow({ where: { accountId, mode: "live" } });
+    await service.database.db.apiKey.update({
+      where: { id: key.id },
+      data: { allowedModels: ["acme/echo"] },
+    });
+    await adminCli(service.database.db, ["tokens", "grant", "--account", accountId, "--amount", "100"]);
+    const done = await ended(liveKey, data.id);
+    expect(done.counts).toMatchObject({ completed: 2, failed: 3 });
+    const errors = await lines(liveKey, data.id, "errors");
+    expect(errors.map((e) => e.error?.code)).toEqual([
+      "model_not_allowed",
+      "model_not_allowed",
+      "model_not_allowed",
+    ]);
+  });
 });

@@ -169,6 +169,7 @@ export async function batchesInFlight(db: Db): Promise<Map<string, number>> {
 export function batchAdmission(db: Db, batchId: string) {
   return findMany<{
     keyUsable: boolean;
+    allowedModels: string[];
     keyMaxConcurrentRuns: number | null;
     weight: number;
     maxConcurrentRuns: number | null;
@@ -179,7 +180,7 @@ export function batchAdmission(db: Db, batchId: string) {
     db,
     "batch_admission",
     `SELECT (k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())) AS key_usable,
-            k.max_concurrent_runs AS key_max_concurrent_runs, a.weight, a.max_concurrent_runs,
+            k.allowed_models, k.max_concurrent_runs AS key_max_concurrent_runs, a.weight, a.max_concurrent_runs,
             m.status AS model_status, m.pricing, m.runner
      FROM batches b JOIN api_keys k ON k.id = b.api_key_id JOIN accounts a ON a.id = b.account_id
      JOIN models m ON m.id = b.model_id WHERE b.id = $1`,

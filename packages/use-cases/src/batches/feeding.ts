@@ -116,11 +116,20 @@ async function expire(deps: FeedDeps, batch: OpenBatch) {
 async function admit(deps: FeedDeps, batch: OpenBatch, n: number) {
   const ctx = await batchAdmission(deps.db, batch.id);
   if (!ctx) return;
-  if (!ctx.keyUsable || ctx.modelStatus !== "active") {
-    const error = ctx.keyUsable
-      ? { code: "model_not_active", message: `${batch.modelId} is ${ctx.modelStatus}.`, param: null }
-      : { code: "key_revoked", message: "The batch's API key was revoked or expired.", param: null };
-    await endPendingItems(deps.db, batch.id, "refused", error);
+  // The key as it is now: revoked, expired, or no longer allowed the model (changed since).
+  const refused = !ctx.keyUsable
+    ? { code: "key_revoked", message: "The batch's API key was revoked or expired.", param: null }
+    : ctx.allowedModels.length && !ctx.allowedModels.includes(batch.modelId)
+      ? {
+          code: "model_not_allowed",
+          message: `The batch's API key may no longer run ${batch.modelId}.`,
+          param: null,
+        }
+      : ctx.modelStatus !== "active"
+        ? { code: "model_not_active", message: `${batch.modelId} is ${ctx.modelStatus}.`, param: null }
+        : null;
+  if (refused) {
+    await endPendingItems(deps.db, batch.id, "refused", refused);
     return;
   }
   // As stored: parsed here as the API parses its catalogue (defaults applied).
