@@ -35,10 +35,15 @@ export interface Intake<T> {
   discard(made: T): Promise<unknown>;
 }
 
+/** Whose the files a request stores are: the caller's account and mode, and its key. */
+export function uploader(ctx: RouteContext) {
+  const auth = authOf(ctx.res);
+  return { accountId: auth.accountId, mode: auth.mode, apiKeyId: auth.keyId };
+}
+
 /** The caller's input files: FILE_MAX_BYTES, typed by their bytes, within the account's quota. */
 export function fileIntake(ctx: RouteContext): Intake<File> {
-  const auth = authOf(ctx.res);
-  const owner = { accountId: auth.accountId, mode: auth.mode, apiKeyId: auth.keyId };
+  const owner = uploader(ctx);
   const deps = ctx.deps.files;
   return {
     maxBytes: deps.files.maxBytes,
@@ -49,8 +54,7 @@ export function fileIntake(ctx: RouteContext): Intake<File> {
 
 /** The caller's batch files (JSON Lines, OpenAI's purpose "batch"): BATCH_JSONL_MAX_BYTES, within the quota. */
 export function batchFileIntake(ctx: RouteContext): Intake<File> {
-  const auth = authOf(ctx.res);
-  const owner = { accountId: auth.accountId, mode: auth.mode, apiKeyId: auth.keyId };
+  const owner = uploader(ctx);
   const deps = ctx.deps.files;
   return {
     maxBytes: BATCH_JSONL_MAX_BYTES,

@@ -14,10 +14,12 @@ import {
   jsonlLines,
   listBatches,
   presentBatch,
+  presentBatches,
 } from "@svc/use-cases";
-import { authOf, ownerOf } from "../auth/authenticate.js";
+import { ownerOf } from "../auth/authenticate.js";
 import { cursorSchema, paginate } from "../http/cursor.js";
 import { rawRoute, route, type Route, type RouteContext } from "../http/route.js";
+import { uploader } from "../http/upload.js";
 import { pageLimit } from "../http/validate.js";
 import { makeBatch } from "../runs/makeBatch.js";
 import { runnableModel } from "../runs/startRun.js";
@@ -95,7 +97,7 @@ async function linesOf(ctx: RouteContext, body: z.output<typeof createBody> | un
       [{ path: "items", message: "items or input_file_id" }],
     );
   if (body.items) return itemLines(body.items);
-  const file = await findBatchFile(ctx.deps.files, ownerOfFiles(ctx), body.input_file_id!);
+  const file = await findBatchFile(ctx.deps.files, uploader(ctx), body.input_file_id!);
   if (!file)
     throw new ApiError(
       "FILE_NOT_FOUND",
@@ -103,11 +105,6 @@ async function linesOf(ctx: RouteContext, body: z.output<typeof createBody> | un
     );
   return jsonlLines(await batchFileChunks(ctx.deps.files, file), BATCH_JSONL_MAX_BYTES);
 }
-
-const ownerOfFiles = (ctx: RouteContext) => {
-  const auth = authOf(ctx.res);
-  return { accountId: auth.accountId, mode: auth.mode, apiKeyId: auth.keyId };
-};
 
 async function batchOr404(ctx: RouteContext, id: string) {
   const batch = await findBatch(ctx.deps.db, ownerOf(ctx.res), id);
@@ -144,7 +141,7 @@ const listBatchesRoute = route({
     const { page, nextCursor } = paginate(found, query.limit);
     return {
       data: {
-        batches: await Promise.all(page.map((b) => presentBatch(ctx.deps.db, b))),
+        batches: await presentBatches(ctx.deps.db, page),
         next_cursor: nextCursor,
       },
     };

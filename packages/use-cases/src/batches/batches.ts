@@ -1,6 +1,12 @@
 // A batch asked about or canceled by its owner (issue #61); its results read as JSONL, one line per
 // ended item in line order, page by page (memory does not grow with the batch).
-import { batchResultLine, isBatchEnded, type BatchResultLine, type BatchStatus } from "@svc/core";
+import {
+  batchResultLine,
+  isBatchEnded,
+  type BatchCounts,
+  type BatchResultLine,
+  type BatchStatus,
+} from "@svc/core";
 import {
   batchCounts,
   batchItemResults,
@@ -78,7 +84,19 @@ export async function* batchResults(
 
 /** A batch as our API shows it, with its items' counts. */
 export async function presentBatch(db: Db, batch: Batch) {
-  const counts = (await batchCounts(db, [batch.id])).get(batch.id)!;
+  return (await presentBatches(db, [batch]))[0]!;
+}
+
+/** Batches as our API shows them, their items counted in one statement. */
+export async function presentBatches(db: Db, batches: readonly Batch[]) {
+  const all = await batchCounts(
+    db,
+    batches.map((b) => b.id),
+  );
+  return batches.map((batch) => batchView(batch, all.get(batch.id)!));
+}
+
+function batchView(batch: Batch, counts: BatchCounts) {
   const iso = (d: Date | null) => d?.toISOString() ?? null;
   return {
     id: batch.id,

@@ -33,20 +33,15 @@ import {
   listBatches,
 } from "@svc/use-cases";
 import { FileRefused } from "@svc/storage";
-import { authOf, ownerOf } from "../../auth/authenticate.js";
+import { ownerOf } from "../../auth/authenticate.js";
 import { rawRoute, route, type Route, type RouteContext } from "../../http/route.js";
-import { batchFileIntake, readForm } from "../../http/upload.js";
+import { batchFileIntake, readForm, uploader } from "../../http/upload.js";
 import { makeBatch } from "../../runs/makeBatch.js";
 import { runnableModel } from "../../runs/startRun.js";
 import { OUTPUT_FLAG, paramError } from "./shared.js";
 
 const tags = ["OpenAI"];
 const unix = (d: Date) => Math.floor(d.getTime() / 1_000);
-
-const fileOwner = (ctx: RouteContext) => {
-  const auth = authOf(ctx.res);
-  return { accountId: auth.accountId, mode: auth.mode, apiKeyId: auth.keyId };
-};
 
 /** A batch file as OpenAI's File object. */
 const presentFile = (file: File) => ({
@@ -93,7 +88,7 @@ export const createFile = route({
     });
     const file = form.files.file;
     if (form.fields.purpose !== "batch") {
-      if (file) await deleteInputFile(ctx.deps.files, fileOwner(ctx), file).catch(() => {});
+      if (file) await deleteInputFile(ctx.deps.files, uploader(ctx), file).catch(() => {});
       throw paramError("purpose", 'Files are taken here for batches: purpose must be "batch".');
     }
     if (!file) throw paramError("file", "The form has no file.");
@@ -104,7 +99,7 @@ export const createFile = route({
 const byFile = z.object({ file_id: z.string().min(1).max(100) });
 
 async function batchFileOr404(ctx: RouteContext, id: string) {
-  const file = await findBatchFile(ctx.deps.files, fileOwner(ctx), id);
+  const file = await findBatchFile(ctx.deps.files, uploader(ctx), id);
   if (!file) throw new ApiError("FILE_NOT_FOUND", `No file with id ${JSON.stringify(id)}.`);
   return file;
 }
@@ -179,9 +174,13 @@ async function batchOr404(ctx: RouteContext, id: string) {
   return batch;
 }
 
-async function asOpenAI(ctx: RouteContext, batch: Batch) {
-  const counts = (await batchCounts(ctx.deps.db, [batch.id])).get(batch.id)!;
-  return presentOpenAIBatch(batch, { ...counts, total: batch.total });
+/** Batches as OpenAI's Batch objects, their items counted in one statement. */
+async function asOpenAI(ctx: RouteContext, batches: readonly Batch[]) {
+  const counts = await batchCounts(
+    ctx.deps.db,
+    batches.map((b) => b.id),
+  );
+  return batches.map((b) => presentOpenAIBatch(b, { ...counts.get(b.id)!, total: b.total }));
 }
 
 const BatchObject = z
@@ -226,7 +225,7 @@ export const createOpenAIBatch = route({
     if (body.completion_window !== "24h")
       throw paramError("completion_window", 'completion_window must be "24h".');
     const endpoint = body.endpoint as OpenAIBatchEndpoint;
-    const file = await findBatchFile(ctx.deps.files, fileOwner(ctx), body.input_file_id);
+    const file = await findBatchFile(ctx.deps.files, uploader(ctx), body.input_file_id);
     if (!file) throw paramError("input_file_id", `No file of purpose batch with id ${body.input_file_id}.`);
     const model = await runnableModel(ctx.deps, ctx.res, await fileModel(ctx, file));
     if (!model[OUTPUT_FLAG[OPENAI_BATCH_ENDPOINTS[endpoint]]])
@@ -245,7 +244,7 @@ export const createOpenAIBatch = route({
         openAIBatchLine(text, endpoint, model),
       ),
     );
-    return asOpenAI(ctx, batch);
+    return (await asOpenAI(ctx, [batch]))[0]!;
   },
 });
 
@@ -258,7 +257,7 @@ export const retrieveOpenAIBatch = route({
   errors: [404],
   reply: { status: 200, schema: BatchObject, description: "The batch" },
   async handler({ params }, ctx) {
-    return asOpenAI(ctx, await batchOr404(ctx, params.batch_id));
+    return (await asOpenAI(ctx, [await batchOr404(ctx, params.batch_id)]))[0]!;
   },
 });
 
@@ -273,7 +272,7 @@ export const cancelOpenAIBatch = route({
   async handler({ params }, ctx) {
     await batchOr404(ctx, params.batch_id);
     const batch = await cancelBatch(ctx.deps, ownerOf(ctx.res), params.batch_id);
-    return asOpenAI(ctx, batch!);
+    return (await asOpenAI(ctx, [batch!]))[0]!;
   },
 });
 
@@ -310,7 +309,7 @@ export const listOpenAIBatches = route({
     const page = found.slice(0, query.limit);
     return {
       object: "list" as const,
-      data: await Promise.all(page.map((b) => asOpenAI(ctx, b))),
+      data: await asOpenAI(ctx, page),
       first_id: page[0]?.id ?? null,
       last_id: page.at(-1)?.id ?? null,
       has_more: found.length > query.limit,
