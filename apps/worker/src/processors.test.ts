@@ -1,4 +1,3 @@
-import { readdir } from "node:fs/promises";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -28,6 +27,7 @@ import {
   waitFor,
   type HttpsReceiver,
   type TestDatabase,
+  localOutputKeys,
 } from "@svc/testkit";
 import { wireRuns, type RunLifecycle } from "@svc/use-cases";
 import { connectionsFirst, startWorker, type RunningWorker } from "./worker.js";
@@ -163,7 +163,7 @@ describe("the worker's processors, in-process", () => {
     expect(totals.ledger).toEqual(totals.cached);
     const [url] = (run.output as { images: string[] }).images;
     const [token, name] = url!.split("/").slice(-2);
-    expect(await readdir(join(config.OUTPUT_DIR, token!))).toEqual([name]);
+    expect(await localOutputKeys(config.OUTPUT_DIR)).toEqual([`${token}/${name}`]);
   });
 
   it("when a run has a webhook_url, then the delivery processor posts run.completed to it, signed", async () => {

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, readdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PNG } from "pngjs";
-import { localStore, runOutputs } from "@svc/storage";
+import { localOutputKeys, localPath, localStore, runOutputs } from "@svc/storage";
 import {
   AUDIO_FORMATS,
   createRunners,
@@ -13,6 +13,10 @@ import {
   renderWav,
   VIDEO_FORMATS,
 } from "./index.js";
+
+/** The names of a token's files in a local store's directory. */
+const tokenFiles = async (dir: string, token: string) =>
+  (await localOutputKeys(dir)).filter((k) => k.startsWith(`${token}/`)).map((k) => k.slice(token.length + 1));
 
 const runners = createRunners();
 const runnerFor = runners.for;
@@ -130,7 +134,11 @@ describe("video and audio encoded with ffmpeg", () => {
     });
     const url = ((result.output.video ?? result.output.audio) as string[])[0]!;
     const [token, name] = url.split("/").slice(-2);
-    return { name, file: await readFile(join(dir, token!, name!)), files: await readdir(join(dir, token!)) };
+    return {
+      name,
+      file: await readFile(localPath(dir, `${token}/${name}`)),
+      files: await tokenFiles(dir, token!),
+    };
   };
 
   it("when a video is asked for, then it is an H.264 MP4 of the preset's size and the asked duration, index first", async () => {
@@ -247,8 +255,10 @@ describe("built-in runners with local storage", () => {
     expect(urlA).toMatch(/^http:\/\/example\.test\/files\/out_[0-9A-Za-z]{22}\/[0-9A-Za-z]{22}-audio\.wav$/);
     expect(urlB).not.toBe(urlA);
     const token = urlA!.split("/")[4]!;
-    expect(await readdir(join(dir, token))).toEqual([urlA!.split("/")[5]]);
-    expect((await readFile(join(dir, token, urlA!.split("/")[5]!))).toString("ascii", 0, 4)).toBe("RIFF");
+    expect(await tokenFiles(dir, token)).toEqual([urlA!.split("/")[5]]);
+    expect((await readFile(localPath(dir, `${token}/${urlA!.split("/")[5]}`))).toString("ascii", 0, 4)).toBe(
+      "RIFF",
+    );
   });
 
   it("when the signal aborts during the delay, then the runner stops with the abort reason", async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import jpeg from "jpeg-js";
 import { PNG } from "pngjs";
-import { localStore, runOutputs } from "@svc/storage";
+import { localPath, localStore, runOutputs } from "@svc/storage";
 import { loraFieldOf, loraMismatch, writeSafetensors } from "@svc/core";
 import { createRunners, renderImage } from "./index.js";
 
@@ -73,7 +73,7 @@ async function upscale(
   const url = (result.output.images as string[])[0]!;
   return {
     result,
-    png: PNG.sync.read(await readFile(join(dir, url.slice("https://api.test/files/".length)))),
+    png: PNG.sync.read(await readFile(localPath(dir, url.slice("https://api.test/files/".length)))),
   };
 }
 

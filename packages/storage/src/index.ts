@@ -1,14 +1,14 @@
 import type { BaseConfig } from "@svc/config";
 import { localStore } from "./local.js";
 import { outputUrls, type OutputUrls } from "./outputs.js";
-import { s3Store } from "./s3.js";
-import type { OutputStore } from "./store.js";
+import type { S3Settings } from "./s3.js";
+import type { OutputStore, S3OutputStore } from "./store.js";
 
 export * from "./store.js";
 export * from "./outputs.js";
-export { localStore } from "./local.js";
+export { localFile, localOutputKeys, localPath, localStore } from "./local.js";
 export * from "./inputs.js";
-export { s3Store, type S3Settings } from "./s3.js";
+export type { S3Settings } from "./s3.js";
 
 type StorageConfig = Pick<
   BaseConfig,
@@ -30,7 +30,7 @@ export function createOutputStore(config: StorageConfig): OutputStore {
   if (config.OUTPUT_STORAGE === "local") return localStore(config.OUTPUT_DIR);
   // Loading the configuration refuses s3 without a bucket; this says so to the type checker.
   if (!config.S3_BUCKET) throw new Error("OUTPUT_STORAGE=s3 needs S3_BUCKET");
-  return s3Store({
+  return lazyS3Store({
     bucket: config.S3_BUCKET,
     prefix: config.S3_PREFIX,
     region: config.S3_REGION,
@@ -47,3 +47,23 @@ export const configuredOutputUrls = (store: OutputStore, config: StorageConfig):
     ttlSeconds: config.OUTPUT_URL_TTL_SECONDS,
     publicBaseUrl: config.PUBLIC_BASE_URL,
   });
+
+/**
+ * An S3 store whose SDK is loaded on its first use: a process configured for local storage never
+ * loads it (tens of MB and a few hundred ms of start-up in each process).
+ */
+function lazyS3Store(settings: S3Settings): S3OutputStore {
+  let store: S3OutputStore | undefined;
+  let loading: Promise<S3OutputStore> | undefined;
+  const s3 = () => (loading ??= import("./s3.js").then((m) => (store = m.s3Store(settings))));
+  return {
+    kind: "s3",
+    put: async (key, body, signal) => (await s3()).put(key, body, signal),
+    read: async (key, conditions, signal) => (await s3()).read(key, conditions, signal),
+    remove: async (keys) => (await s3()).remove(keys),
+    isExpired: async (token) => (await s3()).isExpired(token),
+    expire: async (before, limit) => (await s3()).expire(before, limit),
+    signedUrl: async (key, seconds) => (await s3()).signedUrl(key, seconds),
+    close: () => store?.close(),
+  };
+}

@@ -1,83 +1,201 @@
-import { createReadStream, createWriteStream } from "node:fs";
+import { createReadStream, createWriteStream, type Stats } from "node:fs";
 import { access, mkdir, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { once } from "node:events";
 import { dirname, join } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { EXPIRED_MARKER, OUTPUT_TOKEN } from "@svc/core";
+import { EXPIRED_MARKER, OUTPUT_NAME, OUTPUT_TOKEN } from "@svc/core";
 import type { LocalOutputStore } from "./store.js";
 
+/** Between an output's token and its name in its shard's directory: in neither's alphabet. */
+const JOIN = "~";
+/** A shard's directory: two characters of the tokens' random part (3,844 at most). */
+const SHARD = /^[0-9A-Za-z]{2}$/;
+
+/** An output's key, `<token>/<name>`, taken apart; null for any other key (inputs, weights). */
+function outputKey(key: string): { token: string; name: string } | null {
+  const slash = key.indexOf("/");
+  const [token, name] = [key.slice(0, slash), key.slice(slash + 1)];
+  return slash > 0 && OUTPUT_TOKEN.test(token) && OUTPUT_NAME.test(name) ? { token, name } : null;
+}
+
+const tokenFile = (dir: string, token: string, name: string) =>
+  join(dir, token.slice(4, 6), `${token}${JOIN}${name}`);
+
 /**
- * Outputs as files, OUTPUT_DIR/<token>/<name>, served by the API with express.static. A file is
- * written in place: its key holds random parts that nobody knows until put() has resolved (the
- * run's URLs are made from it only then), so no one can ask for a file still being written; one
- * whose writing fails is removed. (Written under a dot-name and renamed, each file cost two more
- * file-system calls on the worker's busiest path: docs/benchmarks.md.)
+ * Where a key's file is written: an output `<token>/<name>` as OUTPUT_DIR/<shard>/<token>~<name>,
+ * any other key as the path it names. A directory per run cost a mkdir per run, which on ext4
+ * costs the worker as much as writing the file (docs/benchmarks.md); a shard's directory is made
+ * once.
+ */
+export function localPath(dir: string, key: string): string {
+  const output = outputKey(key);
+  return output ? tokenFile(dir, output.token, output.name) : join(dir, key);
+}
+
+const statOf = (path: string): Promise<Stats | null> =>
+  stat(path).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT" || error.code === "ENOTDIR") return null;
+    throw error;
+  });
+
+/**
+ * The file a key names and its stat, or null when there is none: where localPath puts it, or, for
+ * an output written before shards (OUTPUT_DIR/<token>/<name>), there.
+ */
+export async function localFile(dir: string, key: string): Promise<{ path: string; info: Stats } | null> {
+  for (const path of new Set([localPath(dir, key), join(dir, key)])) {
+    const info = await statOf(path);
+    if (info?.isFile()) return { path, info };
+  }
+  return null;
+}
+
+/**
+ * Outputs as files (localPath), served by the API. A file is written in place: its key holds
+ * random parts that nobody knows until put() has resolved (the run's URLs are made from it only
+ * then), so no one can ask for a file still being written; one whose writing fails is removed.
+ * (Written under a dot-name and renamed, each file cost two more file-system calls on the
+ * worker's busiest path: docs/benchmarks.md.)
  */
 export function localStore(dir: string): LocalOutputStore {
+  /** Directories made by this process: each is made once, not once per file. */
+  const made = new Set<string>();
+  const write = async (path: string, body: Readable | Uint8Array, signal?: AbortSignal) => {
+    const file = body instanceof Readable ? createWriteStream(path) : undefined;
+    try {
+      // A body in memory is written at once; streams (large files) go through a pipeline, whose
+      // machinery (an abort controller per call, stream state) a small file does not need.
+      if (file) await pipeline(body as Readable, file, ...(signal ? [{ signal }] : []));
+      else await writeFile(path, body as Uint8Array, signal ? { signal } : {});
+    } catch (error) {
+      // A stream that failed before its file was opened still opens (and creates) it: the file
+      // goes once it is closed, or it would be left behind.
+      if (file && !file.closed) await once(file, "close").catch(() => {});
+      await rm(path, { force: true });
+      throw error;
+    }
+  };
   return {
     kind: "local",
     dir,
     async put(key, body, signal) {
-      const path = join(dir, key);
-      await mkdir(dirname(path), { recursive: true });
-      const file = body instanceof Readable ? createWriteStream(path) : undefined;
-      try {
-        // A body in memory is written at once; streams (large files) go through a pipeline, whose
-        // machinery (an abort controller per call, stream state) a small file does not need.
-        if (file) await pipeline(body as Readable, file, ...(signal ? [{ signal }] : []));
-        else await writeFile(path, body as Uint8Array, signal ? { signal } : {});
-      } catch (error) {
-        // A stream that failed before its file was opened still opens (and creates) it: the file
-        // goes once it is closed, or it would be left behind.
-        if (file && !file.closed) await once(file, "close").catch(() => {});
-        await rm(path, { force: true });
-        throw error;
+      const path = localPath(dir, key);
+      const parent = dirname(path);
+      if (!made.has(parent)) {
+        await mkdir(parent, { recursive: true });
+        made.add(parent);
       }
+      await write(path, body, signal).catch(async (error: NodeJS.ErrnoException) => {
+        // A directory removed behind this process's back (an operator's cleanup) is made again.
+        if (error.code !== "ENOENT" || body instanceof Readable) throw error;
+        await mkdir(parent, { recursive: true });
+        await write(path, body, signal);
+      });
     },
     async read(key) {
-      const path = join(dir, key);
-      const info = await stat(path).catch((error: NodeJS.ErrnoException) => {
-        if (error.code === "ENOENT" || error.code === "ENOTDIR") return null;
-        throw error;
-      });
-      if (!info?.isFile()) return null;
+      const found = await localFile(dir, key);
+      if (!found) return null;
       return {
         status: 200,
-        body: createReadStream(path),
-        headers: { "Content-Length": String(info.size), "Last-Modified": info.mtime.toUTCString() },
+        body: createReadStream(found.path),
+        headers: {
+          "Content-Length": String(found.info.size),
+          "Last-Modified": found.info.mtime.toUTCString(),
+        },
       };
     },
     async remove(keys) {
-      await Promise.all(keys.map((key) => rm(join(dir, key), { force: true })));
+      const paths = keys.flatMap((key) => [localPath(dir, key), join(dir, key)]);
+      await Promise.all([...new Set(paths)].map((path) => rm(path, { force: true })));
     },
-    isExpired: (token) =>
-      access(join(dir, token, EXPIRED_MARKER)).then(
-        () => true,
-        () => false,
-      ),
+    async isExpired(token) {
+      const markers = [tokenFile(dir, token, EXPIRED_MARKER), join(dir, token, EXPIRED_MARKER)];
+      for (const marker of markers)
+        if (
+          await access(marker).then(
+            () => true,
+            () => false,
+          )
+        )
+          return true;
+      return false;
+    },
     expire: (before, limit) => expireLocal(dir, before, limit),
     close: () => {},
   };
 }
 
-/** A directory's files go, a marker stays; recent directories cost one stat, only old ones a listing. */
+/**
+ * Retention: a token's files go once every one of them is older than `before`, and a marker stays
+ * (its URLs answer 410). Shards' tokens are read from their files' names; outputs written before
+ * shards are token directories, whose own mtime says when they were last written to.
+ */
 async function expireLocal(dir: string, before: Date, limit = 1_000): Promise<number> {
   let expired = 0;
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
   for (const entry of entries) {
     if (expired >= limit) break;
-    if (!entry.isDirectory() || !OUTPUT_TOKEN.test(entry.name)) continue;
-    const path = join(dir, entry.name);
-    if ((await stat(path)).mtime >= before) continue;
-    const files = await readdir(path);
-    // A marked directory was expired before (its leftovers, after a crash halfway, go now).
-    if (!files.includes(EXPIRED_MARKER)) {
-      await writeFile(join(path, EXPIRED_MARKER), "");
-      expired++;
-    }
-    const doomed = files.filter((f) => f !== EXPIRED_MARKER);
-    await Promise.all(doomed.map((f) => rm(join(path, f), { force: true, recursive: true })));
+    if (!entry.isDirectory()) continue;
+    if (SHARD.test(entry.name)) expired += await expireShard(join(dir, entry.name), before, limit - expired);
+    else if (OUTPUT_TOKEN.test(entry.name))
+      expired += await expireTokenDirectory(join(dir, entry.name), before);
   }
   return expired;
+}
+
+/** A marked token was expired before (its leftovers, after a crash halfway, go now). */
+async function expireShard(shard: string, before: Date, limit: number): Promise<number> {
+  const tokens = new Map<string, string[]>();
+  for (const file of await readdir(shard)) {
+    const at = file.indexOf(JOIN);
+    if (at < 0) continue;
+    const token = file.slice(0, at);
+    tokens.set(token, [...(tokens.get(token) ?? []), file.slice(at + 1)]);
+  }
+  let expired = 0;
+  for (const [token, names] of tokens) {
+    if (expired >= limit) break;
+    const path = (name: string) => join(shard, `${token}${JOIN}${name}`);
+    const marked = names.includes(EXPIRED_MARKER);
+    const doomed = names.filter((n) => n !== EXPIRED_MARKER);
+    if (!doomed.length) continue;
+    if (!marked) {
+      const times = await Promise.all(doomed.map(async (n) => (await statOf(path(n)))?.mtime ?? before));
+      if (times.some((t) => t >= before)) continue;
+      await writeFile(path(EXPIRED_MARKER), "");
+      expired++;
+    }
+    await Promise.all(doomed.map((n) => rm(path(n), { force: true })));
+  }
+  return expired;
+}
+
+/** An output directory of before shards: its files go, a marker stays. */
+async function expireTokenDirectory(path: string, before: Date): Promise<number> {
+  if ((await stat(path)).mtime >= before) return 0;
+  const files = await readdir(path);
+  const marked = files.includes(EXPIRED_MARKER);
+  if (!marked) await writeFile(join(path, EXPIRED_MARKER), "");
+  const doomed = files.filter((f) => f !== EXPIRED_MARKER);
+  await Promise.all(doomed.map((f) => rm(join(path, f), { force: true, recursive: true })));
+  return marked ? 0 : 1;
+}
+
+/**
+ * The output keys (`<token>/<name>`) that a local store's directory holds, in either layout, its
+ * markers left out: what an operator (or a test) finds there.
+ */
+export async function localOutputKeys(dir: string): Promise<string[]> {
+  const keys: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
+    if (!entry.isDirectory()) continue;
+    const shard = SHARD.test(entry.name);
+    if (!shard && !OUTPUT_TOKEN.test(entry.name)) continue;
+    for (const file of await readdir(join(dir, entry.name))) {
+      const key = shard ? file.replace(JOIN, "/") : `${entry.name}/${file}`;
+      if (outputKey(key)) keys.push(key);
+    }
+  }
+  return keys;
 }

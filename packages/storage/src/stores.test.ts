@@ -1,11 +1,11 @@
 import { createCipheriv, createHash } from "node:crypto";
-import { mkdtemp, readdir, rm, stat, utimes } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import S3rver from "s3rver";
 import { storeInputFile } from "./inputs.js";
-import { localStore } from "./local.js";
+import { localPath, localStore } from "./local.js";
 import { outputUrls, runOutputs } from "./outputs.js";
 import { s3Store } from "./s3.js";
 import { RangeNotSatisfiable, type OutputStore, type S3OutputStore } from "./store.js";
@@ -335,7 +335,7 @@ describe("local store", () => {
   executionOutputs(
     () => store,
     (key) =>
-      stat(join(dir, key)).then(
+      stat(localPath(dir, key)).then(
         () => true,
         () => false,
       ),
@@ -347,7 +347,8 @@ describe("local store", () => {
     const b = await storage("run_test").save("0.png", megabytes(3));
     expect(a).toMatch(/^https:\/\/api\.test\/files\/out_[0-9A-Za-z]{22}\/[0-9A-Za-z]{22}-0\.png$/);
     expect(b).not.toBe(a);
-    expect((await readdir(dir)).length).toBe(2);
+    const files = await readdir(dir, { recursive: true });
+    expect(files.filter((f) => f.endsWith("-0.png"))).toHaveLength(2);
   });
 
   it("when a stream fails halfway, then no file is left where the API would serve it", async () => {
@@ -359,18 +360,40 @@ describe("local store", () => {
       },
     });
     await expect(store.put(`${TOKEN_A}/0.png`, failing)).rejects.toThrow("broken");
-    expect(await readdir(join(dir, TOKEN_A))).toEqual([]);
+    expect(await readdir(dir, { recursive: true })).not.toContainEqual(expect.stringContaining(TOKEN_A));
   });
 
-  it("when a directory is older than the retention, then its files go and a marker stays", async () => {
+  it("when a run's outputs are written, then no directory is made for the run: they share their shard's", async () => {
+    await store.put(`${TOKEN_A}/0.png`, Buffer.from("a"));
+    await store.put(`${TOKEN_A}/1.png`, Buffer.from("b"));
+    const [shard] = await readdir(dir);
+    expect(await readdir(join(dir, shard!))).toEqual([`${TOKEN_A}~0.png`, `${TOKEN_A}~1.png`]);
+    expect((await store.read(`${TOKEN_A}/1.png`, {}))?.headers["Content-Length"]).toBe("1");
+  });
+
+  it("when a token's files are all older than the retention, then they go and a marker stays; one recent file keeps them", async () => {
     await store.put(`${TOKEN_A}/0.png`, Buffer.from("a"));
     await store.put(`${TOKEN_B}/0.png`, Buffer.from("b"));
+    await store.put(`${TOKEN_B}/1.png`, Buffer.from("b"));
     const old = new Date(Date.now() - 3 * DAY);
-    await utimes(join(dir, TOKEN_A), old, old);
+    for (const key of [`${TOKEN_A}/0.png`, `${TOKEN_B}/0.png`]) await utimes(localPath(dir, key), old, old);
     expect(await store.expire(new Date(Date.now() - DAY))).toBe(1);
     expect(await store.isExpired(TOKEN_A)).toBe(true);
     expect(await store.isExpired(TOKEN_B)).toBe(false);
-    expect(await readdir(join(dir, TOKEN_A))).toEqual([".expired"]);
+    expect(await store.read(`${TOKEN_A}/0.png`, {})).toBeNull();
+    expect(await store.read(`${TOKEN_B}/0.png`, {})).not.toBeNull();
+  });
+
+  it("when outputs were written before shards (a directory per token), then they are still read, removed and expired", async () => {
+    const legacy = join(dir, TOKEN_A);
+    await mkdir(legacy);
+    await writeFile(join(legacy, "0.png"), "old");
+    expect(String(await text((await store.read(`${TOKEN_A}/0.png`, {}))?.body))).toBe("old");
+    const old = new Date(Date.now() - 3 * DAY);
+    await utimes(legacy, old, old);
+    expect(await store.expire(new Date(Date.now() - DAY))).toBe(1);
+    expect(await store.isExpired(TOKEN_A)).toBe(true);
+    expect(await readdir(legacy)).toEqual([".expired"]);
   });
 
   it("when signed URLs are asked of a local store, then that is refused", () => {

@@ -15,16 +15,17 @@ import {
   type Span,
   type Tracer,
 } from "@opentelemetry/api";
+import { createRequire } from "node:module";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
-import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
-import { resourceFromAttributes } from "@opentelemetry/resources";
-import {
-  BasicTracerProvider,
-  BatchSpanProcessor,
-  ParentBasedSampler,
-  TraceIdRatioBasedSampler,
-} from "@opentelemetry/sdk-trace-base";
-import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from "@opentelemetry/semantic-conventions";
+
+// The SDK and its exporter are loaded only when tracing is on: a process that does not trace
+// never holds them (tens of MB, and their loading at every start). Required, not imported: the
+// process's tracing is decided synchronously, as it starts.
+const load = createRequire(import.meta.url);
+type Sdk = typeof import("@opentelemetry/sdk-trace-base");
+type Exporter = typeof import("@opentelemetry/exporter-trace-otlp-http");
+type Resources = typeof import("@opentelemetry/resources");
+type Conventions = typeof import("@opentelemetry/semantic-conventions");
 
 export { SpanKind, SpanStatusCode, type Attributes, type Context, type Span };
 
@@ -87,6 +88,14 @@ export function startTracing(settings: TracingSettings, service: string, version
       tracer: trace.getTracer("model-run-service"), // the API's no-op tracer: no provider registered
       shutdown: async () => {},
     };
+  const { OTLPTraceExporter } = load("@opentelemetry/exporter-trace-otlp-http") as Exporter;
+  const { BasicTracerProvider, BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler } = load(
+    "@opentelemetry/sdk-trace-base",
+  ) as Sdk;
+  const { resourceFromAttributes } = load("@opentelemetry/resources") as Resources;
+  const { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } = load(
+    "@opentelemetry/semantic-conventions",
+  ) as Conventions;
   const exporter = new OTLPTraceExporter({
     url: `${settings.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, "")}/v1/traces`,
     headers: headersOf(settings.OTEL_EXPORTER_OTLP_HEADERS),

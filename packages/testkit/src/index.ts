@@ -18,3 +18,5 @@ export * from "./balancer.js";
 export * from "./pooler.js";
 export * from "./redisServers.js";
 export * from "./otlpReceiver.js";
+// What a local output store holds, whatever its layout (storage's local.ts says where files go).
+export { localOutputKeys, localPath } from "@svc/storage";

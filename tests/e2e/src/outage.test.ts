@@ -1,5 +1,3 @@
-import { readdir } from "node:fs/promises";
-import { join } from "node:path";
 import { ledgerTotals, loadCatalogue, seedCatalogue } from "@svc/db";
 import type { ModelRunClient } from "@svc/sdk";
 import {
@@ -12,6 +10,7 @@ import {
   TEST_REDIS_URL,
   waitFor,
   type TcpProxy,
+  localOutputKeys,
 } from "@svc/testkit";
 import { startService, type E2EService } from "./service.js";
 
@@ -86,14 +85,7 @@ describe("outages while a run executes", () => {
     const { proxy, url } = await proxied(service.database.url);
     const worker = await startWorker({ DATABASE_URL: url, OUTAGE_HORIZON_MS: "1000" });
     const dir = service.env.OUTPUT_DIR!;
-    const files = async () =>
-      (
-        await Promise.all(
-          (await readdir(dir)).map(async (token) =>
-            (await readdir(join(dir, token))).filter((f) => !f.startsWith(".")).map((f) => `${token}/${f}`),
-          ),
-        )
-      ).flat();
+    const files = () => localOutputKeys(dir);
     // An audio model after a 2 s wait: its progress reports show no file, so only the settlement
     // can keep its track.
     const [tone] = (await loadCatalogue()).filter((m) => m.id === "acme/voice/tone");

@@ -1,7 +1,6 @@
 import { utimes } from "node:fs/promises";
-import { join } from "node:path";
 import type { ModelRunClient } from "@svc/sdk";
-import { waitFor } from "@svc/testkit";
+import { waitFor, localOutputKeys, localPath } from "@svc/testkit";
 import { startService, type E2EService } from "./service.js";
 
 // Retention of local outputs, with the built worker deleting what is past OUTPUT_RETENTION_DAYS
@@ -29,7 +28,9 @@ describe("output retention", () => {
     expect((await fetch(old)).status).toBe(200);
     const token = old.split("/").at(-2)!;
     const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000);
-    await utimes(join(service.env.OUTPUT_DIR!, token), twoDaysAgo, twoDaysAgo);
+    for (const key of await localOutputKeys(service.env.OUTPUT_DIR!))
+      if (key.startsWith(`${token}/`))
+        await utimes(localPath(service.env.OUTPUT_DIR!, key), twoDaysAgo, twoDaysAgo);
     const gone = await waitFor(
       async () => {
         const res = await fetch(old);

@@ -1,9 +1,15 @@
-import { readdir } from "node:fs/promises";
-import { join } from "node:path";
 import { Redis } from "ioredis";
 import { ledgerTotals, loadCatalogue, seedCatalogue } from "@svc/db";
 import { ModelRunClient, ModelRunError, type AnyRun } from "@svc/sdk";
-import { DEAD_REDIS_URL, probeMedia, stopApps, TEST_REDIS_URL, waitFor, type SpawnedApp } from "@svc/testkit";
+import {
+  DEAD_REDIS_URL,
+  probeMedia,
+  stopApps,
+  TEST_REDIS_URL,
+  waitFor,
+  type SpawnedApp,
+  localOutputKeys,
+} from "@svc/testkit";
 import { startService, type E2EService } from "./service.js";
 
 // Runs through the built API and worker processes, as a client of the SDK sees them, with the
@@ -224,15 +230,13 @@ describe("runs end to end", () => {
       const units = ended.tokens_charged! / 5;
       charged += ended.tokens_charged!;
       const [token] = first!.slice(`${service.base}/files/`.length).split("/");
-      const dir = join(service.env.OUTPUT_DIR!, token!);
-      // Once the worker is done with the run, the run's directory holds exactly the charged images.
-      await waitFor(
-        async () => ((await readdir(dir)).filter((f) => !f.startsWith(".")).length === units ? true : null),
-        {
-          what: `run ${run_id} (cancel after ${afterMs} ms) to keep ${units} files`,
-          timeoutMs: 5_000,
-        },
-      );
+      const files = async () =>
+        (await localOutputKeys(service.env.OUTPUT_DIR!)).filter((k) => k.startsWith(`${token}/`));
+      // Once the worker is done with the run, the store holds exactly the run's charged images.
+      await waitFor(async () => ((await files()).length === units ? true : null), {
+        what: `run ${run_id} (cancel after ${afterMs} ms) to keep ${units} files`,
+        timeoutMs: 5_000,
+      });
       expect((await fetchBytes(first!)).res.status).toBe(200);
       for (const guess of ["0.png", "1.png", "2.png"])
         expect((await fetch(`${service.base}/files/${token}/${guess}`)).status).toBe(404);

@@ -1,7 +1,7 @@
 import type { ServerResponse } from "node:http";
 import type { AppDeps } from "../deps.js";
 import { pipeline } from "node:stream/promises";
-import express, { Router, type RequestHandler, type Response } from "express";
+import { Router, type RequestHandler, type Response } from "express";
 import { z } from "zod";
 import {
   ApiError,
@@ -16,7 +16,7 @@ import {
 } from "@svc/core";
 import { findFilesById, findWeightsBySha } from "@svc/use-cases";
 import type { Logger } from "@svc/logger";
-import { RangeNotSatisfiable, type OutputStore, type S3OutputStore } from "@svc/storage";
+import { localFile, RangeNotSatisfiable, type OutputStore, type S3OutputStore } from "@svc/storage";
 import { perApp, rawRoute, type Route } from "../http/route.js";
 import { secretsKey } from "../secrets.js";
 
@@ -87,22 +87,33 @@ function fromBucket(store: S3OutputStore, logger: Logger): RequestHandler {
 }
 
 /**
+ * Files of the local store (its layout: storage's localPath), sent with Range and conditional
+ * requests answered (send's, as express.static would); a name that is no output's is no file.
+ */
+function fromDirectory(dir: string): RequestHandler {
+  return async (req, res, next) => {
+    const { token, name } = req.params as { token: string; name: string };
+    if (!OUTPUT_TOKEN.test(token) || !OUTPUT_NAME.test(name)) return next();
+    const found = await localFile(dir, `${token}/${name}`);
+    if (!found) return next();
+    outputFileHeaders(res, name);
+    res.sendFile(found.path, { immutable: true, maxAge: "7d", dotfiles: "allow" }, (error?: Error) => {
+      if (!error || res.headersSent) return;
+      // As express.static does: a file gone meanwhile (retention) falls through to the 404, other
+      // failures (a Range outside the file: 416) go to the error handler.
+      if ((error as { status?: number }).status === 404) next();
+      else next(error);
+    });
+  };
+}
+
+/**
  * The outputs of the configured store, served by the API. A file that is not there because
  * retention deleted it is 410 OUTPUT_EXPIRED; anything else falls through to the JSON 404.
  */
 function outputFiles(store: OutputStore, logger: Logger): Router {
   const router = Router();
-  if (store.kind === "local")
-    router.use(
-      express.static(store.dir, {
-        index: false,
-        dotfiles: "ignore",
-        immutable: true,
-        maxAge: "7d",
-        setHeaders: outputFileHeaders,
-      }),
-    );
-  else router.get("/:token/:name", fromBucket(store, logger));
+  router.get("/:token/:name", store.kind === "local" ? fromDirectory(store.dir) : fromBucket(store, logger));
   router.get("/:token/:name", async (req, res, next) => {
     const { token } = req.params;
     if (!OUTPUT_TOKEN.test(token)) return next();
