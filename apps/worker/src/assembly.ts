@@ -234,7 +234,9 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
   // Runs ended here, for the batch feeder (housekeeping) to refill their places at once.
   const runEnds = { listener: undefined as ((modelId: string) => void) | undefined };
   const execute: ExecuteDeps = {
-    onFinished: (modelId) => runEnds.listener?.(modelId),
+    // Forgets the run's Cog progress reports (a synchronous prediction sends no `completed`
+    // webhook to forget them by) and refills its batch place.
+    onFinished: ({ id, modelId }) => void (cogProgress.ended(id), runEnds.listener?.(modelId)),
     runs: lifecycle,
     tracing,
     progress,

@@ -1,4 +1,5 @@
 import { cogInputSchema, cogRunnerSchema, mapCogInput } from "./cog.js";
+import { traitsOf } from "./runnerKinds.js";
 
 describe("Cog input mapping", () => {
   const map = cogRunnerSchema.parse({
@@ -38,6 +39,14 @@ describe("Cog input mapping", () => {
     const plain = cogRunnerSchema.parse({ kind: "cog", servers: ["http://x:5000"], output: "audio" });
     expect(plain).toMatchObject({ concurrency: 1, dispatch_attempts: 3 });
     expect(mapCogInput({ prompt: "p" }, plain.input_map)).toEqual({ prompt: "p" });
+  });
+
+  it("when a model's predictions are synchronous, then its runs execute where leased; asynchronous ones (the default of an entry that names none) anywhere", () => {
+    const of = (extra: object) =>
+      traitsOf(cogRunnerSchema.parse({ kind: "cog", servers: ["http://x:5000"], output: "image", ...extra }));
+    expect(of({ predictions: "sync" }).executesWhereLeased).toBe(true);
+    expect(of({ predictions: "async" }).executesWhereLeased).toBe(false);
+    expect(of({}).executesWhereLeased).toBe(false);
   });
 });
 

@@ -18,6 +18,15 @@ export const cogRunnerSchema = z.strictObject({
   /** How often a server is health-checked while a prediction runs on it. */
   health_interval_ms: z.int().min(50).default(2_000),
   request_timeout_ms: z.int().min(100).default(10_000),
+  /**
+   * How a prediction's end comes back. `sync`: on the request that sends it (POST /predictions
+   * with our id, no Prefer header), from the worker that leased the server; a run taken over
+   * after its worker died sends it again (Cog cancels a synchronous prediction whose connection
+   * drops). `async`: Prefer: respond-async and the `completed` webhook, to any worker; a run
+   * taken over re-attaches to its prediction (worth it when predictions take minutes). Rows made
+   * before this setting existed keep `async`; an import chooses `sync` unless told otherwise.
+   */
+  predictions: z.enum(["sync", "async"]).default("async"),
   input_map: z
     .strictObject({
       /** Our field -> the Cog model's field, e.g. num_images -> num_outputs. */
@@ -146,8 +155,9 @@ export function cogUploadUrl(callbackBase: string, secretsKey: Buffer): string {
 }
 
 /**
- * Cog servers, each with `concurrency` slots, a slot bound to its server. A prediction is sent by
- * the leasing worker and its result reaches any worker by webhook: it need not execute there.
+ * Cog servers, each with `concurrency` slots, a slot bound to its server. A synchronous
+ * prediction's answer comes back on its request: it executes where leased. An asynchronous one's
+ * result reaches any worker by webhook: it need not.
  */
 export const cogTraits = (s: CogRunnerSettings): RunnerTraits => ({
   pool: serverPool(s, s.concurrency),
@@ -157,5 +167,5 @@ export const cogTraits = (s: CogRunnerSettings): RunnerTraits => ({
   files: "urls",
   weights: "urls",
   loraSlots: s.loras.length,
-  executesWhereLeased: false,
+  executesWhereLeased: s.predictions === "sync",
 });

@@ -47,9 +47,10 @@ export interface RunnerTraits {
   /**
    * Whether a leased run executes in the worker that leased its slot, its job only a backstop
    * (taken over if that worker stops renewing it). For servers whose answer comes back on the
-   * request that sent the work (an OpenAI-style server, ComfyUI's socket), so that no job hop
-   * and no other worker stand between a freed slot and its next piece of work. Cog needs none:
-   * its prediction is sent by the leasing worker and its result reaches any worker by webhook.
+   * request that sent the work (an OpenAI-style server, ComfyUI's socket, a synchronous Cog
+   * prediction), so that no job hop and no other worker stand between a freed slot and its next
+   * piece of work. An asynchronous Cog prediction needs none: its result reaches any worker by
+   * webhook.
    */
   executesWhereLeased: boolean;
 }

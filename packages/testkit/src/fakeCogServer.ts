@@ -6,8 +6,11 @@ import { preciseNow } from "./clock.js";
 
 // A stand-in for a Cog model container (replicate/cog), which cannot run here (no GPU, no
 // Docker). It speaks Cog's documented HTTP API: GET /health-check, GET /openapi.json,
-// PUT /predictions/{id} (idempotent; Prefer: respond-async -> 202), POST /predictions/{id}/cancel,
-// 409 when every slot is busy, and the `completed` webhook with the prediction object. Like Cog,
+// PUT /predictions/{id} (idempotent; Prefer: respond-async -> 202), POST /predictions (with the id
+// in the body; synchronous without Prefer: answered at the prediction's end, and canceled if its
+// connection drops, as coglet's sync guard does), POST /predictions/{id}/cancel, 409 when every
+// slot is busy, and webhooks (`output`, `completed`) as the request's webhook_events_filter asks,
+// with the prediction object. Like Cog,
 // it downloads each input given as a URL before the model runs (a failed download fails the
 // prediction), and records what it got.
 export type CogHealth = "STARTING" | "READY" | "BUSY" | "SETUP_FAILED" | "DEFUNCT" | "UNHEALTHY";
@@ -42,6 +45,10 @@ interface Prediction {
   input: Record<string, unknown>;
   status: "processing" | "succeeded" | "failed" | "canceled";
   webhook?: string;
+  /** Which webhooks it sends (webhook_events_filter; Cog's default: all). */
+  events: string[];
+  /** A synchronous prediction's answer, sent at its end. */
+  answer?: (p: Prediction) => void;
   timer?: NodeJS.Timeout;
   output?: unknown;
   error?: string;
@@ -54,8 +61,17 @@ export interface FakeCog {
   url: string;
   health: CogHealth;
   behaviour: FakeCogBehaviour;
-  /** Every PUT, with whether it started a new prediction (false: re-attached to a running one). */
-  puts: { id: string; started: boolean; input: Record<string, unknown>; prefer: string | undefined }[];
+  /**
+   * Every request that starts a prediction (PUT, or POST: `sync` when answered at its end), with
+   * whether it started a new one (false: a PUT re-attached to a running one).
+   */
+  puts: {
+    id: string;
+    started: boolean;
+    input: Record<string, unknown>;
+    prefer: string | undefined;
+    sync: boolean;
+  }[];
   cancels: string[];
   /** PUTs refused with 409 because every slot was busy. */
   conflicts: number;
@@ -171,7 +187,8 @@ export async function startFakeCog(
   });
   // Like Cog, a terminal webhook is retried (here up to 20 times, 250 ms apart) until it gets a 2xx.
   const notify = (p: Prediction) => {
-    if (!p.webhook) return;
+    p.answer?.(p);
+    if (!p.webhook || !p.events.includes("completed")) return;
     const body = JSON.stringify(view(p));
     void (async () => {
       for (let attempt = 0; attempt < 20 && server.listening; attempt++) {
@@ -284,6 +301,14 @@ export async function startFakeCog(
     notify(p);
   };
 
+  const cancelPrediction = (p: Prediction) => {
+    if (p.status !== "processing") return;
+    clearTimeout(p.timer);
+    p.endedAt = now();
+    p.status = "canceled";
+    notify(p);
+  };
+
   const server: Server = createServer(async (req, res) => {
     const reply = (status: number, body: unknown) =>
       res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
@@ -329,17 +354,15 @@ export async function startFakeCog(
       return more();
     }
     const put = /^\/predictions\/([^/]+)$/.exec(path);
-    if (req.method === "PUT" && put) {
-      const id = decodeURIComponent(put[1]!);
+    const post = req.method === "POST" && path === "/predictions";
+    if ((req.method === "PUT" && put) || post) {
       const body = await readJson(req);
+      const id = put ? decodeURIComponent(put[1]!) : String(body.id ?? `pred_${Date.now().toString(16)}`);
+      const prefer = req.headers.prefer as string | undefined;
       const existing = cog.predictions.get(id);
-      if (existing?.status === "processing") {
-        cog.puts.push({
-          id,
-          started: false,
-          input: existing.input,
-          prefer: req.headers.prefer as string | undefined,
-        });
+      // Only the idempotent PUT answers a running prediction again (routes.rs).
+      if (put && existing?.status === "processing") {
+        cog.puts.push({ id, started: false, input: existing.input, prefer, sync: false });
         return reply(202, view(existing));
       }
       // Cog's Rust server (routes.rs): 503 while it cannot run anything (setup not done or
@@ -361,15 +384,28 @@ export async function startFakeCog(
             },
           ],
         });
+      const sync = post && prefer !== "respond-async";
       const p: Prediction = {
         id,
         input: body.input as Record<string, unknown>,
         status: "processing",
         webhook: body.webhook as string | undefined,
+        events: (body.webhook_events_filter as string[] | undefined) ?? [
+          "start",
+          "output",
+          "logs",
+          "completed",
+        ],
         startedAt: now(),
+        ...(sync && { answer: (ended: Prediction) => reply(200, view(ended)) }),
       };
       cog.predictions.set(id, p);
-      cog.puts.push({ id, started: true, input: p.input, prefer: req.headers.prefer as string | undefined });
+      cog.puts.push({ id, started: true, input: p.input, prefer, sync });
+      if (sync)
+        // coglet's sync guard: a synchronous prediction whose client goes away is canceled.
+        res.once("close", () => {
+          if (p.status === "processing" && !res.writableEnded) cancelPrediction(p);
+        });
       void download(p).then((failure) => {
         if (p.status !== "processing") return;
         if (!failure) return void (p.timer = setTimeout(() => finish(p), cog.behaviour.delayMs));
@@ -378,6 +414,7 @@ export async function startFakeCog(
         p.endedAt = now();
         notify(p);
       });
+      if (sync) return;
       if (cog.behaviour.startReplyDelayMs)
         await new Promise((r) => setTimeout(r, cog.behaviour.startReplyDelayMs));
       return reply(202, { ...view(p), status: "starting" });
@@ -388,12 +425,7 @@ export async function startFakeCog(
       cog.cancels.push(id);
       const p = cog.predictions.get(id);
       if (!p) return reply(404, { detail: "Not found" });
-      if (p.status === "processing") {
-        clearTimeout(p.timer);
-        p.endedAt = now();
-        p.status = "canceled";
-        notify(p);
-      }
+      cancelPrediction(p);
       return reply(200, {});
     }
     reply(404, { detail: "Not Found" });

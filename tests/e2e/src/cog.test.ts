@@ -1,7 +1,6 @@
 import { cogUploadUrl, parseSecretsKey } from "@svc/core";
 import { readdir, stat } from "node:fs/promises";
 import { connect } from "node:net";
-import { join } from "node:path";
 import { Redis } from "ioredis";
 import { runCommand } from "@svc/cli";
 import { ledgerTotals, loadCatalogue, seedCatalogue } from "@svc/db";
@@ -9,14 +8,15 @@ import { ModelRunError, type AnyRun, type ModelRunClient } from "@svc/sdk";
 import {
   freePort,
   seedCogModel,
-  startFakeCog,
   stopApps,
   TEST_REDIS_URL,
   waitFor,
   type FakeCog,
   type SpawnedApp,
+  localOutputKeys,
+  localPath,
 } from "@svc/testkit";
-import { startService, type E2EService } from "./service.js";
+import { cogWorkerEnv, fakeCogs, runReaching, startService, type E2EService } from "./service.js";
 
 const IMAGE_MAP = {
   rename: { num_images: "num_outputs" },
@@ -34,22 +34,12 @@ const IMAGE_MAP = {
 describe("Cog runner end to end", () => {
   let service: E2EService;
   let worker: SpawnedApp;
-  const cogs: FakeCog[] = [];
   let client: ModelRunClient;
   let accountId: string;
   let callbackPort: number;
   let redis: Redis;
 
-  /** The worker's environment with its Cog callback server on `port`. */
-  const workerEnv = (port: number) => ({
-    COG_CALLBACK_URL: `http://127.0.0.1:${port}`,
-    COG_CALLBACK_PORT: String(port),
-    COG_CALLBACK_HOST: "127.0.0.1",
-    // Every worker of this file uses the same lock: BullMQ lets one worker's stalled-check interval
-    // gate all others' (a shared key), so a worker with a longer one would delay takeovers.
-    RUN_LOCK_MS: "1000",
-    OUTPUT_MAX_BYTES: String(40 * 1024 * 1024),
-  });
+  const workerEnv = (port: number) => ({ ...cogWorkerEnv(port), OUTPUT_MAX_BYTES: String(40 * 1024 * 1024) });
 
   /** A model with our public image interface, served by the given Cog servers. */
   const cogModel = (id: string, servers: FakeCog[], extra: Record<string, unknown> = {}) =>
@@ -59,21 +49,11 @@ describe("Cog runner end to end", () => {
       servers.map((s) => s.url),
       { runner: { input_map: IMAGE_MAP }, ...extra },
     );
-  const fakeCog = async (...args: Parameters<typeof startFakeCog>) => {
-    const cog = await startFakeCog(...args);
-    cogs.push(cog);
-    return cog;
-  };
+  const cogs = fakeCogs();
+  const fakeCog = cogs.start;
   const create = async (model: string, input: Record<string, unknown>) =>
     (await client.runs.create(model, { input })).run_id;
-  const until = (runId: string, statuses: string[]) =>
-    waitFor(
-      async () => {
-        const run: AnyRun = await client.runs.get(runId);
-        return statuses.includes(run.status) ? run : null;
-      },
-      { what: `run ${runId} to be ${statuses.join("/")}` },
-    );
+  const until = (runId: string, statuses: string[]) => runReaching(client, runId, statuses);
   const fetchBytes = async (url: string) => Buffer.from(await (await fetch(url)).arrayBuffer());
 
   beforeAll(async () => {
@@ -85,7 +65,7 @@ describe("Cog runner end to end", () => {
     redis = new Redis(TEST_REDIS_URL);
   });
   afterAll(async () => {
-    await Promise.all(cogs.map((c) => c.close()));
+    await cogs.closeAll();
     redis?.disconnect();
     await service?.stop();
   });
@@ -136,6 +116,7 @@ describe("Cog runner end to end", () => {
         id: runId,
         started: true,
         prefer: "respond-async",
+        sync: false,
         input: { prompt: "a lighthouse", width: 1024, height: 576, num_outputs: 2 },
       },
     ]);
@@ -211,6 +192,7 @@ describe("Cog runner end to end", () => {
           dispatch_attempts: 1,
           health_interval_ms: 1_000,
           request_timeout_ms: 2_000,
+          predictions: "async",
           input_map: { rename: {}, expand: {} },
           loras: [],
           lora_cache: 8,
@@ -230,7 +212,7 @@ describe("Cog runner end to end", () => {
     expect(done.tokens_charged).toBe(8);
     const [url] = done.output!.video as string[];
     expect(url).toMatch(/-0\.mp4$/);
-    const file = await stat(join(service.env.OUTPUT_DIR!, url!.split("/").slice(-2).join("/")));
+    const file = await stat(localPath(service.env.OUTPUT_DIR!, url!.split("/").slice(-2).join("/")));
     expect(file.size).toBe(30 * 1024 * 1024);
     const head = await fetch(url!, { method: "HEAD" });
     expect(head.status).toBe(200);
@@ -326,19 +308,8 @@ describe("Cog runner end to end", () => {
     it("when cancels are swept around a yielded image, then the files kept are exactly the images charged, all in our store", async () => {
       const cog = await yieldingModel("cog/yields-swept");
       const dir = service.env.OUTPUT_DIR!;
-      /** Every output file under the store, by token directory. */
-      const files = async () =>
-        new Set(
-          (
-            await Promise.all(
-              (await readdir(dir)).map(async (token) =>
-                (await readdir(join(dir, token)))
-                  .filter((f) => !f.startsWith("."))
-                  .map((f) => `${token}/${f}`),
-              ),
-            )
-          ).flat(),
-        );
+      /** Every output file under the store, as its key. */
+      const files = async () => new Set(await localOutputKeys(dir));
       for (const afterMs of [0, 1, 2, 4, 8, 16, 32]) {
         const before = await files();
         const puts = cog.puts.length;
@@ -403,67 +374,79 @@ describe("Cog runner end to end", () => {
     const runId = await create("cog/slow-copy", { prompt: "p", num_images: 2 });
     await waitFor(async () => cog.puts.length === 1, { what: "the prediction" });
     const dir = service.env.OUTPUT_DIR!;
-    const before = new Set(await readdir(dir));
-    /** The files of the directory this run's execution made. */
-    const copied = async () => {
-      const made = (await readdir(dir)).filter((d) => !before.has(d));
-      return made.length ? (await readdir(join(dir, made[0]!))).filter((f) => !f.startsWith(".")) : null;
-    };
+    const before = new Set(await localOutputKeys(dir));
+    /** The files this run's execution wrote. */
+    const copied = async () => (await localOutputKeys(dir)).filter((k) => !before.has(k));
     cog.finish(runId);
     // The first image is copied; the second is on its way.
-    await waitFor(async () => ((await copied())?.length === 1 ? true : null), { what: "the first copy" });
+    await waitFor(async () => ((await copied()).length === 1 ? true : null), { what: "the first copy" });
     await client.runs.cancel(runId);
     expect(await until(runId, ["CANCELED"])).toMatchObject({ tokens_charged: 0 });
-    await waitFor(async () => ((await copied())?.length === 0 ? true : null), {
+    await waitFor(async () => ((await copied()).length === 0 ? true : null), {
       what: "the copied file deleted",
       timeoutMs: 5_000,
     });
   });
 
-  it("when Cog runs with --upload-url, then its files are PUT to the workers and its output is our URL, never base64 in a webhook", async () => {
-    const secretsKey = parseSecretsKey(service.env.SECRETS_KEY!);
-    const uploadUrl = cogUploadUrl(`http://127.0.0.1:${callbackPort}`, secretsKey);
-    const cog = await fakeCog({ behaviour: { delayMs: 20, imageSide: 32 }, uploadUrl });
-    await cogModel("cog/upload-url", [cog]);
-    const run = await until(await create("cog/upload-url", { prompt: "uploaded", num_images: 2 }), [
-      "COMPLETED",
-    ]);
-    const urls = (run as unknown as { output: { images: string[] } }).output.images;
-    expect(cog.uploads.map((u) => u.status)).toEqual([201, 201]);
-    expect(urls).toEqual(cog.uploads.map((u) => u.location));
-    for (const url of urls) expect(url.startsWith(`${service.base}/files/out_`)).toBe(true);
-    const png = Buffer.from(await (await fetch(urls[0]!)).arrayBuffer());
-    expect(png.subarray(1, 4).toString()).toBe("PNG");
-    // Without the installation's token, nothing is taken.
-    const refused = await fetch(uploadUrl.replace(/uploads\/[0-9a-f]{8}/, "uploads/00000000") + "x.png", {
-      method: "PUT",
-      body: "x",
-    });
-    expect(refused.status).toBe(401);
-    expect(
-      await (
-        await fetch(`${uploadUrl}..%2F..%2Fetc`, { method: "PUT", body: "x" })
-      ).status,
-    ).toBeLessThan(500);
-  });
+  it.each(["async", "sync"])(
+    "when Cog runs with --upload-url, then its files are PUT to the workers and its output is our URL, never base64 in a webhook (%s predictions)",
+    async (predictions) => {
+      const secretsKey = parseSecretsKey(service.env.SECRETS_KEY!);
+      const uploadUrl = cogUploadUrl(`http://127.0.0.1:${callbackPort}`, secretsKey);
+      const cog = await fakeCog({ behaviour: { delayMs: 20, imageSide: 32 }, uploadUrl });
+      await cogModel(`cog/upload-url-${predictions}`, [cog], {
+        runner: { input_map: IMAGE_MAP, predictions },
+      });
+      const run = await until(
+        await create(`cog/upload-url-${predictions}`, { prompt: "uploaded", num_images: 2 }),
+        ["COMPLETED"],
+      );
+      const urls = (run as unknown as { output: { images: string[] } }).output.images;
+      expect(cog.uploads.map((u) => u.status)).toEqual([201, 201]);
+      expect(urls).toEqual(cog.uploads.map((u) => u.location));
+      for (const url of urls) expect(url.startsWith(`${service.base}/files/out_`)).toBe(true);
+      const png = Buffer.from(await (await fetch(urls[0]!)).arrayBuffer());
+      expect(png.subarray(1, 4).toString()).toBe("PNG");
+      // Without the installation's token, nothing is taken.
+      const refused = await fetch(uploadUrl.replace(/uploads\/[0-9a-f]{8}/, "uploads/00000000") + "x.png", {
+        method: "PUT",
+        body: "x",
+      });
+      expect(refused.status).toBe(401);
+      expect(
+        await (
+          await fetch(`${uploadUrl}..%2F..%2Fetc`, { method: "PUT", body: "x" })
+        ).status,
+      ).toBeLessThan(500);
+    },
+  );
 
-  it("when Cog refuses an input as its schema does (422), then the run fails INVALID_INPUT with Cog's words, charged nothing", async () => {
-    const cog = await fakeCog({ behaviour: { delayMs: 20 } });
-    // Our schema is looser than the model's own: a count given as text reaches Cog, which refuses it.
-    await seedCogModel(service.database.db, "cog/strict", [cog.url], {
-      input_schema: {
-        type: "object",
-        properties: { prompt: { type: "string" }, num_outputs: { type: "string" } },
-        required: ["prompt"],
-        additionalProperties: false,
-      },
-    });
-    const run = await until(await create("cog/strict", { prompt: "p", num_outputs: "two" }), ["FAILED"]);
-    expect(run).toMatchObject({ status: "FAILED", error: { code: "INVALID_INPUT" } });
-    expect((run as { error: { message: string } }).error.message).toMatch(/Input should be a valid integer/);
-    const stored = await service.database.db.run.findUniqueOrThrow({ where: { id: run.run_id } });
-    expect(stored.tokensCharged).toBe(0);
-  });
+  it.each(["async", "sync"])(
+    "when Cog refuses an input as its schema does (422), then the run fails INVALID_INPUT with Cog's words, charged nothing (%s predictions)",
+    async (predictions) => {
+      const cog = await fakeCog({ behaviour: { delayMs: 20 } });
+      // Our schema is looser than the model's own: a count given as text reaches Cog, which refuses it.
+      await seedCogModel(service.database.db, `cog/strict-${predictions}`, [cog.url], {
+        runner: { predictions },
+        input_schema: {
+          type: "object",
+          properties: { prompt: { type: "string" }, num_outputs: { type: "string" } },
+          required: ["prompt"],
+          additionalProperties: false,
+        },
+      });
+      const run = await until(
+        await create(`cog/strict-${predictions}`, { prompt: "p", num_outputs: "two" }),
+        ["FAILED"],
+      );
+      expect(run).toMatchObject({ status: "FAILED", error: { code: "INVALID_INPUT" } });
+      expect((run as { error: { message: string } }).error.message).toMatch(
+        /Input should be a valid integer/,
+      );
+      const stored = await service.database.db.run.findUniqueOrThrow({ where: { id: run.run_id } });
+      expect(stored.tokensCharged).toBe(0);
+    },
+  );
 
   it("when the only server is STARTING or BUSY, then it gets no work and the run waits until it is READY", async () => {
     const cog = await fakeCog({ health: "STARTING", behaviour: { delayMs: 50 } });
@@ -506,26 +489,29 @@ describe("Cog runner end to end", () => {
     ).toEqual([a, b].sort());
   });
 
-  it("when the server dies mid-run, then the run is sent to another server and charged once", async () => {
-    const servers = [
-      await fakeCog({ behaviour: { delayMs: 30_000 } }),
-      await fakeCog({ behaviour: { delayMs: 30_000 } }),
-    ];
-    await cogModel("cog/ha", servers);
-    const runId = await create("cog/ha", { prompt: "survive" });
-    // The scheduler leased it a slot on either server: that one dies, the other one finishes it.
-    const first = await waitFor(async () => servers.find((s) => s.puts.length === 1));
-    const second = servers.find((s) => s !== first)!;
-    second.behaviour.delayMs = 100;
-    await first.kill();
-    const done = await until(runId, ["COMPLETED", "FAILED"]);
-    expect(done.status).toBe("COMPLETED");
-    expect(second.puts.map((p) => p.id)).toEqual([runId]);
-    expect(await service.database.db.ledgerEntry.count({ where: { runId, kind: "CHARGE" } })).toBe(1);
-    expect(worker.lines.some((l) => l.message === "cog server unavailable" && l.server === first.url)).toBe(
-      true,
-    );
-  });
+  it.each(["async", "sync"])(
+    "when the server dies mid-run, then the run is sent to another server and charged once (%s predictions)",
+    async (predictions) => {
+      const servers = [
+        await fakeCog({ behaviour: { delayMs: 30_000 } }),
+        await fakeCog({ behaviour: { delayMs: 30_000 } }),
+      ];
+      await cogModel(`cog/ha-${predictions}`, servers, { runner: { input_map: IMAGE_MAP, predictions } });
+      const runId = await create(`cog/ha-${predictions}`, { prompt: "survive" });
+      // The scheduler leased it a slot on either server: that one dies, the other one finishes it.
+      const first = await waitFor(async () => servers.find((s) => s.puts.length === 1));
+      const second = servers.find((s) => s !== first)!;
+      second.behaviour.delayMs = 100;
+      await first.kill();
+      const done = await until(runId, ["COMPLETED", "FAILED"]);
+      expect(done.status).toBe("COMPLETED");
+      expect(second.puts.map((p) => p.id)).toEqual([runId]);
+      expect(await service.database.db.ledgerEntry.count({ where: { runId, kind: "CHARGE" } })).toBe(1);
+      expect(worker.lines.some((l) => l.message === "cog server unavailable" && l.server === first.url)).toBe(
+        true,
+      );
+    },
+  );
 
   it("when every server of a model is gone, then the run ends FAILED rather than stuck, charged 0", async () => {
     const cog = await fakeCog({ behaviour: { delayMs: 30_000 } });

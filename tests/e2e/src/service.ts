@@ -1,7 +1,13 @@
 import { runCommand } from "@svc/cli";
 import type { Db } from "@svc/db";
-import { ModelRunClient } from "@svc/sdk";
-import { startService as startTestService, type TestService } from "@svc/testkit";
+import { ModelRunClient, type AnyRun } from "@svc/sdk";
+import {
+  startFakeCog,
+  startService as startTestService,
+  waitFor,
+  type FakeCog,
+  type TestService,
+} from "@svc/testkit";
 
 export type { RunningApi } from "@svc/testkit";
 
@@ -64,3 +70,38 @@ export async function limitedKey(
   ]);
   return { id: String(made!.id), key: String(made!.key) };
 }
+
+/** The run, read through `client`, once its status is one of `statuses`. */
+export const runReaching = (client: ModelRunClient, runId: string, statuses: string[]) =>
+  waitFor(
+    async () => {
+      const run: AnyRun = await client.runs.get(runId);
+      return statuses.includes(run.status) ? run : null;
+    },
+    { what: `run ${runId} to be ${statuses.join("/")}` },
+  );
+
+/** Fake Cog servers started by one test file, closed together at its end. */
+export function fakeCogs() {
+  const started: FakeCog[] = [];
+  return {
+    async start(...args: Parameters<typeof startFakeCog>): Promise<FakeCog> {
+      const cog = await startFakeCog(...args);
+      started.push(cog);
+      return cog;
+    },
+    closeAll: () => Promise.all(started.map((c) => c.close())),
+  };
+}
+
+/**
+ * A worker's environment with its Cog callback server on `port`. Every worker of a file uses the
+ * same lock: BullMQ lets one worker's stalled-check interval gate all others' (a shared key), so a
+ * worker with a longer one would delay takeovers.
+ */
+export const cogWorkerEnv = (port: number) => ({
+  COG_CALLBACK_URL: `http://127.0.0.1:${port}`,
+  COG_CALLBACK_PORT: String(port),
+  COG_CALLBACK_HOST: "127.0.0.1",
+  RUN_LOCK_MS: "1000",
+});

@@ -51,8 +51,11 @@ export interface ExecuteDeps {
   /** Holds a leased run's slot while it executes and gives it back when the run has ended. */
   slots: Pick<WorkerDispatcher, "hold" | "release" | "forget">;
   metrics?: Pick<WorkerMetrics, "runsFinished" | "runQueueWait" | "tokensCharged" | "dispatchLatency">;
-  /** Told of each run this worker ended (its model): the batch feeder refills the place at once. */
-  onFinished?: (modelId: string) => void;
+  /**
+   * Told of each run this worker ended: the batch feeder refills its model's place at once, and
+   * what a synchronous Cog prediction's progress reports kept is forgotten.
+   */
+  onFinished?: (run: Pick<SettledRun, "id" | "modelId">) => void;
 }
 
 /** What executing a run reads of its job: BullMQ's, or a view of it for a run executed where leased. */
@@ -266,7 +269,7 @@ function finished(
   if (settled.tokensCharged)
     deps.metrics?.tokensCharged.inc({ model: settled.modelId }, settled.tokensCharged);
   log.info(`run ${outcome}`, { ...fields, tokens_charged: settled.tokensCharged });
-  deps.onFinished?.(settled.modelId);
+  deps.onFinished?.(settled);
   return outcome;
 }
 

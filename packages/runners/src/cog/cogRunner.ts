@@ -1,4 +1,3 @@
-import { request } from "undici";
 import {
   withTimeLimit,
   COG_TERMINAL,
@@ -8,9 +7,17 @@ import {
   type CogRunnerSettings,
 } from "@svc/core";
 import { abortableDelay, RunnerCanceled, RunnerError, type Runner, type ServerSlots } from "../runner.js";
+import { EarlyRequests } from "../earlyRequests.js";
 import { outputOfKind, copyOutputs } from "../outputs.js";
-import { modelServers, probeServer } from "../servers.js";
+import { probeServer } from "../servers.js";
 import { cogFetchPolicy } from "./outputPolicy.js";
+import {
+  cancelPrediction,
+  sendPrediction,
+  ServerNotReady,
+  ServerUnavailable,
+  syncPrediction,
+} from "./predictions.js";
 
 /**
  * Where completed predictions arrive. Cog calls our webhook (on any worker replica); the result is
@@ -50,71 +57,22 @@ export interface CogRunnerDeps extends CogCallbacks {
  */
 const TAKEOVER_RESULT_GRACE_MS = 3_000;
 
-class ServerUnavailable extends Error {}
-
-/** 503: the server cannot run anything now (setup not done or failed, defunct): not the run's fault. */
-class ServerNotReady extends Error {}
-
 /** Backoff of a run that waits for its server (busy, not ready): 100 ms doubling to 2 s. */
 const nextWait = (wait: number) => Math.min(wait * 2, 2_000);
 
-/** Starts (or re-attaches to) the prediction; false when the server is busy (409). */
-async function sendPrediction(
-  deps: CogRunnerDeps,
+/** Why a watch stops when the prediction has ended (given: abort() would build a DOMException per run). */
+const WATCH_OVER = new Error("the prediction's watch is over");
+
+/**
+ * The prediction's end from `work` (the webhook's wait, or the synchronous request) while checking
+ * that the server is alive; throws ServerUnavailable if it dies (and aborts the work).
+ */
+async function watched<T>(
   s: CogRunnerSettings,
   server: string,
-  id: string,
-  input: Record<string, unknown>,
-): Promise<boolean> {
-  // undici directly, on kept-alive connections: this request is what a freed server waits for.
-  let status: number;
-  let body: string;
-  try {
-    const res = await request(new URL(`predictions/${encodeURIComponent(id)}`, `${server}/`), {
-      method: "PUT",
-      dispatcher: modelServers,
-      headers: { prefer: "respond-async", "content-type": "application/json" },
-      body: JSON.stringify({
-        id,
-        input,
-        webhook: deps.webhookUrl(id),
-        webhook_events_filter: ["output", "logs", "completed"],
-      }),
-      headersTimeout: s.request_timeout_ms,
-      bodyTimeout: s.request_timeout_ms,
-    });
-    status = res.statusCode;
-    body = await res.body.text();
-  } catch (error) {
-    throw new ServerUnavailable(`${server}: ${(error as Error).message}`);
-  }
-  if (status === 409) return false;
-  if (status === 503) throw new ServerNotReady(`${server} is not ready`);
-  if (status >= 500) throw new ServerUnavailable(`${server} answered ${status}`);
-  if (status >= 400)
-    throw new RunnerError("INVALID_INPUT", `the model refused the input: ${body.slice(0, 500)}`);
-  return true;
-}
-
-async function cancelPrediction(s: CogRunnerSettings, server: string, id: string) {
-  await request(new URL(`predictions/${encodeURIComponent(id)}/cancel`, `${server}/`), {
-    method: "POST",
-    dispatcher: modelServers,
-    headersTimeout: s.request_timeout_ms,
-    bodyTimeout: s.request_timeout_ms,
-  })
-    .then((res) => res.body.dump())
-    .catch(() => {});
-}
-
-/** Waits for the webhook while checking that the server is alive; throws ServerUnavailable if it dies. */
-async function awaitResult(
-  deps: CogRunnerDeps,
-  s: CogRunnerSettings,
-  server: string,
-  id: string,
   signal: AbortSignal,
-): Promise<CogPrediction> {
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   const stop = new AbortController();
   const both = AbortSignal.any([signal, stop.signal]);
   const watchdog = (async () => {
@@ -128,13 +86,16 @@ async function awaitResult(
       if (misses >= 2) return "lost" as const;
     }
   })();
+  const done = work(both);
+  // Once the watchdog has won, the work's own failure (aborted with it) is nobody's.
+  done.catch(() => {});
   try {
-    const outcome = await Promise.race([deps.results.wait(id, both), watchdog]);
+    const outcome = await Promise.race([done, watchdog]);
     if (outcome === "lost") throw new ServerUnavailable(`${server} stopped answering during the prediction`);
     signal.throwIfAborted();
-    return outcome as CogPrediction;
+    return outcome as T;
   } finally {
-    stop.abort();
+    stop.abort(WATCH_OVER);
   }
 }
 
@@ -169,6 +130,8 @@ interface Attempt {
   failed: Set<string>;
   dispatches: number;
   wait: number;
+  /** A synchronous prediction's first request on the slot's server: begin()'s if it sent one. */
+  first?: (signal: AbortSignal) => Promise<CogPrediction | "busy">;
 }
 
 /**
@@ -196,6 +159,29 @@ async function earlierResult(
   return arrived;
 }
 
+/** The server is busy (409): a pause before the same request again. */
+async function busy(log: Log, a: Attempt, server: string): Promise<null> {
+  log("info", "cog server busy", { server });
+  await abortableDelay(a.wait, a.signal);
+  a.wait = nextWait(a.wait);
+  return null;
+}
+
+/** A synchronous prediction on `server`, answered at its end; null when the server is busy. */
+async function predictSync(
+  deps: CogRunnerDeps,
+  log: Log,
+  a: Attempt,
+  server: string,
+): Promise<CogPrediction | null> {
+  const first = server === a.slotServer ? a.first : undefined;
+  a.first = undefined;
+  const answer = await watched(a.s, server, a.signal, (signal) =>
+    first ? first(signal) : syncPrediction(deps, server, a.id, a.input, signal),
+  );
+  return answer === "busy" ? busy(log, a, server) : answer;
+}
+
 /** Sends the prediction to `server` (unless sent already) and waits for it; null when the server is busy. */
 async function predictOn(
   deps: CogRunnerDeps,
@@ -204,26 +190,23 @@ async function predictOn(
   server: string,
   sent: boolean,
 ): Promise<CogPrediction | null> {
+  if (a.s.predictions === "sync") return predictSync(deps, log, a, server);
+  const awaitResult = () => watched(a.s, server, a.signal, (signal) => deps.results.wait(a.id, signal));
   if (sent) {
     log("debug", "cog prediction continued", { server, prediction_id: a.id });
-    return awaitResult(deps, a.s, server, a.id, a.signal);
+    return awaitResult();
   }
   // A server other than the slot's is recorded before the PUT: a worker that dies once the
   // prediction has started, even before it hears back, leaves the next one a server to re-attach
   // to rather than a second start. (The slot's server is in the job already.)
   if (server !== a.slotServer) await deps.results.setServer(a.id, server);
-  if (!(await sendPrediction(deps, a.s, server, a.id, a.input))) {
-    log("info", "cog server busy", { server });
-    await abortableDelay(a.wait, a.signal);
-    a.wait = nextWait(a.wait);
-    return null;
-  }
+  if (!(await sendPrediction(deps, a.s, server, a.id, a.input))) return busy(log, a, server);
   const reattached = a.runningOn === server;
   log(reattached ? "info" : "debug", reattached ? "cog prediction re-attached" : "cog prediction started", {
     server,
     prediction_id: a.id,
   });
-  return awaitResult(deps, a.s, server, a.id, a.signal);
+  return awaitResult();
 }
 
 /** The server to try next after `server` failed the attempt with `error`; rethrows what is not the server's fault. */
@@ -253,7 +236,7 @@ async function afterFailure(
   if (!(error instanceof ServerUnavailable)) throw error;
   log("info", "cog server unavailable", { server, error: error.message });
   a.failed.add(server);
-  await deps.results.setServer(a.id, null);
+  if (a.s.predictions === "async") await deps.results.setServer(a.id, null);
   if (++a.dispatches >= a.s.dispatch_attempts)
     throw new RunnerError("MODEL_ERROR", `No Cog server could complete the prediction (${error.message}).`);
   return anotherServer(deps, a.s, a.id, a.failed, a.signal);
@@ -285,28 +268,38 @@ type Log = NonNullable<CogRunnerDeps["log"]>;
 
 /**
  * Runs a model on Cog servers. The scheduler has leased the run a slot on one of them (the run
- * waited QUEUED until then), so a prediction is sent only where there is room. PUT
- * /predictions/{run id} with Prefer: respond-async: idempotent, so a retried job re-attaches to a
- * running prediction instead of starting the model twice, and cancelable (Cog cancels only
- * asynchronous predictions). The completed prediction comes back through the webhook, whose
- * receiver gives the slot back at once; the runner gives it back too (idempotent) before copying
- * the outputs. A 409 means the server still runs something it was given before (a lease that
- * lapsed): the PUT is repeated with backoff. A server that stops answering mid-run costs one
- * dispatch attempt, and the run moves to a free slot on another server.
+ * waited QUEUED until then), so a prediction is sent only where there is room, with the run's id
+ * as the prediction's. A synchronous prediction (the model's `predictions`, predictions.ts) is
+ * answered at its end on the request that sent it, from the worker that leased the slot; a run
+ * taken over after a crash sends it again. An asynchronous one is a PUT with Prefer:
+ * respond-async: idempotent, so a retried job re-attaches to a running prediction instead of
+ * starting the model twice; the completed prediction comes back through the webhook, whose
+ * receiver gives the slot back at once. Either way the runner gives the slot back (idempotent)
+ * before copying the outputs. A 409 means the server still runs something it was given before (a
+ * lease that lapsed, a prediction being canceled): the request is repeated with backoff. A server
+ * that stops answering mid-run costs one dispatch attempt, and the run moves to a free slot on
+ * another server.
  */
 export function createCogRunner(deps: CogRunnerDeps): Runner {
   const log: Log = deps.log ?? (() => {});
+  // Synchronous predictions sent by begin(), answered once they end, for their runs to claim.
+  const early = new EarlyRequests<CogPrediction | "busy">();
   return {
     async begin({ runId, input, settings, slot }) {
       const server = slot ? serverOfSlot(slot) : null;
       if (settings.kind !== "cog" || !server) return false;
       const input_ = mapCogInput(input, settings.input_map, settings.loras);
+      if (settings.predictions === "sync") {
+        early.send(runId, (signal) => syncPrediction(deps, server, runId, input_, signal));
+        return true;
+      }
       const sent = await sendPrediction(deps, settings, server, runId, input_).catch(() => false);
       if (sent) log("debug", "cog prediction started", { server, prediction_id: runId, early: true });
       return sent;
     },
 
     async abandon({ runId, settings, slot }) {
+      early.claim(runId)?.controller.abort(new Error("the run needs no execution"));
       const server = slot ? serverOfSlot(slot) : null;
       if (settings.kind === "cog" && server) await cancelPrediction(settings, server, runId);
     },
@@ -314,8 +307,10 @@ export function createCogRunner(deps: CogRunnerDeps): Runner {
     async run({ runId, input, settings, signal, outputs, slot, fresh, begun }) {
       if (settings.kind !== "cog") throw new RunnerError("INTERNAL_ERROR", "not a cog model");
       const slotServer = slot ? serverOfSlot(slot) : null;
-      // Where an earlier attempt sent it: a server it moved to is recorded, else it is its slot's.
-      const runningOn = fresh ? null : ((await deps.results.serverOf(runId)) ?? slotServer);
+      const sync = settings.predictions === "sync";
+      // Where an earlier asynchronous attempt sent it: a server it moved to is recorded, else it
+      // is its slot's. (A synchronous one died with its worker's connection.)
+      const runningOn = fresh || sync ? null : ((await deps.results.serverOf(runId)) ?? slotServer);
       const a: Attempt = {
         s: settings,
         id: runId,
@@ -326,11 +321,18 @@ export function createCogRunner(deps: CogRunnerDeps): Runner {
         failed: new Set(),
         dispatches: 0,
         wait: 100,
+        ...(sync &&
+          slotServer && {
+            first: (signal: AbortSignal) =>
+              early.first({ runId, signal, fresh, begun }, () =>
+                syncPrediction(deps, slotServer, runId, a.input, signal),
+              ),
+          }),
       };
       const server = runningOn ?? slotServer;
       const prediction =
-        (fresh ? null : await earlierResult(deps, a, server)) ??
-        (await predict(deps, log, a, server, await (begun ?? false)));
+        (fresh || sync ? null : await earlierResult(deps, a, server)) ??
+        (await predict(deps, log, a, server, !sync && (await (begun ?? false))));
       // The server is free: the next run goes there while this one's outputs are copied.
       // (Failing here is harmless: the worker gives it back again when the run ends.)
       await deps.slots

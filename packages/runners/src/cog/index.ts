@@ -1,4 +1,5 @@
-// The Cog kind of model server: its runner (a prediction per run, by webhook) and its health check.
+// The Cog kind of model server: its runner (a prediction per run, answered on its request or by
+// webhook) and its health check.
 import { RunnerError } from "../runner.js";
 import type { RunnerKind } from "../registry.js";
 import { createCogRunner } from "./cogRunner.js";

@@ -1,14 +1,8 @@
 import { namesFiles, openAIImagesSchema, serverOfSlot, type OpenAIServerSettings } from "@svc/core";
 import { RunnerError, type RunContext, type Runner, type RunNotes, type RunResult } from "../runner.js";
 import { outputOfKind, copyOutputs, type OutputFetchPolicy } from "../outputs.js";
-import {
-  callServer,
-  EarlyRequests,
-  requestOf,
-  ServerFailed,
-  type Answer,
-  type InputImage,
-} from "./requests.js";
+import { EarlyRequests } from "../earlyRequests.js";
+import { callServer, requestOf, ServerFailed, type Answer, type InputImage } from "./requests.js";
 import { video } from "./videos.js";
 
 export interface OpenAIServerRunnerDeps {
@@ -77,7 +71,7 @@ async function speech(run: OpenAIServerRun, ctx: RunContext, server: string): Pr
  */
 export function createOpenAIServerRunner(deps: OpenAIServerRunnerDeps): Runner {
   const log = deps.log ?? (() => {});
-  const early = new EarlyRequests();
+  const early = new EarlyRequests<Answer>((answer) => answer.body.dump());
 
   const runOf = (ctx: RunContext, s: OpenAIServerSettings): OpenAIServerRun => ({
     deps,

@@ -1,9 +1,8 @@
 // The requests a run makes to an OpenAI-style media server: one call (time limit, status to
-// error), the request that hands it a run's work, and the requests sent early (begin) for their
-// runs to claim.
+// error) and the request that hands it a run's work.
 import { FormData, request, type Dispatcher } from "undici";
 import { openAIServerBody, timeLimit, type OpenAIServerSettings } from "@svc/core";
-import { RunnerError, type RunContext } from "../runner.js";
+import { RunnerError } from "../runner.js";
 import { modelServers } from "../servers.js";
 import { authorization } from "./health.js";
 
@@ -78,52 +77,4 @@ export function requestOf(
   const reference = fileFields[0] && input[fileFields[0]];
   if (typeof reference === "string") form.set("input_reference[image_url]", reference);
   return ["v1/videos", { body: form }];
-}
-
-/** How long an early request's answer waits for its run to claim it. */
-const UNCLAIMED_MS = 60_000;
-
-/**
- * Requests sent by begin() before their runs' starts committed, by run id, until run() (or
- * abandon()) claims them; one never claimed (its run failed to start here) is forgotten a while
- * after its answer.
- */
-export class EarlyRequests {
-  private readonly sent = new Map<string, { answer: Promise<Answer>; controller: AbortController }>();
-
-  send(runId: string, call: (signal: AbortSignal) => Promise<Answer>): void {
-    const controller = new AbortController();
-    const answer = call(controller.signal);
-    this.sent.set(runId, { answer, controller });
-    answer
-      .catch(() => {})
-      .finally(() => {
-        setTimeout(() => {
-          if (this.sent.get(runId)?.answer !== answer) return;
-          this.sent.delete(runId);
-          void answer.then((a) => a.body.dump()).catch(() => {});
-        }, UNCLAIMED_MS).unref();
-      })
-      .catch(() => {});
-  }
-
-  claim(runId: string) {
-    const early = this.sent.get(runId);
-    this.sent.delete(runId);
-    return early;
-  }
-
-  /** The run's first answer: its early request's, if begin() sent one (aborted with the run), else `send`'s. */
-  async first(ctx: RunContext, send: () => Promise<Answer>): Promise<Answer> {
-    const early = ctx.fresh && ctx.begun && (await ctx.begun) ? this.claim(ctx.runId) : undefined;
-    if (!early) return send();
-    const onAbort = () => early.controller.abort(ctx.signal.reason);
-    if (ctx.signal.aborted) onAbort();
-    else ctx.signal.addEventListener("abort", onAbort, { once: true });
-    try {
-      return await early.answer;
-    } finally {
-      ctx.signal.removeEventListener("abort", onAbort);
-    }
-  }
 }

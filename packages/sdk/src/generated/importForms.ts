@@ -87,6 +87,15 @@ export const IMPORT_FORMS: ImportForm[] = [
           "additionalProperties": false,
           "description": "How that public input becomes the model's: { rename, expand }"
         },
+        "predictions": {
+          "type": "string",
+          "enum": [
+            "sync",
+            "async"
+          ],
+          "default": "sync",
+          "description": "How a prediction's end comes back: sync (on its request, the fastest) or async (by webhook; a run taken over after a worker died re-attaches instead of starting again, for long predictions)"
+        },
         "id": {
           "type": "string",
           "pattern": "^[a-z0-9][a-z0-9._-]*(\\/[a-z0-9][a-z0-9._-]*)+$",

@@ -8064,6 +8064,12 @@ export type paths = {
                             };
                         };
                         /**
+                         * @description How a prediction's end comes back: sync (on its request, the fastest) or async (by webhook; a run taken over after a worker died re-attaches instead of starting again, for long predictions)
+                         * @default sync
+                         * @enum {string}
+                         */
+                        predictions?: "sync" | "async";
+                        /**
                          * @description The model's id in the catalogue
                          * @example you/sdxl
                          */

@@ -38,6 +38,12 @@ const options = z.strictObject({
   input_map: cogRunnerSchema.shape.input_map
     .optional()
     .meta({ description: "How that public input becomes the model's: { rename, expand }" }),
+  // Synchronous unless told: the faster path for predictions of seconds; `async` survives a
+  // worker's restart by re-attaching, worth it for predictions of minutes.
+  predictions: z.enum(["sync", "async"]).default("sync").meta({
+    description:
+      "How a prediction's end comes back: sync (on its request, the fastest) or async (by webhook; a run taken over after a worker died re-attaches instead of starting again, for long predictions)",
+  }),
 });
 
 export const cogImporter: Importer<typeof options> = {
@@ -76,6 +82,7 @@ export const cogImporter: Importer<typeof options> = {
         kind: "cog",
         servers: [base],
         output: o.category,
+        predictions: o.predictions,
         ...(o.input_map && { input_map: o.input_map }),
       },
       input_schema: inputSchema,

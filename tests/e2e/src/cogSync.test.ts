@@ -1,0 +1,144 @@
+import { ledgerTotals } from "@svc/db";
+import type { ModelRunClient } from "@svc/sdk";
+import { freePort, seedCogModel, stopApps, waitFor, type FakeCog, type SpawnedApp } from "@svc/testkit";
+import { cogWorkerEnv, fakeCogs, runReaching, startService, type E2EService } from "./service.js";
+
+// Cog models whose predictions are synchronous (the runner setting `predictions: "sync"`, what an
+// import chooses): each is one request from the worker that leased the server, answered at the
+// prediction's end, with its progress still reported by webhook. The guarantees are the
+// asynchronous mode's (cog.test.ts): charged once, canceled runs charged what they delivered, a
+// dead server or worker costs the run nothing but time. (cog.test.ts runs a dead server, a
+// refused input and --upload-url in both modes.)
+describe("Cog runner with synchronous predictions", () => {
+  let service: E2EService;
+  let worker: SpawnedApp;
+  let client: ModelRunClient;
+  let accountId: string;
+  let callbackPort: number;
+
+  const workerEnv = cogWorkerEnv;
+  const syncModel = (id: string, servers: FakeCog[], extra: Record<string, unknown> = {}) =>
+    seedCogModel(
+      service.database.db,
+      id,
+      servers.map((s) => s.url),
+      {
+        runner: { predictions: "sync", input_map: { rename: { num_images: "num_outputs" }, expand: {} } },
+        ...extra,
+      },
+    );
+  const cogs = fakeCogs();
+  const fakeCog = cogs.start;
+  const create = async (model: string, input: Record<string, unknown>) =>
+    (await client.runs.create(model, { input })).run_id;
+  const until = (runId: string, statuses: string[]) => runReaching(client, runId, statuses);
+  const charges = (runId: string) =>
+    service.database.db.ledgerEntry.count({ where: { runId, kind: "CHARGE" } });
+
+  beforeAll(async () => {
+    callbackPort = await freePort();
+    service = await startService();
+    await service.startApi();
+    worker = await service.startWorker(workerEnv(callbackPort));
+    ({ client, accountId } = await service.account(1000));
+  });
+  afterAll(async () => {
+    await cogs.closeAll();
+    await service?.stop();
+  });
+
+  it("when a run completes, then its prediction was one synchronous request, its outputs are ours and it is charged its units", async () => {
+    const cog = await fakeCog({ behaviour: { delayMs: 50 } });
+    await syncModel("sync/sdxl", [cog]);
+    const before = (await ledgerTotals(service.database.db, accountId)).cached.balance;
+    const runId = await create("sync/sdxl", { prompt: "a lighthouse", num_images: 2 });
+    const done = await until(runId, ["COMPLETED", "FAILED"]);
+    expect(done).toMatchObject({ status: "COMPLETED", tokens_charged: 10 });
+    expect(cog.puts).toEqual([
+      {
+        id: runId,
+        started: true,
+        prefer: undefined,
+        sync: true,
+        input: { prompt: "a lighthouse", num_outputs: 2, image_size: "square_hd" },
+      },
+    ]);
+    for (const url of done.output!.images as string[]) {
+      expect(url.startsWith(`${service.base}/files/out_`)).toBe(true);
+      expect((await fetch(url)).headers.get("content-type")).toBe("image/png");
+    }
+    expect((await ledgerTotals(service.database.db, accountId)).cached).toEqual({
+      balance: before - 10,
+      reserved: 0,
+    });
+    // Its end came on the request: the server was asked for its progress by webhook, not its end.
+    expect(cog.predictions.get(runId)!.events).toEqual(["output", "logs"]);
+  });
+
+  it("when the model fails, then the run is FAILED with Cog's words, charged 0", async () => {
+    const broken = await fakeCog({ behaviour: { delayMs: 20, fail: "CUDA out of memory" } });
+    await syncModel("sync/broken", [broken]);
+    const failed = await until(await create("sync/broken", { prompt: "p" }), ["FAILED"]);
+    expect(failed.error).toEqual({ code: "MODEL_ERROR", message: "CUDA out of memory" });
+    expect(await charges(failed.run_id)).toBe(0);
+  });
+
+  it("when an executing run is canceled, then its prediction is canceled on the server, the run charged 0, and the server takes the next one", async () => {
+    const cog = await fakeCog({ behaviour: { delayMs: 30_000 } });
+    await syncModel("sync/slow", [cog]);
+    const runId = await create("sync/slow", { prompt: "p" });
+    await waitFor(async () => cog.puts.length === 1, { what: "the prediction" });
+    await client.runs.cancel(runId);
+    expect(await until(runId, ["CANCELED"])).toMatchObject({ tokens_charged: 0 });
+    await waitFor(async () => cog.predictions.get(runId)?.status === "canceled", {
+      what: "the server's cancel",
+    });
+    cog.behaviour.delayMs = 20;
+    expect(await until(await create("sync/slow", { prompt: "next" }), ["COMPLETED"])).toMatchObject({
+      tokens_charged: 5,
+    });
+  });
+
+  it("when the model yields an image and the run is then canceled, then the image was shown as ours and is what is charged", async () => {
+    const cog = await fakeCog({ behaviour: { delayMs: 30_000, outputAsUrl: true } });
+    await syncModel("sync/yields", [cog]);
+    const runId = await create("sync/yields", { prompt: "p", num_images: 2 });
+    await waitFor(async () => cog.puts.length === 1, { what: "the prediction" });
+    const shown = (async () => {
+      for await (const event of client.stream(runId))
+        if (event.type === "progress" && event.progress.output) return event.progress.output;
+      throw new Error("the run ended before showing an output");
+    })();
+    // The synchronous prediction's progress still comes by webhook (Cog sends it for any prediction given one).
+    expect(await cog.yieldOutputs(runId, 1)).toBe(200);
+    const { images } = (await shown) as { images: string[] };
+    expect(images[0]!.startsWith(`${service.base}/files/out_`)).toBe(true);
+    await client.runs.cancel(runId);
+    expect(await until(runId, ["CANCELED"])).toMatchObject({ tokens_charged: 5 });
+    expect((await fetch(images[0]!)).status).toBe(200);
+  });
+
+  it("when the worker is killed mid-prediction, then the server cancels it (the connection dropped) and the next worker sends it again: completed once, charged once", async () => {
+    const cog = await fakeCog({ behaviour: { delayMs: 600_000 } });
+    await syncModel("sync/takeover", [cog]);
+    const env = workerEnv((callbackPort = await freePort()));
+    await stopApps(worker);
+    const doomed = await service.startWorker(env);
+    const runId = await create("sync/takeover", { prompt: "p" });
+    await waitFor(async () => cog.puts.length === 1, { what: "the prediction" });
+    doomed.child.kill("SIGKILL");
+    await doomed.exited;
+    await waitFor(async () => cog.predictions.get(runId)?.status === "canceled", {
+      what: "the server to cancel the prediction whose connection dropped",
+    });
+    cog.behaviour.delayMs = 50;
+    worker = await service.startWorker(env);
+    const done = await until(runId, ["COMPLETED", "FAILED"]);
+    expect(done).toMatchObject({ status: "COMPLETED", tokens_charged: 5 });
+    expect(cog.puts.map((p) => [p.id, p.started, p.sync])).toEqual([
+      [runId, true, true],
+      [runId, true, true],
+    ]);
+    expect(await charges(runId)).toBe(1);
+  });
+});
