@@ -9,8 +9,12 @@ import type { LocalOutputStore } from "./store.js";
 
 /** Between an output's token and its name in its shard's directory: in neither's alphabet. */
 const JOIN = "~";
-/** A shard's directory: two characters of the tokens' random part (3,844 at most). */
-const SHARD = /^[0-9A-Za-z]{2}$/;
+/**
+ * A shard's directory: the first character of the tokens' random part, 62 at most, so a fresh
+ * store has made them all within its first few hundred runs (a million outputs are ~16,000 files
+ * a directory, which ext4's indexed directories take in their stride).
+ */
+const SHARD = /^[0-9A-Za-z]$/;
 
 /** An output's key, `<token>/<name>`, taken apart; null for any other key (inputs, weights). */
 function outputKey(key: string): { token: string; name: string } | null {
@@ -20,7 +24,7 @@ function outputKey(key: string): { token: string; name: string } | null {
 }
 
 const tokenFile = (dir: string, token: string, name: string) =>
-  join(dir, token.slice(4, 6), `${token}${JOIN}${name}`);
+  join(dir, token.slice(4, 5), `${token}${JOIN}${name}`);
 
 /**
  * Where a key's file is written: an output `<token>/<name>` as OUTPUT_DIR/<shard>/<token>~<name>,
