@@ -57,7 +57,8 @@ await seedCogModel(
   service.database.db,
   "bench/batch",
   servers.map((s) => s.url),
-  { runner: { health_interval_ms: 1_000, request_timeout_ms: 5_000 } },
+  // Synchronous predictions, as an import makes the model (docs/serving-models.md).
+  { runner: { health_interval_ms: 1_000, request_timeout_ms: 5_000, predictions: "sync" } },
 );
 const api = await service.startApi();
 const callbackPort = await freePort();
