@@ -2,6 +2,7 @@
 // line of a batch is, what an item costs, how many items a feed pass may admit and to whom, what
 // a batch's status is from its items, and what a line of its results says. The use-cases
 // (use-cases/src/batches) store, feed and finish batches with them.
+import { z } from "zod";
 
 /** A batch's life, in OpenAI's Batch API's words (ours and theirs share them). */
 export const BATCH_STATUSES = [
@@ -197,16 +198,20 @@ export function nextBatchStatus(status: BatchStatus, counts: BatchCounts): Batch
   return null;
 }
 
-/** An item's line in the batch's results: what its run did, or why there was none. */
-export interface BatchResultLine {
-  line: number;
-  custom_id: string | null;
-  run_id: string | null;
-  status: "completed" | "failed" | "canceled" | "expired" | "invalid";
-  output: Record<string, unknown> | null;
-  error: { code: string; message: string; param?: string | null } | null;
-  tokens_charged: number;
-}
+/**
+ * An item's line in the batch's results: what its run did, or why there was none. A schema, so
+ * that the API documents the JSON Lines it answers with it and the SDK's type is generated from it.
+ */
+export const batchResultLineSchema = z.object({
+  line: z.number().int(),
+  custom_id: z.string().nullable(),
+  run_id: z.string().nullable(),
+  status: z.enum(["completed", "failed", "canceled", "expired", "invalid"]),
+  output: z.record(z.string(), z.unknown()).nullable(),
+  error: z.object({ code: z.string(), message: z.string(), param: z.string().nullish() }).nullable(),
+  tokens_charged: z.number().int(),
+});
+export type BatchResultLine = z.infer<typeof batchResultLineSchema>;
 
 /** An item as its result is read: the line's state and, once admitted, its run. */
 export interface BatchItemResult {

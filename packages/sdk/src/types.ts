@@ -63,15 +63,7 @@ export type BatchList = DataOf<"/api/v1/batches", "get">;
 export type BatchListQuery = QueryOf<"/api/v1/batches", "get">;
 export type CreateBatchBody = paths["/api/v1/batches"]["post"]["requestBody"]["content"]["application/json"];
 /** A line of a batch's results (application/jsonl). */
-export interface BatchResultLine {
-  line: number;
-  custom_id: string | null;
-  run_id: string | null;
-  status: "completed" | "failed" | "canceled" | "expired" | "invalid";
-  output: Record<string, unknown> | null;
-  error: { code: string; message: string; param?: string | null } | null;
-  tokens_charged: number;
-}
+export type BatchResultLine = Schemas["BatchResultLine"];
 export type Weights = Schemas["Weights"];
 export type WeightsList = DataOf<"/api/v1/weights", "get">;
 export type WeightsListQuery = QueryOf<"/api/v1/weights", "get">;

@@ -7,6 +7,7 @@ import {
   ERROR_STATUS,
   BUDGET_PERIODS,
   BATCH_STATUSES,
+  batchResultLineSchema,
   EVENT_TYPES,
   ModelDetailView,
   ModelView,
@@ -144,6 +145,8 @@ export const BatchView = z
   })
   .meta({ id: "Batch" });
 export const BatchResponse = z.object({ data: BatchView });
+/** One line of a batch's results or errors (application/jsonl: one such object a line). */
+export const BatchResultLineView = batchResultLineSchema.meta({ id: "BatchResultLine" });
 export const BatchList = z.object({
   data: z.object({ batches: z.array(BatchView), next_cursor: z.string().nullable() }),
 });

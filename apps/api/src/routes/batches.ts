@@ -179,11 +179,14 @@ const resultsRoute = (which: "results" | "errors") =>
         ? "A batch's results: one JSON line per ended item, in line order"
         : "A batch's errors: the lines of its results that did not complete",
     description:
-      "application/jsonl: {line, custom_id, run_id, status (completed, failed, canceled, expired, invalid), output, error, tokens_charged} per item that has ended (items still waiting or running are not in it yet).",
+      "application/jsonl: one BatchResultLine a line, per item that has ended (items still waiting or running are not in it yet).",
     params: byId,
     errors: [404],
     responses: {
-      200: { description: "JSON Lines", content: { "application/jsonl": { schema: { type: "string" } } } },
+      200: {
+        description: "JSON Lines: each line one BatchResultLine",
+        content: { "application/jsonl": { schema: R.BatchResultLineView } },
+      },
     },
     async handler({ params }, ctx) {
       const batch = await batchOr404(ctx, params.batchId);

@@ -2924,7 +2924,7 @@ export type paths = {
         };
         /**
          * A batch's results: one JSON line per ended item, in line order
-         * @description application/jsonl: {line, custom_id, run_id, status (completed, failed, canceled, expired, invalid), output, error, tokens_charged} per item that has ended (items still waiting or running are not in it yet).
+         * @description application/jsonl: one BatchResultLine a line, per item that has ended (items still waiting or running are not in it yet).
          */
         get: {
             parameters: {
@@ -2937,7 +2937,7 @@ export type paths = {
             };
             requestBody?: never;
             responses: {
-                /** @description JSON Lines */
+                /** @description JSON Lines: each line one BatchResultLine */
                 200: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -2951,7 +2951,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/jsonl": string;
+                        "application/jsonl": components["schemas"]["BatchResultLine"];
                     };
                 };
                 /** @description Invalid request (INVALID_JSON or VALIDATION_ERROR, with details) */
@@ -3065,7 +3065,7 @@ export type paths = {
         };
         /**
          * A batch's errors: the lines of its results that did not complete
-         * @description application/jsonl: {line, custom_id, run_id, status (completed, failed, canceled, expired, invalid), output, error, tokens_charged} per item that has ended (items still waiting or running are not in it yet).
+         * @description application/jsonl: one BatchResultLine a line, per item that has ended (items still waiting or running are not in it yet).
          */
         get: {
             parameters: {
@@ -3078,7 +3078,7 @@ export type paths = {
             };
             requestBody?: never;
             responses: {
-                /** @description JSON Lines */
+                /** @description JSON Lines: each line one BatchResultLine */
                 200: {
                     headers: {
                         /** @description Id of this request: the client's, if well formed, else a new one */
@@ -3092,7 +3092,7 @@ export type paths = {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/jsonl": string;
+                        "application/jsonl": components["schemas"]["BatchResultLine"];
                     };
                 };
                 /** @description Invalid request (INVALID_JSON or VALIDATION_ERROR, with details) */
@@ -10305,6 +10305,22 @@ export type components = {
              * @example 2026-11-21T06:49:03.120Z
              */
             ended_at: string | null;
+        };
+        BatchResultLine: {
+            line: number;
+            custom_id: string | null;
+            run_id: string | null;
+            /** @enum {string} */
+            status: "completed" | "failed" | "canceled" | "expired" | "invalid";
+            output: {
+                [key: string]: unknown;
+            } | null;
+            error: {
+                code: string;
+                message: string;
+                param?: string | null;
+            } | null;
+            tokens_charged: number;
         };
         WebhookEndpoint: {
             /** @example wh_2kdpCM5tfN6vjSuI1aG2v2 */
