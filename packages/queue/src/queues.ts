@@ -83,6 +83,23 @@ export async function launchRuns(
 }
 
 /**
+ * A leased run that the dispatching worker executes itself (core's executesWhereLeased) gets its
+ * backstop job only once it has executed this long: most runs end before, and writing then
+ * removing a job was two of the four Redis commands such a run cost. A worker that dies before
+ * leaves its run leased and jobless; the sweeper gives it a job once the lease is
+ * LEASED_JOB_GRACE_MS old, well past this.
+ */
+export const BACKSTOP_AFTER_MS = 1_000;
+
+/**
+ * How old a lease may be without its run's job before the sweeper writes one: a dispatcher sends
+ * the work to the server before the job, and a run executed where leased has none for its first
+ * BACKSTOP_AFTER_MS. Only a worker stalled this long past that could then execute the run beside
+ * its taker, as one stalled past RUN_LOCK_MS could with any job.
+ */
+export const LEASED_JOB_GRACE_MS = 5 * BACKSTOP_AFTER_MS;
+
+/**
  * The jobs of leased runs that the dispatching worker executes itself (core's
  * executesWhereLeased), each due `delayMs` from now: a backstop that any worker takes over if the
  * dispatching one stops pushing it back (a crash). One attempt fewer than a job's: the first is

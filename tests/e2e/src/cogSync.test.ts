@@ -1,6 +1,16 @@
 import { ledgerTotals } from "@svc/db";
 import type { ModelRunClient } from "@svc/sdk";
-import { freePort, seedCogModel, stopApps, waitFor, type FakeCog, type SpawnedApp } from "@svc/testkit";
+import { createLeasedRunsQueue, redisScheduler, type LeasedRunsQueue, type Scheduler } from "@svc/queue";
+import {
+  freePort,
+  seedCogModel,
+  stopApps,
+  TEST_REDIS_URL,
+  waitFor,
+  type FakeCog,
+  type SpawnedApp,
+} from "@svc/testkit";
+import { Redis } from "ioredis";
 import { cogWorkerEnv, fakeCogs, runReaching, startService, type E2EService } from "./service.js";
 
 // Cog models whose predictions are synchronous (the runner setting `predictions: "sync"`, what an
@@ -118,27 +128,77 @@ describe("Cog runner with synchronous predictions", () => {
     expect((await fetch(images[0]!)).status).toBe(200);
   });
 
-  it("when the worker is killed mid-prediction, then the server cancels it (the connection dropped) and the next worker sends it again: completed once, charged once", async () => {
+  /**
+   * A run executed where leased, whose worker is SIGKILLed at once: a first run holds the server,
+   * so that the second is leased by the worker that hears the first one end (not by the API at its
+   * creation, which gives it a job), and executed there, in its first second without a job.
+   */
+  async function killedExecutingHere(model: string) {
     const cog = await fakeCog({ behaviour: { delayMs: 600_000 } });
-    await syncModel("sync/takeover", [cog]);
-    const env = workerEnv((callbackPort = await freePort()));
+    await syncModel(model, [cog]);
+    const env = { ...workerEnv((callbackPort = await freePort())), SWEEP_INTERVAL_MS: "300" };
     await stopApps(worker);
     const doomed = await service.startWorker(env);
-    const runId = await create("sync/takeover", { prompt: "p" });
-    await waitFor(async () => cog.puts.length === 1, { what: "the prediction" });
+    const first = await create(model, { prompt: "first" });
+    await waitFor(async () => cog.puts.length === 1, { what: "the first prediction" });
+    const runId = await create(model, { prompt: "second" });
+    cog.finish(first);
+    await waitFor(async () => cog.puts.length === 2, { what: "the second prediction" });
     doomed.child.kill("SIGKILL");
     await doomed.exited;
+    expect(await until(first, ["COMPLETED", "FAILED"])).toMatchObject({ status: "COMPLETED" });
     await waitFor(async () => cog.predictions.get(runId)?.status === "canceled", {
       what: "the server to cancel the prediction whose connection dropped",
     });
     cog.behaviour.delayMs = 50;
+    return { cog, runId, env };
+  }
+  /** Its Redis records: the scheduler's, and its job (undefined: none). */
+  async function inRedis<T>(use: (scheduler: Scheduler, leased: LeasedRunsQueue) => Promise<T>) {
+    const redis = new Redis(TEST_REDIS_URL);
+    const leased = createLeasedRunsQueue(redis, service.prefix);
+    try {
+      return await use(redisScheduler(redis, service.prefix, { leaseMs: 60_000, defaultLimit: 100 }), leased);
+    } finally {
+      await leased.close();
+      redis.disconnect();
+    }
+  }
+
+  it("when the worker executing a run it leased is killed before the run's backstop job, then the sweeper gives the lease a job and the next worker sends the prediction again: completed once, charged once", async () => {
+    const { cog, runId, env } = await killedExecutingHere("sync/takeover");
+    // Killed in the run's first second (BACKSTOP_AFTER_MS): leased, with no job.
+    const state = await inRedis(async (scheduler, leased) => ({
+      slot: (await scheduler.states([runId])).get(runId)?.slot,
+      job: await leased.getJob(runId),
+    }));
+    expect(state).toEqual({ slot: `${cog.url}#0`, job: undefined });
     worker = await service.startWorker(env);
     const done = await until(runId, ["COMPLETED", "FAILED"]);
     expect(done).toMatchObject({ status: "COMPLETED", tokens_charged: 5 });
-    expect(cog.puts.map((p) => [p.id, p.started, p.sync])).toEqual([
-      [runId, true, true],
-      [runId, true, true],
+    expect(cog.puts.filter((p) => p.id === runId).map((p) => [p.started, p.sync])).toEqual([
+      [true, true],
+      [true, true],
     ]);
+    expect(await charges(runId)).toBe(1);
+  });
+
+  it("when a worker died executing a run and its lease lapsed, then the sweeper puts the EXECUTING run back in line: completed once, charged once", async () => {
+    const { cog, runId, env } = await killedExecutingHere("sync/lapsed");
+    // What SCHEDULER_LEASE_MS after the crash leaves: an EXECUTING run neither waiting nor leased,
+    // with no job.
+    const state = await inRedis(async (scheduler, leased) => {
+      expect(await scheduler.release([runId])).toEqual([]);
+      return { state: (await scheduler.states([runId])).get(runId), job: await leased.getJob(runId) };
+    });
+    expect(state).toMatchObject({ state: { waiting: false, slot: null }, job: undefined });
+    expect((await client.runs.get(runId)).status).toBe("EXECUTING");
+    worker = await service.startWorker(env);
+    expect(await until(runId, ["COMPLETED", "FAILED"])).toMatchObject({
+      status: "COMPLETED",
+      tokens_charged: 5,
+    });
+    expect(cog.puts.filter((p) => p.id === runId)).toHaveLength(2);
     expect(await charges(runId)).toBe(1);
   });
 });

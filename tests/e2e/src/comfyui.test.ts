@@ -27,9 +27,10 @@ describe("ComfyUI workflows", () => {
   };
 
   beforeAll(async () => {
-    // A short run lock: a killed worker's runs are taken over within seconds, while their
-    // prompts still run (the same on every worker, as the setting asks).
-    service = await startService({ RUN_LOCK_MS: "4000" });
+    // A short run lock and frequent sweeps: a killed worker's runs are taken over within seconds
+    // (from their backstop jobs, or by the sweeper before those are written), while their prompts
+    // still run (the same on every worker, as the setting asks).
+    service = await startService({ RUN_LOCK_MS: "4000", SWEEP_INTERVAL_MS: "300" });
     await service.startApi();
     worker = await service.startWorker();
     client = (await service.account(100_000)).client;
@@ -224,7 +225,8 @@ describe("ComfyUI workflows", () => {
     worker.child.kill("SIGKILL");
     await worker.exited;
     worker = await service.startWorker({ METRICS_PORT: String(await freePort()) });
-    // The run is taken over once its job is found stalled (however long a loaded machine takes).
+    // The run is taken over once its backstop job comes due, or the sweeper gives its lease one
+    // (however long a loaded machine takes).
     const reattached = worker
       .waitForLine((l) => l.message === "comfyui prompt re-attached", 80_000)
       .then(() => Date.now());

@@ -25,8 +25,13 @@ describe("OpenAI-style media servers", () => {
   const KEY = "sk-upstream-secret";
 
   beforeAll(async () => {
-    // A short lock: a run whose worker dies is taken over within seconds.
-    service = await startService({ RUN_LOCK_MS: "2000", SCHEDULER_LEASE_MS: "6000" });
+    // A short lock and frequent sweeps: a run whose worker dies is taken over within seconds (from
+    // its backstop job, or by the sweeper before that is written).
+    service = await startService({
+      RUN_LOCK_MS: "2000",
+      SCHEDULER_LEASE_MS: "6000",
+      SWEEP_INTERVAL_MS: "300",
+    });
     await service.startApi();
     worker = await service.startWorker();
     images = await startFakeOpenAIServer({ model: "Qwen/Qwen-Image", apiKey: KEY, unitMs: 100 });
@@ -248,7 +253,7 @@ describe("OpenAI-style media servers", () => {
       const first = await client.runs.create("oai/takeover", { input: { prompt: "first" } });
       const second = await client.runs.create("oai/takeover", { input: { prompt: "second" } });
       // The second run waits for the server; the worker that hears the first one's answer leases
-      // it the slot and executes it itself, its request sent at once: its job waits, delayed.
+      // it the slot and executes it itself, its request sent at once: its backstop job waits, delayed.
       await waitFor(async () => (gpu.received.some((r) => r.body.prompt === "second") ? true : null), {
         what: "the second run's request",
       });
@@ -256,7 +261,8 @@ describe("OpenAI-style media servers", () => {
       const redis = new Redis(TEST_REDIS_URL);
       const leased = createLeasedRunsQueue(redis, service.prefix);
       try {
-        // Written just after the request left.
+        // Written once the run has executed for a second (BACKSTOP_AFTER_MS): one that ends sooner
+        // never writes it.
         await waitFor(
           async () => ((await (await leased.getJob(second.run_id))?.getState()) === "delayed" ? true : null),
           { what: "the second run's job, delayed" },

@@ -322,7 +322,7 @@ describe("runs end to end", () => {
       const healthy = await created();
       expect((await until(client, healthy, "COMPLETED")).tokens_charged).toBe(5);
       await worker.waitForLine(
-        (l) => l.message === "sweep could not re-enqueue a queued run" && l.run_id === broken,
+        (l) => l.message === "sweep could not re-enqueue a run" && l.run_id === broken,
       );
     } finally {
       await redis.del(jobKey(broken));

@@ -14,7 +14,8 @@ import type { RunJobOf } from "./executeRun.js";
 import { localRuns } from "./localRuns.js";
 
 // Leased runs executed by the worker that leased them, against the real Redis: their jobs are the
-// backstop another worker takes over from (delayed while the run executes here, then removed).
+// backstop another worker takes over from (written once a run has executed a while, delayed while
+// it executes here, then removed).
 describe("runs executed where they were leased", () => {
   let redis: RedisClient;
   let leased: LeasedRunsQueue;
@@ -55,31 +56,32 @@ describe("runs executed where they were leased", () => {
     };
   }
 
-  it("when a run is launched here, then it executes at once with its begin, its job waits delayed, and the job goes when the run ends", async () => {
+  it("when a run is launched here, then it executes at once with its begin, and one that ends before the backstop is due never writes a job", async () => {
     const exec = controlled();
     const local = localRuns({ leased, execute: exec.execute, backstopMs: 30_000, logger });
     const run = dispatched();
     const begun = Promise.resolve(true);
-    await local.launch([run], new Map([[run.runId, begun]]));
+    local.launch([run], new Map([[run.runId, begun]]));
     expect(exec.seen).toHaveLength(1);
     expect(exec.seen[0]!.job.data).toMatchObject({ runId: run.runId, slot: run.slot, pool: run.pool });
     expect(exec.seen[0]!.begun).toBe(begun);
     // The first of a job's three attempts; the job keeps two for its retries.
     expect(exec.seen[0]!.job).toMatchObject({ attemptsMade: 0, opts: { attempts: 3 } });
-    expect(await stateOf(run.runId)).toBe("delayed");
-    expect((await leased.getJob(run.runId))!.opts.attempts).toBe(2);
     exec.end(run.runId);
-    await waitFor(async () => ((await stateOf(run.runId)) === "gone" ? true : null), {
-      what: "the job removed",
-    });
     await local.drain();
+    expect(await stateOf(run.runId)).toBe("gone");
   });
 
-  it("when a run executes longer than the backstop delay, then its job is pushed back and never comes due", async () => {
+  it("when a run executes past the backstop's wait, then its job waits delayed, is pushed back, never comes due, and goes when the run ends", async () => {
     const exec = controlled();
-    const local = localRuns({ leased, execute: exec.execute, backstopMs: 400, logger });
+    const local = localRuns({ leased, execute: exec.execute, backstopMs: 400, backstopAfterMs: 100, logger });
     const run = dispatched();
-    await local.launch([run]);
+    local.launch([run]);
+    expect(await stateOf(run.runId)).toBe("gone");
+    await waitFor(async () => ((await stateOf(run.runId)) === "delayed" ? true : null), {
+      what: "the backstop written",
+    });
+    expect((await leased.getJob(run.runId))!.opts.attempts).toBe(2);
     // When it comes due: its score in the delayed set (BullMQ keeps ms times 0x1000 there).
     const due = async () =>
       Math.floor(Number(await redis.zscore(`${prefix}:leased-runs:delayed`, run.runId)) / 0x1000);
@@ -88,13 +90,36 @@ describe("runs executed where they were leased", () => {
     expect(await stateOf(run.runId)).toBe("delayed");
     exec.end(run.runId);
     await local.drain();
+    expect(await stateOf(run.runId)).toBe("gone");
   });
 
-  it("when an attempt fails for the worker's reasons, then its job comes due after a job's backoff, for another worker to retry", async () => {
+  it("when an attempt fails before its backstop was written, then a job is written due after a job's backoff", async () => {
     const exec = controlled();
     const local = localRuns({ leased, execute: exec.execute, backstopMs: 30_000, logger });
     const run = dispatched();
-    await local.launch([run]);
+    local.launch([run]);
+    exec.end(run.runId, new Error("postgres went away"));
+    await local.drain();
+    const job = await leased.getJob(run.runId);
+    expect(job).toMatchObject({ delay: 1_000, opts: { attempts: 2 } });
+    expect(await stateOf(run.runId)).toMatch(/delayed|waiting/);
+    await job!.remove();
+  });
+
+  it("when an attempt fails for the worker's reasons after its backstop was written, then its job comes due after a job's backoff, for another worker to retry", async () => {
+    const exec = controlled();
+    const local = localRuns({
+      leased,
+      execute: exec.execute,
+      backstopMs: 30_000,
+      backstopAfterMs: 50,
+      logger,
+    });
+    const run = dispatched();
+    local.launch([run]);
+    await waitFor(async () => ((await stateOf(run.runId)) === "delayed" ? true : null), {
+      what: "the backstop written",
+    });
     exec.end(run.runId, new Error("postgres went away"));
     await waitFor(
       async () => {
@@ -112,7 +137,7 @@ describe("runs executed where they were leased", () => {
     const exec = controlled();
     const local = localRuns({ leased, execute: exec.execute, backstopMs: 30_000, logger });
     const run = dispatched();
-    await local.launch([run]);
+    local.launch([run]);
     expect(local.cancel(newId("run"), "canceled")).toBe(false);
     expect(local.cancel(run.runId, "canceled")).toBe(true);
     expect(exec.seen[0]!.signal.aborted).toBe(true);
@@ -123,7 +148,7 @@ describe("runs executed where they were leased", () => {
     const exec = controlled();
     const local = localRuns({ leased, execute: exec.execute, backstopMs: 30_000, logger });
     const run = dispatched();
-    await local.launch([run]);
+    local.launch([run]);
     expect(local.accepting()).toBe(true);
     let drained = false;
     const draining = local.drain().then(() => (drained = true));

@@ -1,9 +1,17 @@
 import { poolOf, runnerSchema } from "@svc/core";
-import { overdueRuns, queuedRunsBefore, runsPastCancelAt, runStatuses, type Db } from "@svc/db";
+import {
+  executingRunsBefore,
+  overdueRuns,
+  queuedRunsBefore,
+  runsPastCancelAt,
+  runStatuses,
+  type Db,
+} from "@svc/db";
 import type { Logger } from "@svc/logger";
 import {
   enqueueRuns,
   launchRuns,
+  LEASED_JOB_GRACE_MS,
   publishCancel,
   reviveJobs,
   trimQueueIndex,
@@ -36,7 +44,7 @@ async function launchEach(deps: SweepDeps, dispatched: Dispatched[]) {
     await launchRuns(deps.leased, dispatched);
   } catch (error) {
     if (dispatched.length === 1) {
-      deps.logger.warn("sweep could not re-enqueue a queued run", { run_id: dispatched[0]!.runId, error });
+      deps.logger.warn("sweep could not re-enqueue a run", { run_id: dispatched[0]!.runId, error });
       await deps.scheduler.release([dispatched[0]!.runId]).then((next) => launchEach(deps, next));
       return;
     }
@@ -44,36 +52,22 @@ async function launchEach(deps: SweepDeps, dispatched: Dispatched[]) {
   }
 }
 
+type SweptRun = Awaited<ReturnType<typeof queuedRunsBefore>>[number];
+
+const isPooled = (run: SweptRun) => {
+  const parsed = runnerSchema.safeParse(run.runner);
+  return parsed.success && poolOf(parsed.data) !== null;
+};
+
 /**
- * Makes "Redis was down for a minute" and "a worker vanished" non-events. Idempotent, so every
- * worker replica may run it: the same job id cannot be added twice, and settlement is conditional.
- * 1. QUEUED runs with no job (enqueue failed after commit, Redis lost data) are enqueued again;
- *    waiting accounts get their weight and limit as the database has them now (an operator's change);
- *    a job that failed for good while its run is still QUEUED is retried. A run of a limited model
- *    that is neither waiting in its pool nor leased a slot goes back in line (at its creation
- *    time, so it keeps its place); one leased a slot whose job was lost gets its job.
- * 2. EXECUTING runs past their deadline end FAILED/TIMEOUT, and any worker still on them is told.
- * 3. Active runs past their Cancel-After deadline (their deadline job was lost) are canceled.
- * 4. Runs at the head of the queue's index that are no longer queued (their start was recorded
- *    while Redis was away) leave it, so queue positions stay true.
+ * Runs of limited models that lost their place. One neither waiting in its pool nor leased a slot,
+ * with no job to be done, goes back in line (at its creation time, so it keeps its place); one
+ * leased a slot longer than LEASED_JOB_GRACE_MS without a job gets one (a worker died executing
+ * it where leased before writing its backstop, or Redis lost the job). The runs leased meanwhile.
  */
-export async function sweepRuns(
-  deps: SweepDeps,
-): Promise<{ enqueued: number; timedOut: number; deadlines: number; unindexed: number }> {
-  const queued = await queuedRunsBefore(deps.db, new Date(Date.now() - deps.queuedAfterMs));
-  const pooled = queued.filter((run) => {
-    const parsed = runnerSchema.safeParse(run.runner);
-    return parsed.success && poolOf(parsed.data) !== null;
-  });
-  const revived = await reviveJobs(
-    deps.queue,
-    queued.filter((run) => !pooled.includes(run)).map(({ id }) => id),
-    (ids) => enqueueRuns(deps.queue, ids),
-  );
-  for (const { id, error } of revived.failed)
-    deps.logger.warn("sweep could not re-enqueue a queued run", { run_id: id, error });
-  const states = await deps.scheduler.states(pooled.map((run) => run.id));
-  const unplaced = pooled.filter((run) => {
+async function placeAgain(deps: SweepDeps, runs: readonly SweptRun[]) {
+  const states = await deps.scheduler.states(runs.map((run) => run.id));
+  const unplaced = runs.filter((run) => {
     const state = states.get(run.id);
     return !state?.waiting && !state?.slot;
   });
@@ -84,7 +78,7 @@ export async function sweepRuns(
   for (const run of unplaced) {
     const live = await hasLiveJob(deps.leased, run.id).catch((error: unknown) => {
       // An unreadable job record: this run is left alone (and said), the others go on.
-      deps.logger.warn("sweep could not re-enqueue a queued run", { run_id: run.id, error });
+      deps.logger.warn("sweep could not re-enqueue a run", { run_id: run.id, error });
       return true;
     });
     if (!live) lost.push(run);
@@ -92,6 +86,48 @@ export async function sweepRuns(
   const readmitted = await deps.scheduler.enqueue(
     lost.map((run) => ({ ...run, runId: run.id, pool: run.modelId })),
   );
+  // A lease whose job is not there yet may be one a dispatcher is still sending (its work goes to
+  // the server first, then the job) or a run executing where leased before its backstop.
+  const leasedBefore = Date.now() - LEASED_JOB_GRACE_MS;
+  const leased = runs.flatMap((run) => {
+    const state = states.get(run.id);
+    return state?.slot && (state.leasedAt ?? 0) < leasedBefore
+      ? [{ runId: run.id, slot: state.slot, pool: run.modelId }]
+      : [];
+  });
+  const jobless = [];
+  for (const lease of leased) if (!(await deps.leased.getJob(lease.runId))) jobless.push(lease);
+  return { dispatched: [...readmitted, ...jobless], placed: lost.length + jobless.length };
+}
+
+/**
+ * Makes "Redis was down for a minute" and "a worker vanished" non-events. Idempotent, so every
+ * worker replica may run it: the same job id cannot be added twice, and settlement is conditional.
+ * 1. QUEUED runs with no job (enqueue failed after commit, Redis lost data) are enqueued again;
+ *    waiting accounts get their weight and limit as the database has them now (an operator's change);
+ *    a job that failed for good while its run is still QUEUED is retried. QUEUED and EXECUTING runs
+ *    of limited models that lost their place get it back (placeAgain).
+ * 2. EXECUTING runs past their deadline end FAILED/TIMEOUT, and any worker still on them is told.
+ * 3. Active runs past their Cancel-After deadline (their deadline job was lost) are canceled.
+ * 4. Runs at the head of the queue's index that are no longer queued (their start was recorded
+ *    while Redis was away) leave it, so queue positions stay true.
+ */
+export async function sweepRuns(
+  deps: SweepDeps,
+): Promise<{ enqueued: number; timedOut: number; deadlines: number; unindexed: number }> {
+  const [queued, executing] = await Promise.all([
+    queuedRunsBefore(deps.db, new Date(Date.now() - deps.queuedAfterMs)),
+    executingRunsBefore(deps.db, new Date(Date.now() - LEASED_JOB_GRACE_MS)),
+  ]);
+  const pooled = queued.filter(isPooled);
+  const revived = await reviveJobs(
+    deps.queue,
+    queued.filter((run) => !pooled.includes(run)).map(({ id }) => id),
+    (ids) => enqueueRuns(deps.queue, ids),
+  );
+  for (const { id, error } of revived.failed)
+    deps.logger.warn("sweep could not re-enqueue a run", { run_id: id, error });
+  const placed = await placeAgain(deps, [...pooled, ...executing.filter(isPooled)]);
   // An operator's change of an account's weight or limit reaches the runs it has waiting.
   // So does an owner's change of a key's limit.
   const accounts = new Map<string, Parameters<Scheduler["refreshAccounts"]>[0][number]>();
@@ -109,18 +145,7 @@ export async function sweepRuns(
     accounts.set(run.accountId, entry);
   }
   const refreshed = await deps.scheduler.refreshAccounts([...accounts.values()]);
-  // A lease whose job is not there yet may be one a dispatcher is still sending (its work goes
-  // to the server first, then the job, marked begun): only a lease older than that is jobless.
-  const leasedBefore = Date.now() - JOB_GRACE_MS;
-  const leased = pooled.flatMap((run) => {
-    const state = states.get(run.id);
-    return state?.slot && (state.leasedAt ?? 0) < leasedBefore
-      ? [{ runId: run.id, slot: state.slot, pool: run.modelId }]
-      : [];
-  });
-  const jobless = [];
-  for (const lease of leased) if (!(await deps.leased.getJob(lease.runId))) jobless.push(lease);
-  await launchEach(deps, [...readmitted, ...refreshed, ...jobless]);
+  await launchEach(deps, [...placed.dispatched, ...refreshed]);
   // Time-outs go through the lifecycle together (one settlement statement for all of them); a run
   // that cannot be settled now is logged and met again by the next sweep.
   const overdue = await overdueRuns(deps.db, new Date());
@@ -146,7 +171,7 @@ export async function sweepRuns(
       [...statuses].map(([id, r]) => [id, { queued: r.status === "QUEUED", modelId: r.modelId }]),
     );
   });
-  const enqueued = revived.enqueued.length + revived.retried.length + lost.length + jobless.length;
+  const enqueued = revived.enqueued.length + revived.retried.length + placed.placed;
   if (enqueued || timedOut.length || deadlines || unindexed)
     deps.logger.info("sweep", {
       enqueued,
@@ -156,9 +181,6 @@ export async function sweepRuns(
     });
   return { enqueued, timedOut: timedOut.length, deadlines, unindexed };
 }
-
-/** How long a dispatcher may take from leasing a slot to adding the run's job (a PUT to the server between). */
-const JOB_GRACE_MS = 5_000;
 
 /** Whether the run's leased job is still to be done (waiting, delayed or being executed). */
 async function hasLiveJob(leased: LeasedRunsQueue, runId: string): Promise<boolean> {

@@ -48,7 +48,7 @@ export function workerDispatcher(deps: {
   here?: {
     wants(dispatched: Dispatched): Promise<boolean>;
     /** `begun`: each run's begin, sent meanwhile (its execution continues it). */
-    launch(dispatched: Dispatched[], begun: ReadonlyMap<string, Promise<boolean>>): Promise<void>;
+    launch(dispatched: Dispatched[], begun: ReadonlyMap<string, Promise<boolean>>): void;
   };
   /**
    * A slot released here went to the next waiting run, whose work reached the slot's server
@@ -87,8 +87,8 @@ export function workerDispatcher(deps: {
       });
   };
   /**
-   * Runs executed here: their work leaves for the slot at once (begin), then their backstop jobs
-   * are written and their starts recorded meanwhile; the execution then continues it.
+   * Runs executed here: their work leaves for the slot at once (begin), then their executions start
+   * (their starts recorded meanwhile) and continue it.
    */
   const launchHere = async (here: Dispatched[], released?: number) => {
     const begun = new Map(
@@ -99,9 +99,9 @@ export function workerDispatcher(deps: {
         return [d.runId, sent] as const;
       }),
     );
-    // The requests leave before the backstop jobs are built (their JavaScript would delay them).
+    // The requests leave before the executions start (their JavaScript would delay them).
     await Promise.all(begun.values());
-    return deps.here!.launch(here, begun);
+    deps.here!.launch(here, begun);
   };
   let expiryTimer: NodeJS.Timeout | undefined;
   let expiryAt = Infinity;

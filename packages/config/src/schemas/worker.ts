@@ -43,7 +43,7 @@ export const workerEnvSchema = serviceEnvSchema.extend({
   ),
   SWEEP_INTERVAL_MS: doc(
     int(100, 3_600_000).default(10_000),
-    "How often the sweeper re-enqueues lost QUEUED runs and fails runs past their deadline.",
+    "How often the sweeper puts lost runs back in line, gives a job to leases left without one (a worker that died in a run's first second), and fails runs past their deadline.",
   ),
   OUTPUT_RETENTION_DAYS: doc(
     int(0, 36_500).default(30),

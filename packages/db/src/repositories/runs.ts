@@ -74,28 +74,41 @@ export function listRuns(db: Db, f: RunListFilter) {
 // The sweeper's reads (below) go through node-postgres like the hot path: a worker that never
 // touches Prisma's client never loads its query compiler (~70 MB of RSS).
 
-/** QUEUED runs older than `olderThan`, oldest first, with what putting them back in line needs. */
-export function queuedRunsBefore(db: Db, olderThan: Date, limit = 500) {
-  return findMany<{
-    id: string;
-    modelId: string;
-    accountId: string;
-    createdAt: Date;
-    priority: "normal" | "low";
-    runner: unknown;
-    weight: number;
-    maxConcurrentRuns: number | null;
-    keyId: string;
-    keyMaxConcurrentRuns: number | null;
-  }>(
-    db,
-    "runs_queued_before",
-    `SELECT r.id, r.model_id, r.account_id, r.created_at, r.priority, m.runner, a.weight, a.max_concurrent_runs,
+/** A run as the sweeper reads it: what putting it back in line needs. */
+interface SweptRun {
+  id: string;
+  modelId: string;
+  accountId: string;
+  createdAt: Date;
+  priority: "normal" | "low";
+  runner: unknown;
+  weight: number;
+  maxConcurrentRuns: number | null;
+  keyId: string;
+  keyMaxConcurrentRuns: number | null;
+}
+const SWEPT_RUNS = `SELECT r.id, r.model_id, r.account_id, r.created_at, r.priority, m.runner, a.weight, a.max_concurrent_runs,
             r.api_key_id AS key_id, k.max_concurrent_runs AS key_max_concurrent_runs
      FROM runs r JOIN models m ON m.id = r.model_id JOIN accounts a ON a.id = r.account_id
-     JOIN api_keys k ON k.id = r.api_key_id
-     WHERE r.status = 'QUEUED' AND r.created_at < $1 ORDER BY r.created_at LIMIT $2`,
+     JOIN api_keys k ON k.id = r.api_key_id`;
+
+/** QUEUED runs older than `olderThan`, oldest first. */
+export function queuedRunsBefore(db: Db, olderThan: Date, limit = 500) {
+  return findMany<SweptRun>(
+    db,
+    "runs_queued_before",
+    `${SWEPT_RUNS} WHERE r.status = 'QUEUED' AND r.created_at < $1 ORDER BY r.created_at LIMIT $2`,
     [olderThan, limit],
+  );
+}
+
+/** EXECUTING runs started before `startedBefore`, the longest executing first. */
+export function executingRunsBefore(db: Db, startedBefore: Date, limit = 500) {
+  return findMany<SweptRun>(
+    db,
+    "runs_executing_before",
+    `${SWEPT_RUNS} WHERE r.status = 'EXECUTING' AND r.started_at < $1 ORDER BY r.started_at LIMIT $2`,
+    [startedBefore, limit],
   );
 }
 
