@@ -26,7 +26,7 @@ pnpm --silent svc demo
 
 node apps/worker/dist/main.js &
 WORKER=$!
-node apps/api/dist/main.js &
+sh apps/api/bin/api.sh &
 API=$!
 trap 'kill -TERM $API $WORKER 2>/dev/null; wait' INT TERM EXIT
 ready=

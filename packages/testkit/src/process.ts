@@ -14,10 +14,18 @@ export interface SpawnedApp {
   exited: Promise<number | null>;
 }
 
-/** Runs a built app (apps/<name>/dist/main.js) as a real process and collects its JSON log lines. */
+/**
+ * Runs a built app as a real process, as operators start it (the API through its launcher,
+ * apps/api/bin/api.sh, which execs node: the child is the node process), and collects its JSON
+ * log lines.
+ */
 export function spawnApp(name: "api" | "worker", env: Record<string, string>): SpawnedApp {
-  const child = spawn(process.execPath, [`${repoPaths.root}apps/${name}/dist/main.js`], {
-    env: { PATH: process.env.PATH ?? "", ...env },
+  const [command, args] =
+    name === "api"
+      ? ["sh", [`${repoPaths.root}apps/api/bin/api.sh`]]
+      : [process.execPath, [`${repoPaths.root}apps/worker/dist/main.js`]];
+  const child = spawn(command, args, {
+    env: { PATH: process.env.PATH ?? "", NODE: process.execPath, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const lines: Record<string, unknown>[] = [];

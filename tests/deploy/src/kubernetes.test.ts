@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { parseAllDocuments } from "yaml";
 import { apiEnvSchema, workerEnvSchema } from "@svc/config";
 
@@ -114,7 +114,15 @@ describe("deploy/kubernetes", () => {
           { configMapRef: { name: "svc-config" } },
           { secretRef: { name: "svc-secrets" } },
         ]);
-        const scripts = (c.command ?? []).join(" ").match(/\S+\/dist\/\S+\.js/g) ?? [];
+        const command = (c.command ?? []).join(" ");
+        // A launcher (apps/api/bin/api.sh) names the built script it execs, next to it.
+        const launched = (command.match(/\S+\/bin\/\S+\.sh/g) ?? []).flatMap((launcher) => {
+          const text = readFileSync(join(root, launcher), "utf8");
+          return (text.match(/\.\.\/dist\/\S+?\.js/g) ?? []).map((rel) =>
+            relative(root, join(root, dirname(launcher), rel)),
+          );
+        });
+        const scripts = [...(command.match(/\S+\/dist\/\S+\.js/g) ?? []), ...launched];
         expect(scripts.length).toBeGreaterThan(0);
         for (const script of scripts)
           expect(existsSync(join(root, script.replace("/dist/", "/src/").replace(/\.js$/, ".ts")))).toBe(
