@@ -35,7 +35,8 @@ const [ITEMS, SERVERS, DELAY, RATE, SECONDS] = [
   values.rate,
   values.seconds,
 ].map(Number);
-const SHARE = values.share ?? String(Math.floor((100 * (SERVERS - 1)) / SERVERS));
+// Rounded up: the scheduler floors share x places, and 87% of 8 would leave batches 6, not 7.
+const SHARE = values.share ?? String(Math.ceil((100 * (SERVERS - 1)) / SERVERS));
 const sleep = (t) => new Promise((r) => setTimeout(r, t));
 const rssMb = (pid) => {
   try {
