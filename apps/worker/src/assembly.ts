@@ -7,7 +7,7 @@ import {
   createLeasedRunsQueue,
   createRunsQueue,
 } from "@svc/queue";
-import { createRunners } from "@svc/runners";
+import { createRunners, type ServerSlots } from "@svc/runners";
 import { configuredOutputUrls, createOutputStore, runOutputs } from "@svc/storage";
 import {
   contentPolicyOutcome,
@@ -96,7 +96,7 @@ function workerRunners(
   config: WorkerConfig,
   parts: {
     secretsKey: Buffer;
-    slots: ReturnType<typeof workerDispatcher>;
+    slots: ServerSlots;
     redis: RedisClient;
     logger: Logger;
   },
@@ -185,6 +185,9 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
       deliveries: () => queues.deliveries,
       deadlines: () => queues.deadlines,
     },
+    // Runs created here (batch items) that get a slot at once start here as those a release
+    // leased do, without a job hop. (Called once the dispatcher exists: runs are made later.)
+    launch: (dispatched) => dispatcher.launch(dispatched),
   });
   const secretsKey = parseSecretsKey(config.SECRETS_KEY);
   const store = createOutputStore(config);
@@ -214,7 +217,8 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
   const renderSlots = Math.min(threads, config.WORKER_CONCURRENCY);
   const runners = workerRunners(
     config,
-    { secretsKey, slots: dispatcher, redis, logger },
+    // A runner frees the slot of a run executing here: once, whoever frees it first.
+    { secretsKey, slots: { relocate: dispatcher.relocate, release: dispatcher.releaseHeld }, redis, logger },
     cogResults,
     threads,
   );

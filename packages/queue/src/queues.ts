@@ -133,11 +133,19 @@ export type AdmittedRun = Omit<WaitingRun, "pool"> & {
   instant?: Omit<InstantRun, "createdAt">;
 };
 
-/** Runs of unlimited models are enqueued, the others wait in the scheduler until a slot is theirs. */
+/** What becomes of runs the scheduler leased a slot to: by default, their jobs. */
+export type LaunchRuns = (dispatched: Dispatched[]) => Promise<void>;
+
+/**
+ * Runs of unlimited models are enqueued, the others wait in the scheduler until a slot is theirs;
+ * those that get one at once are launched (`launch`: a worker's dispatcher, which executes them
+ * where it leased them when their kind does; else their jobs).
+ */
 export async function admitRuns(
   queues: { runs(): RunsQueue; leased(): LeasedRunsQueue },
   scheduler: Scheduler,
   runs: readonly AdmittedRun[],
+  launch: LaunchRuns = (dispatched) => launchRuns(queues.leased(), dispatched),
 ) {
   const waiting = runs.filter((r): r is WaitingRun => r.pool !== null);
   const direct = runs
@@ -153,7 +161,7 @@ export async function admitRuns(
     scheduler.enqueue(waiting),
     direct.length && enqueueRuns(queues.runs(), direct),
   ]);
-  if (dispatched.length) await launchRuns(queues.leased(), dispatched);
+  if (dispatched.length) await launch(dispatched);
 }
 
 export async function enqueueDeliveries(q: DeliveriesQueue, deliveryIds: readonly string[]): Promise<void> {
@@ -280,10 +288,11 @@ export function runTransport(
   queues: RunQueues,
   events: RunEventSettings,
   scheduler: Scheduler,
+  launch?: LaunchRuns,
 ) {
   const record = runEventRecorder(redis, prefix, events);
   return {
-    admitRuns: async (runs: readonly AdmittedRun[]) => admitRuns(queues, scheduler, runs),
+    admitRuns: async (runs: readonly AdmittedRun[]) => admitRuns(queues, scheduler, runs, launch),
     enqueueDeliveries: async (ids: readonly string[]) => enqueueDeliveries(queues.deliveries(), ids),
     recordEvents: record,
     async scheduleDeadlines(deadlines: readonly { runId: string; at: Date }[]) {

@@ -49,7 +49,7 @@ export interface ExecuteDeps {
   /** Stops the work sent to a slot before the start, of a run that needs no execution. */
   abandon(modelId: string, runId: string, slot: string): Promise<void>;
   /** Holds a leased run's slot while it executes and gives it back when the run has ended. */
-  slots: Pick<WorkerDispatcher, "hold" | "release" | "forget">;
+  slots: Pick<WorkerDispatcher, "hold" | "releaseHeld" | "forget">;
   metrics?: Pick<WorkerMetrics, "runsFinished" | "runQueueWait" | "tokensCharged" | "dispatchLatency">;
   /**
    * Told of each run this worker ended: the batch feeder refills its model's place at once, and
@@ -89,7 +89,7 @@ export async function executeRun(
     throw error;
   }
   await deps.slots
-    .release(runId)
+    .releaseHeld(runId)
     .catch((error: unknown) =>
       deps.logger.warn("slot release failed; the lease lapses instead", { run_id: runId, error }),
     );

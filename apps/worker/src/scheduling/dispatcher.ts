@@ -7,8 +7,19 @@ export interface WorkerDispatcher {
   hold(runId: string): void;
   /** Gives the run's slot back and launches the runs the scheduler put into free slots. */
   release(runId: string): Promise<void>;
+  /**
+   * Gives back the slot of a run this worker holds, unless a release from here gave it back
+   * already (a Cog runner frees its server before copying the outputs; a Cog webhook received
+   * here frees it first): each is a Redis call, and the scheduler needs one.
+   */
+  releaseHeld(runId: string): Promise<void>;
   /** Forgets a held run without giving its slot back (its job will be retried: the lease stays). */
   forget(runId: string): void;
+  /**
+   * Launches runs leased a slot elsewhere in this process (a batch item admitted here): executed
+   * here when their kind is (executesWhereLeased), else by their jobs.
+   */
+  launch(dispatched: Dispatched[]): Promise<void>;
   /** Sets a pool's slots (the monitor's view of its capacity) and fills any that are free. */
   setSlots(pool: string, slots: readonly string[], warmWeights?: number): Promise<void>;
   /** Gives back lapsed leases and fills the pools (and every pool with room). */
@@ -142,12 +153,17 @@ export function workerDispatcher(deps: {
     },
     Math.max(250, Math.floor(deps.leaseMs / 3)),
   );
+  const release = async (runId: string) => {
+    held.delete(runId);
+    await await releases.submit({ runId, at: performance.now() });
+  };
   return {
     hold: (runId) => void held.add(runId),
     forget: (runId) => void held.delete(runId),
-    async release(runId) {
-      held.delete(runId);
-      await await releases.submit({ runId, at: performance.now() });
+    release,
+    launch: (dispatched) => launch(dispatched),
+    async releaseHeld(runId) {
+      if (held.has(runId)) await release(runId);
     },
     async setSlots(pool, slots, warmWeights) {
       await launch(await scheduler.setSlots(pool, slots, warmWeights));

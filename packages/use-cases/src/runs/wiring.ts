@@ -1,7 +1,7 @@
 import type { RedisClient } from "@svc/queue";
 import type { Db } from "@svc/db";
 import type { Logger } from "@svc/logger";
-import { redisScheduler, runTransport, type RunQueues } from "@svc/queue";
+import { redisScheduler, runTransport, type LaunchRuns, type RunQueues } from "@svc/queue";
 import { createRunLifecycle, groupCommitSettings, runEventSettings } from "./lifecycle.js";
 
 /** The settings the run lifecycle and the scheduler read (both apps' configurations have them). */
@@ -28,6 +28,8 @@ export function wireRuns(
     redis: RedisClient;
     logger: Logger;
     queues: RunQueues;
+    /** Runs leased a slot at their admission (the worker's dispatcher; default: their jobs). */
+    launch?: LaunchRuns;
   },
 ) {
   const scheduler = redisScheduler(deps.redis, config.QUEUE_PREFIX, {
@@ -41,6 +43,7 @@ export function wireRuns(
     deps.queues,
     runEventSettings(config),
     scheduler,
+    deps.launch,
   );
   const lifecycle = createRunLifecycle({
     db: deps.db,
