@@ -80,12 +80,11 @@ export function localRuns(deps: {
   const { attempts = 1, backoff } = LEASED_RUN_JOB.options;
   const retryInMs = typeof backoff === "number" ? backoff : (backoff?.delay ?? 0);
 
-  const writeJobs = (entries: Executing[], delayMs: number) => writeBackstops(deps, entries, delayMs);
   const backstops = setInterval(
     () => {
       const due = Date.now() - backstopAfterMs;
       const unwritten = [...executing.values()].filter((e) => !e.job && e.startedAt <= due);
-      if (unwritten.length) writeJobs(unwritten, deps.backstopMs);
+      if (unwritten.length) writeBackstops(deps, unwritten, deps.backstopMs);
     },
     Math.max(50, Math.floor(backstopAfterMs / 4)),
   );
@@ -127,14 +126,16 @@ export function localRuns(deps: {
     // A job that another worker took meanwhile (this one was stalled past the backstop) is left to
     // it: that execution finds the run ended, or takes it over.
     if (!retry) await job?.remove().catch(() => {});
-    else if (!job) writeJobs([entry], retryInMs);
-    else
+    else if (job)
       await job
         .changeDelay(retryInMs)
         .catch((error: unknown) =>
           logger.warn("a local run's retry could not be scheduled", { run_id: runId, error }),
         );
-    await entry.job;
+    else {
+      writeBackstops(deps, [entry], retryInMs);
+      await entry.job;
+    }
   }
 
   return {

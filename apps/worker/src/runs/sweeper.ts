@@ -1,12 +1,5 @@
 import { poolOf, runnerSchema } from "@svc/core";
-import {
-  executingRunsBefore,
-  overdueRuns,
-  queuedRunsBefore,
-  runsPastCancelAt,
-  runStatuses,
-  type Db,
-} from "@svc/db";
+import { overdueRuns, runsToSweep, runsPastCancelAt, runStatuses, type Db } from "@svc/db";
 import type { Logger } from "@svc/logger";
 import {
   enqueueRuns,
@@ -52,7 +45,7 @@ async function launchEach(deps: SweepDeps, dispatched: Dispatched[]) {
   }
 }
 
-type SweptRun = Awaited<ReturnType<typeof queuedRunsBefore>>[number];
+type SweptRun = Awaited<ReturnType<typeof runsToSweep>>[number];
 
 const isPooled = (run: SweptRun) => {
   const parsed = runnerSchema.safeParse(run.runner);
@@ -116,8 +109,8 @@ export async function sweepRuns(
   deps: SweepDeps,
 ): Promise<{ enqueued: number; timedOut: number; deadlines: number; unindexed: number }> {
   const [queued, executing] = await Promise.all([
-    queuedRunsBefore(deps.db, new Date(Date.now() - deps.queuedAfterMs)),
-    executingRunsBefore(deps.db, new Date(Date.now() - LEASED_JOB_GRACE_MS)),
+    runsToSweep(deps.db, "QUEUED", new Date(Date.now() - deps.queuedAfterMs)),
+    runsToSweep(deps.db, "EXECUTING", new Date(Date.now() - LEASED_JOB_GRACE_MS)),
   ]);
   const pooled = queued.filter(isPooled);
   const revived = await reviveJobs(

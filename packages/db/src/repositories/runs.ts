@@ -92,23 +92,17 @@ const SWEPT_RUNS = `SELECT r.id, r.model_id, r.account_id, r.created_at, r.prior
      FROM runs r JOIN models m ON m.id = r.model_id JOIN accounts a ON a.id = r.account_id
      JOIN api_keys k ON k.id = r.api_key_id`;
 
-/** QUEUED runs older than `olderThan`, oldest first. */
-export function queuedRunsBefore(db: Db, olderThan: Date, limit = 500) {
+/**
+ * Runs in `status` since before `before` (QUEUED: made, EXECUTING: started), the oldest first: the
+ * sweeper's candidates for a lost job or a lost place.
+ */
+export function runsToSweep(db: Db, status: "QUEUED" | "EXECUTING", before: Date, limit = 500) {
+  const since = status === "QUEUED" ? "created_at" : "started_at";
   return findMany<SweptRun>(
     db,
-    "runs_queued_before",
-    `${SWEPT_RUNS} WHERE r.status = 'QUEUED' AND r.created_at < $1 ORDER BY r.created_at LIMIT $2`,
-    [olderThan, limit],
-  );
-}
-
-/** EXECUTING runs started before `startedBefore`, the longest executing first. */
-export function executingRunsBefore(db: Db, startedBefore: Date, limit = 500) {
-  return findMany<SweptRun>(
-    db,
-    "runs_executing_before",
-    `${SWEPT_RUNS} WHERE r.status = 'EXECUTING' AND r.started_at < $1 ORDER BY r.started_at LIMIT $2`,
-    [startedBefore, limit],
+    `runs_${status.toLowerCase()}_before`,
+    `${SWEPT_RUNS} WHERE r.status = '${status}' AND r.${since} < $1 ORDER BY r.${since} LIMIT $2`,
+    [before, limit],
   );
 }
 

@@ -3,8 +3,8 @@ import {
   insertRuns,
   loadCatalogue,
   overdueRuns,
-  queuedRunsBefore,
   runsPastCancelAt,
+  runsToSweep,
   seedCatalogue,
   settleRuns,
   sqlPool,
@@ -123,10 +123,14 @@ describe("run statements on an established runs table", () => {
   transitionsProbeThePrimaryKey(plans);
 
   it("when the sweepers look for stale, overdue or expiring runs, each reads only its partial index", async () => {
-    await queuedRunsBefore(plans.db(), new Date(), 10);
+    await runsToSweep(plans.db(), "QUEUED", new Date(), 10);
+    await runsToSweep(plans.db(), "EXECUTING", new Date(), 10);
     await overdueRuns(plans.db(), new Date(), 10);
     await runsPastCancelAt(plans.db(), new Date(), 10);
     expect(await plans.scans("runs_queued_before")).toEqual(["Index Scan via runs_queued_created_at_idx"]);
+    expect(await plans.scans("runs_executing_before")).toEqual([
+      "Index Scan via runs_executing_deadline_at_idx",
+    ]);
     expect(await plans.scans("runs_overdue")).toEqual(["Index Scan via runs_executing_deadline_at_idx"]);
     expect(await plans.scans("runs_past_cancel_at")).toEqual(["Index Scan via runs_open_cancel_at_idx"]);
   });
