@@ -27,7 +27,7 @@ export default tseslint.config(
     // repositories into the parts; types may be named anywhere.
     files: ["apps/api/src/**/*.ts"],
     ignores: [
-      "apps/api/src/main.ts",
+      "apps/api/src/entry.ts",
       "apps/api/src/server.ts",
       "apps/api/src/prime.ts",
       "apps/api/src/routes/operations.ts",

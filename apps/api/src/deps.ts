@@ -51,7 +51,7 @@ export type RouteSettings = Pick<ApiConfig, (typeof ROUTE_SETTINGS)[number]>;
 export const routeSettings = (config: ApiConfig): RouteSettings =>
   Object.fromEntries(ROUTE_SETTINGS.map((name) => [name, config[name]])) as RouteSettings;
 
-/** Everything a request handler may touch, built once in main.ts (or by a test). */
+/** Everything a request handler may touch, built once in entry.ts (or by a test). */
 export interface AppDeps {
   settings: RouteSettings;
   db: Db;
@@ -80,7 +80,7 @@ export interface AppDeps {
   files: FileDeps;
   /** Personal weights: the file deps, WEIGHTS_MAX_BYTES and WEIGHTS_PER_ACCOUNT. */
   weights: WeightsDeps;
-  /** Set on SIGTERM: readiness fails and responses close their connections (see main.ts). */
+  /** Set on SIGTERM: readiness fails and responses close their connections (see entry.ts). */
   lifecycle: { draining: boolean };
   /** The operators' queue dashboard, when ADMIN_PASSWORD is configured. */
   dashboard?: QueueDashboard;

@@ -45,7 +45,7 @@ async function signedOrigin(store: OutputStore, config: ApiConfig, logger: Logge
 }
 
 /**
- * The API process's parts, wired from its configuration: the one assembly used by main.ts and by
+ * The API process's parts, wired from its configuration: the one assembly used by entry.ts and by
  * the tests, so that what the tests exercise (the dashboard included) is what operators run.
  */
 export async function assembleApi(

@@ -34,7 +34,7 @@ import { connectionsFirst, startWorker, type RunningWorker } from "./worker.js";
 import { Components } from "./components.js";
 
 // The worker's processors (runs, deliveries, deadlines, sweepers) in this process, wired by
-// startWorker exactly as main.ts wires them, against the real Postgres and Redis. Runs are made
+// startWorker exactly as entry.ts wires them, against the real Postgres and Redis. Runs are made
 // by the same use-case the API calls, over a producer of their own.
 describe("the worker's processors, in-process", () => {
   let database: TestDatabase;

@@ -51,7 +51,6 @@ function withRecord(redis: RedisClient): WithRecord {
 }
 
 /** Records a batch of events in one round trip; the caller decides what a failure means. */
-/** Records a batch of events in one round trip; the caller decides what a failure means. */
 export function runEventRecorder(redis: RedisClient, prefix: string, settings: RunEventSettings) {
   const r = withRecord(redis);
   return async (events: readonly RecordedEvent[]): Promise<void> => {
