@@ -3,7 +3,8 @@
 //
 // Why: Node 20 loads a process's ~1,100 modules (our packages and their dependencies) one by one,
 // each resolved, read and compiled on its own: 0.9-1.2 s of CPU for the worker. Bundled, the same
-// code starts in about half of that and holds ~17 MB less (docs/benchmarks.md, "The paying path").
+// code starts in about half of that, and the worker holds ~17 MB less at rest (docs/benchmarks.md,
+// "The paying path" and "Memory").
 // (Node 22's module compile cache would be the other way; the stack is on Node 20.)
 //
 // Every file keeps its own location: `import.meta.url`, `__dirname` and `__filename` in a bundled
@@ -61,7 +62,7 @@ const keepLocations = {
       };
     });
     // Native addons and the packages holding a platform's build of one, and the packages a
-    // process imports only when it needs them (Prisma's query compiler, bull-board, TensorFlow):
+    // process imports only when it needs them (Prisma's query compiler, bull-board, zxcvbn's lists):
     // loaded by Node at run time from where they are, as without the bundle (a package not
     // installed, another platform's, is never loaded here).
     const external = async (args) => {
@@ -71,7 +72,10 @@ const keepLocations = {
         resolveDir: args.resolveDir,
         pluginData: { outside: true },
       });
-      return { path: found.errors.length ? args.path : fromBundle(found.path), external: true };
+      if (found.errors.length) return { path: args.path, external: true };
+      // Our own packages stay in the bundle: loaded twice, their state and classes would be two.
+      if (!found.path.includes("/node_modules/")) return undefined;
+      return { path: fromBundle(found.path), external: true };
     };
     b.onResolve({ filter: /\.node$|^@node-rs\/argon2-|^@msgpackr-extract\/|^pg-native$/ }, external);
     b.onResolve({ filter: /^[^./]/ }, (args) =>
