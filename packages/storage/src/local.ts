@@ -1,4 +1,4 @@
-import { createReadStream, createWriteStream, type Stats } from "node:fs";
+import { createReadStream, createWriteStream, writeFileSync, type Stats } from "node:fs";
 import { access, mkdir, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { once } from "node:events";
 import { dirname, join } from "node:path";
@@ -22,6 +22,15 @@ function outputKey(key: string): { token: string; name: string } | null {
   const [token, name] = [key.slice(0, slash), key.slice(slash + 1)];
   return slash > 0 && OUTPUT_TOKEN.test(token) && OUTPUT_NAME.test(name) ? { token, name } : null;
 }
+
+/**
+ * The largest body in memory written synchronously. fs/promises' writeFile is three trips to
+ * libuv's thread pool (open, write, close): each wakes a pool thread, which on a busy machine
+ * takes the event loop's core, and in pool.sh those wake-ups were nearly a fifth of the worker's
+ * busy time for files of a few hundred bytes. Written directly, a file this small costs the page
+ * cache a copy and three system calls (tens of microseconds); larger ones still use the pool.
+ */
+export const SYNC_WRITE_MAX_BYTES = 64 * 1024;
 
 const tokenFile = (dir: string, token: string, name: string) =>
   join(dir, token.slice(4, 5), `${token}${JOIN}${name}`);
@@ -68,10 +77,14 @@ export function localStore(dir: string): LocalOutputStore {
   const write = async (path: string, body: Readable | Uint8Array, signal?: AbortSignal) => {
     const file = body instanceof Readable ? createWriteStream(path) : undefined;
     try {
-      // A body in memory is written at once; streams (large files) go through a pipeline, whose
-      // machinery (an abort controller per call, stream state) a small file does not need.
+      // A body in memory is written at once (a small one without the thread pool); streams (large
+      // files) go through a pipeline, whose machinery (an abort controller per call, stream
+      // state) a small file does not need.
       if (file) await pipeline(body as Readable, file, ...(signal ? [{ signal }] : []));
-      else await writeFile(path, body as Uint8Array, signal ? { signal } : {});
+      else if ((body as Uint8Array).byteLength <= SYNC_WRITE_MAX_BYTES) {
+        signal?.throwIfAborted();
+        writeFileSync(path, body as Uint8Array);
+      } else await writeFile(path, body as Uint8Array, signal ? { signal } : {});
     } catch (error) {
       // A stream that failed before its file was opened still opens (and creates) it: the file
       // goes once it is closed, or it would be left behind.

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import S3rver from "s3rver";
 import { storeInputFile } from "./inputs.js";
-import { localPath, localStore } from "./local.js";
+import { localPath, localStore, SYNC_WRITE_MAX_BYTES } from "./local.js";
 import { outputUrls, runOutputs } from "./outputs.js";
 import { s3Store } from "./s3.js";
 import { RangeNotSatisfiable, type OutputStore, type S3OutputStore } from "./store.js";
@@ -349,6 +349,25 @@ describe("local store", () => {
     expect(b).not.toBe(a);
     const files = await readdir(dir, { recursive: true });
     expect(files.filter((f) => f.endsWith("-0.png"))).toHaveLength(2);
+  });
+
+  it("when bodies in memory either side of the synchronous write's limit are stored, then each file holds its body whole", async () => {
+    for (const [name, size] of [
+      ["0.png", SYNC_WRITE_MAX_BYTES],
+      ["1.png", SYNC_WRITE_MAX_BYTES + 1],
+    ] as const) {
+      const body = Buffer.alloc(size, name);
+      await store.put(`${TOKEN_A}/${name}`, body);
+      const read = await store.read(`${TOKEN_A}/${name}`, {});
+      expect(Buffer.compare(await text(read!.body), body)).toBe(0);
+    }
+  });
+
+  it("when a run is canceled before its small output is written, then the put rejects with the reason and no file appears", async () => {
+    const abort = new AbortController();
+    abort.abort(new Error("canceled"));
+    await expect(store.put(`${TOKEN_A}/0.png`, Buffer.from("a"), abort.signal)).rejects.toThrow("canceled");
+    expect(await store.read(`${TOKEN_A}/0.png`, {})).toBeNull();
   });
 
   it("when a stream fails halfway, then no file is left where the API would serve it", async () => {
