@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream, writeFileSync, type Stats } from "node:fs";
-import { access, mkdir, readdir, rm, stat, writeFile } from "node:fs/promises";
+import { access, mkdir, readdir, rm, stat, statfs, writeFile } from "node:fs/promises";
 import { once } from "node:events";
 import { dirname, join } from "node:path";
 import { Readable } from "node:stream";
@@ -24,13 +24,35 @@ function outputKey(key: string): { token: string; name: string } | null {
 }
 
 /**
- * The largest body in memory written synchronously. fs/promises' writeFile is three trips to
- * libuv's thread pool (open, write, close): each wakes a pool thread, which on a busy machine
- * takes the event loop's core, and in pool.sh those wake-ups were nearly a fifth of the worker's
- * busy time for files of a few hundred bytes. Written directly, a file this small costs the page
- * cache a copy and three system calls (tens of microseconds); larger ones still use the pool.
+ * The largest body in memory written synchronously, where OUTPUT_DIR is on a local filesystem.
+ * fs/promises' writeFile is three trips to libuv's thread pool (open, write, close): each wakes a
+ * pool thread, which on a busy machine takes the event loop's core, and in pool.sh those wake-ups
+ * were nearly a fifth of the worker's busy time for files of a few hundred bytes. Written
+ * directly, a file this small costs the page cache a copy and three system calls; larger ones
+ * still use the pool.
  */
 export const SYNC_WRITE_MAX_BYTES = 64 * 1024;
+
+/**
+ * statfs(2) types of filesystems on the machine's own disks or memory: ext2/3/4, XFS, Btrfs, ZFS,
+ * F2FS, tmpfs and overlayfs (a container's layers). On a network volume (NFS, SMB, a FUSE mount)
+ * every file is written through the thread pool: a file server that stalls then stalls one pool
+ * thread, not the event loop (leases, cancels and every other run of the worker).
+ */
+const LOCAL_FILESYSTEMS = new Set([
+  0xef53, 0x58465342, 0x9123683e, 0x2fc12fc1, 0xf2f52010, 0x01021994, 0x794c7630,
+]);
+
+/** Whether small files are written synchronously on a filesystem of this statfs type. */
+export const writesInline = (filesystemType: number | bigint) =>
+  LOCAL_FILESYSTEMS.has(Number(filesystemType));
+
+// Asked through the thread pool like any call that may reach a file server.
+const onLocalDisk = (dir: string): Promise<boolean> =>
+  statfs(dir).then(
+    (info) => writesInline(info.type),
+    () => false,
+  );
 
 const tokenFile = (dir: string, token: string, name: string) =>
   join(dir, token.slice(4, 5), `${token}${JOIN}${name}`);
@@ -74,17 +96,21 @@ export async function localFile(dir: string, key: string): Promise<{ path: strin
 export function localStore(dir: string): LocalOutputStore {
   /** Directories made by this process: each is made once, not once per file. */
   const made = new Set<string>();
+  /** Whether OUTPUT_DIR is on a local filesystem, once a directory of it exists (writesInline). */
+  let inline: boolean | undefined;
   const write = async (path: string, body: Readable | Uint8Array, signal?: AbortSignal) => {
     const file = body instanceof Readable ? createWriteStream(path) : undefined;
     try {
-      // A body in memory is written at once (a small one without the thread pool); streams (large
-      // files) go through a pipeline, whose machinery (an abort controller per call, stream
-      // state) a small file does not need.
+      // A body in memory is written at once (a small one on a local disk without the thread
+      // pool); streams (large files) go through a pipeline, whose machinery (an abort controller
+      // per call, stream state) a small file does not need.
       if (file) await pipeline(body as Readable, file, ...(signal ? [{ signal }] : []));
-      else if ((body as Uint8Array).byteLength <= SYNC_WRITE_MAX_BYTES) {
+      else {
         signal?.throwIfAborted();
-        writeFileSync(path, body as Uint8Array);
-      } else await writeFile(path, body as Uint8Array, signal ? { signal } : {});
+        if (inline && (body as Uint8Array).byteLength <= SYNC_WRITE_MAX_BYTES)
+          writeFileSync(path, body as Uint8Array);
+        else await writeFile(path, body as Uint8Array, signal ? { signal } : {});
+      }
     } catch (error) {
       // A stream that failed before its file was opened still opens (and creates) it: the file
       // goes once it is closed, or it would be left behind.
@@ -102,6 +128,7 @@ export function localStore(dir: string): LocalOutputStore {
       if (!made.has(parent)) {
         await mkdir(parent, { recursive: true });
         made.add(parent);
+        inline ??= await onLocalDisk(parent);
       }
       await write(path, body, signal).catch(async (error: NodeJS.ErrnoException) => {
         // A directory removed behind this process's back (an operator's cleanup) is made again.

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import S3rver from "s3rver";
 import { storeInputFile } from "./inputs.js";
-import { localPath, localStore, SYNC_WRITE_MAX_BYTES } from "./local.js";
+import { localPath, localStore, SYNC_WRITE_MAX_BYTES, writesInline } from "./local.js";
 import { outputUrls, runOutputs } from "./outputs.js";
 import { s3Store } from "./s3.js";
 import { RangeNotSatisfiable, type OutputStore, type S3OutputStore } from "./store.js";
@@ -361,6 +361,14 @@ describe("local store", () => {
       const read = await store.read(`${TOKEN_A}/${name}`, {});
       expect(Buffer.compare(await text(read!.body), body)).toBe(0);
     }
+  });
+
+  it("when the output directory is on a network volume, then small files are not written inline; on a local disk they are", () => {
+    // statfs(2) types: NFS, SMB, FUSE; then ext4, XFS, tmpfs, overlayfs.
+    for (const remote of [0x6969, 0xfe534d42, 0xff534d42, 0x65735546])
+      expect(writesInline(remote)).toBe(false);
+    for (const local of [0xef53, 0x58465342, 0x01021994, 0x794c7630]) expect(writesInline(local)).toBe(true);
+    expect(writesInline(BigInt(0xef53))).toBe(true);
   });
 
   it("when a run is canceled before its small output is written, then the put rejects with the reason and no file appears", async () => {
