@@ -1,7 +1,7 @@
 import { createReadStream, createWriteStream, writeFileSync, type Stats } from "node:fs";
 import { access, mkdir, readdir, rm, stat, statfs, writeFile } from "node:fs/promises";
 import { once } from "node:events";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { EXPIRED_MARKER, OUTPUT_NAME, OUTPUT_TOKEN } from "@svc/core";
@@ -93,7 +93,10 @@ export async function localFile(dir: string, key: string): Promise<{ path: strin
  * (Written under a dot-name and renamed, each file cost two more file-system calls on the
  * worker's busiest path: docs/benchmarks.md.)
  */
-export function localStore(dir: string): LocalOutputStore {
+export function localStore(outputDir: string): LocalOutputStore {
+  // Absolute, as the API's res.sendFile needs: OUTPUT_DIR may be relative to the working directory
+  // (the default, ./var/outputs).
+  const dir = resolve(outputDir);
   /** Directories made by this process: each is made once, not once per file. */
   const made = new Set<string>();
   /** Whether OUTPUT_DIR is on a local filesystem, once a directory of it exists (writesInline). */

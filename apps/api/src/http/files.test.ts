@@ -1,15 +1,16 @@
 import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import request from "supertest";
 import { startApi, type ApiHarness } from "../test/harness.js";
 
 describe("output files at /files", () => {
   let api: ApiHarness;
+  let dir: string;
   const token = "out_0123456789abcdefghijkl";
 
   beforeAll(async () => {
-    const dir = await mkdtemp(join(tmpdir(), "svc-files-"));
+    dir = await mkdtemp(join(tmpdir(), "svc-files-"));
     await mkdir(join(dir, token));
     await writeFile(join(dir, token, "0.png"), Buffer.from("89504e470d0a1a0a", "hex"));
     await writeFile(
@@ -30,6 +31,16 @@ describe("output files at /files", () => {
       "content-security-policy": "default-src 'none'; sandbox",
     });
     expect(res.headers["content-disposition"]).toBeUndefined();
+  });
+
+  it("when OUTPUT_DIR is relative (as the default, ./var/outputs), then its files are served", async () => {
+    const relativeApi = await startApi({ OUTPUT_DIR: relative(process.cwd(), dir) });
+    try {
+      const res = await request(relativeApi.app).get(`/files/${token}/0.png`).expect(200);
+      expect(res.body).toEqual(Buffer.from("89504e470d0a1a0a", "hex"));
+    } finally {
+      await relativeApi.close();
+    }
   });
 
   it.each(["1.svg", "2.html", "3.bin"])(

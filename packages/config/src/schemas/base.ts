@@ -102,7 +102,7 @@ export const baseEnvSchema = z.object({
   ),
   OUTPUT_DIR: doc(
     z.string().min(1).default("./var/outputs"),
-    "Where local outputs are written (worker) and served from (API).",
+    "Where local outputs are written (worker) and served from (API); a relative path is taken from the working directory of each process.",
   ),
   OUTPUT_URLS: doc(
     z.enum(["proxied", "signed"]).default("proxied"),
