@@ -24,7 +24,8 @@ function outputKey(key: string): { token: string; name: string } | null {
 }
 
 /**
- * The largest body in memory written synchronously, where OUTPUT_DIR is on a local filesystem.
+ * The largest body in memory written synchronously, where OUTPUT_DIR is on a local filesystem
+ * (and while such writes stay cheap: inlineWriteGate).
  * fs/promises' writeFile is three trips to libuv's thread pool (open, write, close): each wakes a
  * pool thread, which on a busy machine takes the event loop's core, and in pool.sh those wake-ups
  * were nearly a fifth of the worker's busy time for files of a few hundred bytes. Written
@@ -42,6 +43,40 @@ export const SYNC_WRITE_MAX_BYTES = 64 * 1024;
 const LOCAL_FILESYSTEMS = new Set([
   0xef53, 0x58465342, 0x9123683e, 0x2fc12fc1, 0xf2f52010, 0x01021994, 0x794c7630,
 ]);
+
+/**
+ * What an inline write may cost on average (ms) before small files go through the thread pool too.
+ * A file's creation costs ~20 us of system time on a healthy local disk, but a busy or degraded
+ * one can take a millisecond or more (the 2-core test machines' ext4 took 0.3-1 ms in some
+ * directories): written inline, that time is the event loop's, and every lease renewal, cancel
+ * and handover of the worker waits behind it. Off the event loop, a slow open costs a pool thread.
+ */
+export const INLINE_WRITE_BUDGET_MS = 0.2;
+/** While writes are too slow to make inline, one in this many still is: it tells when the disk is fast again. */
+export const INLINE_WRITE_PROBE_EVERY = 64;
+
+/**
+ * Decides, write by write, whether a small file is written inline: yes while the recent inline
+ * writes (a moving average of their durations) stayed within INLINE_WRITE_BUDGET_MS; else through
+ * the thread pool, but for one probe in INLINE_WRITE_PROBE_EVERY, whose duration keeps the
+ * average current.
+ */
+export function inlineWriteGate(budgetMs = INLINE_WRITE_BUDGET_MS, probeEvery = INLINE_WRITE_PROBE_EVERY) {
+  let average = 0;
+  let skipped = 0;
+  return {
+    inline(): boolean {
+      if (average <= budgetMs) return true;
+      if (++skipped < probeEvery) return false;
+      skipped = 0;
+      return true;
+    },
+    /** An inline write took `ms`. */
+    took(ms: number): void {
+      average = average * 0.8 + ms * 0.2;
+    },
+  };
+}
 
 /** Whether small files are written synchronously on a filesystem of this statfs type. */
 export const writesInline = (filesystemType: number | bigint) =>
@@ -101,6 +136,7 @@ export function localStore(outputDir: string): LocalOutputStore {
   const made = new Set<string>();
   /** Whether OUTPUT_DIR is on a local filesystem, once a directory of it exists (writesInline). */
   let inline: boolean | undefined;
+  const gate = inlineWriteGate();
   const write = async (path: string, body: Readable | Uint8Array, signal?: AbortSignal) => {
     const file = body instanceof Readable ? createWriteStream(path) : undefined;
     try {
@@ -110,9 +146,11 @@ export function localStore(outputDir: string): LocalOutputStore {
       if (file) await pipeline(body as Readable, file, ...(signal ? [{ signal }] : []));
       else {
         signal?.throwIfAborted();
-        if (inline && (body as Uint8Array).byteLength <= SYNC_WRITE_MAX_BYTES)
+        if (inline && (body as Uint8Array).byteLength <= SYNC_WRITE_MAX_BYTES && gate.inline()) {
+          const began = performance.now();
           writeFileSync(path, body as Uint8Array);
-        else await writeFile(path, body as Uint8Array, signal ? { signal } : {});
+          gate.took(performance.now() - began);
+        } else await writeFile(path, body as Uint8Array, signal ? { signal } : {});
       }
     } catch (error) {
       // A stream that failed before its file was opened still opens (and creates) it: the file

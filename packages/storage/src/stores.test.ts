@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import S3rver from "s3rver";
 import { storeInputFile } from "./inputs.js";
-import { localPath, localStore, SYNC_WRITE_MAX_BYTES, writesInline } from "./local.js";
+import { inlineWriteGate, localPath, localStore, SYNC_WRITE_MAX_BYTES, writesInline } from "./local.js";
 import { outputUrls, runOutputs } from "./outputs.js";
 import { s3Store } from "./s3.js";
 import { RangeNotSatisfiable, type OutputStore, type S3OutputStore } from "./store.js";
@@ -369,6 +369,39 @@ describe("local store", () => {
       expect(writesInline(remote)).toBe(false);
     for (const local of [0xef53, 0x58465342, 0x01021994, 0x794c7630]) expect(writesInline(local)).toBe(true);
     expect(writesInline(BigInt(0xef53))).toBe(true);
+  });
+
+  it("when inline writes become slow, then small files go through the thread pool, probed now and then, and come back inline once the disk is fast", () => {
+    const gate = inlineWriteGate(0.2, 4);
+    for (let i = 0; i < 10; i++) {
+      expect(gate.inline()).toBe(true);
+      gate.took(0.02);
+    }
+    // A disk that takes 1.5 ms to create a file: a few such writes and the event loop stops paying.
+    let inlineWrites = 0;
+    while (gate.inline()) {
+      gate.took(1.5);
+      inlineWrites++;
+    }
+    expect(inlineWrites).toBeGreaterThan(0);
+    expect(inlineWrites).toBeLessThan(4);
+    // Off the event loop: one write in four is a probe (the first three are not).
+    expect([gate.inline(), gate.inline(), gate.inline()]).toEqual([false, false, true]);
+    // The probes find the disk fast again: every write is inline once their average is back
+    // within the budget (ten probes here, forty writes).
+    gate.took(0.02);
+    let calls = 0;
+    let inARow = 0;
+    while (inARow < 8 && calls < 1_000) {
+      calls++;
+      if (gate.inline()) {
+        gate.took(0.02);
+        inARow++;
+      } else inARow = 0;
+    }
+    expect(inARow).toBe(8);
+    expect(calls).toBeGreaterThan(8);
+    expect(calls).toBeLessThan(60);
   });
 
   it("when a run is canceled before its small output is written, then the put rejects with the reason and no file appears", async () => {
