@@ -71,9 +71,12 @@ export function inlineWriteGate(budgetMs = INLINE_WRITE_BUDGET_MS, probeEvery = 
       skipped = 0;
       return true;
     },
-    /** An inline write took `ms`. */
+    /**
+     * An inline write took `ms`. One counts for at most five budgets: a single stall (a
+     * checkpoint's flush) sends the next writes to the pool until a probe or two, not hundreds.
+     */
     took(ms: number): void {
-      average = average * 0.8 + ms * 0.2;
+      average = average * 0.8 + Math.min(ms, 5 * budgetMs) * 0.2;
     },
   };
 }

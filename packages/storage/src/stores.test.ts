@@ -373,35 +373,28 @@ describe("local store", () => {
 
   it("when inline writes become slow, then small files go through the thread pool, probed now and then, and come back inline once the disk is fast", () => {
     const gate = inlineWriteGate(0.2, 4);
-    for (let i = 0; i < 10; i++) {
-      expect(gate.inline()).toBe(true);
-      gate.took(0.02);
-    }
-    // A disk that takes 1.5 ms to create a file: a few such writes and the event loop stops paying.
-    let inlineWrites = 0;
-    while (gate.inline()) {
-      gate.took(1.5);
-      inlineWrites++;
-    }
-    expect(inlineWrites).toBeGreaterThan(0);
-    expect(inlineWrites).toBeLessThan(4);
-    // Off the event loop: one write in four is a probe (the first three are not).
-    expect([gate.inline(), gate.inline(), gate.inline()]).toEqual([false, false, true]);
-    // The probes find the disk fast again: every write is inline once their average is back
-    // within the budget (ten probes here, forty writes).
-    gate.took(0.02);
-    let calls = 0;
-    let inARow = 0;
-    while (inARow < 8 && calls < 1_000) {
-      calls++;
-      if (gate.inline()) {
-        gate.took(0.02);
-        inARow++;
-      } else inARow = 0;
-    }
-    expect(inARow).toBe(8);
-    expect(calls).toBeGreaterThan(8);
-    expect(calls).toBeLessThan(60);
+    // Written inline: the method used and the write's duration on the disk of the moment.
+    const write = (ms: number) => {
+      const inline = gate.inline();
+      if (inline) gate.took(ms);
+      return inline;
+    };
+    expect(Array.from({ length: 10 }, () => write(0.02))).not.toContain(false);
+    // A disk that takes 1.5 ms to create a file: after the first such write, only probes (one in
+    // four) are inline, and they keep finding it slow.
+    expect(write(1.5)).toBe(true);
+    const slow = Array.from({ length: 40 }, () => write(1.5));
+    expect(slow.filter(Boolean)).toHaveLength(10);
+    expect(slow.slice(0, 4)).toEqual([false, false, false, true]);
+    // Fast again: the probes bring the average down (a disk slow for long takes eight of them),
+    // then every write is inline.
+    const recovering = Array.from({ length: 40 }, () => write(0.02));
+    expect(recovering.lastIndexOf(false)).toBeGreaterThan(20);
+    expect(recovering.slice(recovering.lastIndexOf(false) + 1).length).toBeGreaterThan(4);
+    // A single stall of 30 ms counts as five budgets: the pool until the next probe, not longer.
+    expect(write(30)).toBe(true);
+    const after = Array.from({ length: 8 }, () => write(0.02));
+    expect(after).toEqual([false, false, false, true, true, true, true, true]);
   });
 
   it("when a run is canceled before its small output is written, then the put rejects with the reason and no file appears", async () => {
