@@ -51,15 +51,15 @@ const LOCAL_FILESYSTEMS = new Set([
  * directories): written inline, that time is the event loop's, and every lease renewal, cancel
  * and handover of the worker waits behind it. Off the event loop, a slow open costs a pool thread.
  */
-export const INLINE_WRITE_BUDGET_MS = 0.2;
+const INLINE_WRITE_BUDGET_MS = 0.2;
 /** While writes are too slow to make inline, one in this many still is: it tells when the disk is fast again. */
-export const INLINE_WRITE_PROBE_EVERY = 64;
+const INLINE_WRITE_PROBE_EVERY = 64;
 
 /**
  * Decides, write by write, whether a small file is written inline: yes while the recent inline
  * writes (a moving average of their system CPU) stayed within INLINE_WRITE_BUDGET_MS; else through
- * the thread pool, but for one probe in INLINE_WRITE_PROBE_EVERY, whose duration keeps the
- * average current.
+ * the thread pool, but for one probe in INLINE_WRITE_PROBE_EVERY, whose cost keeps the average
+ * current.
  */
 export function inlineWriteGate(budgetMs = INLINE_WRITE_BUDGET_MS, probeEvery = INLINE_WRITE_PROBE_EVERY) {
   let average = 0;
