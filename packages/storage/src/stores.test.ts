@@ -371,7 +371,7 @@ describe("local store", () => {
     expect(writesInline(BigInt(0xef53))).toBe(true);
   });
 
-  it("when inline writes become slow, then small files go through the thread pool, probed now and then, and come back inline once the disk is fast", () => {
+  it("when inline writes become slow, then small files go through the thread pool, probed now and then (never while the pool writes), and come back inline once the disk is fast", async () => {
     const gate = inlineWriteGate(0.2, 4);
     // Written inline: the method used and the write's duration on the disk of the moment.
     const write = (ms: number) => {
@@ -395,6 +395,15 @@ describe("local store", () => {
     expect(write(30)).toBe(true);
     const after = Array.from({ length: 8 }, () => write(0.02));
     expect(after).toEqual([false, false, false, true, true, true, true, true]);
+    // Slow again, while a write runs on the pool: no probe (the pool's system time would count
+    // as the probe's), and an inline write then is not weighed; the probe comes once it is done.
+    write(30);
+    let done!: () => void;
+    const pooled = gate.pooled(() => new Promise<void>((resolve) => (done = resolve)));
+    expect(Array.from({ length: 8 }, () => write(0.02))).toEqual(Array(8).fill(false));
+    done();
+    await pooled;
+    expect(write(0.02)).toBe(true);
   });
 
   it("when a run is canceled before its small output is written, then the put rejects with the reason and no file appears", async () => {
