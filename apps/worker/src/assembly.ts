@@ -167,6 +167,25 @@ async function beginOnServer(
   return given ? runner.begin({ runId, input: given, settings, slot }) : false;
 }
 
+/** Outputs a Cog prediction reports while it runs, stored and recorded as the run's progress. */
+function cogProgressOf(
+  { config, db, logger }: Pick<WorkerDeps, "config" | "db" | "logger">,
+  storage: ReturnType<typeof runOutputs>,
+  record: ReturnType<typeof createProgressRecorder>["record"],
+) {
+  return cogProgressOutputs({
+    storage,
+    basisOf: (runId) => runOutputBasis(sqlPool(db), runId),
+    record,
+    limits: {
+      allowPrivateOutputs: config.WEBHOOK_ALLOW_PRIVATE_URLS,
+      maxOutputBytes: config.OUTPUT_MAX_BYTES,
+      publicBaseUrl: config.PUBLIC_BASE_URL,
+    },
+    logger,
+  });
+}
+
 /**
  * The worker process's parts, wired from its configuration (as assembleApi wires the API's): the
  * queues, the run lifecycle and scheduler (wired as the API wires them), the dispatcher, the
@@ -194,6 +213,11 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
   const { modelOf, runnerOf, fileInputs } = modelLookups(db, config, store, secretsKey);
   const blocklist = loadBlocklist(config);
   const metrics = workerMetrics(queues, scheduler, db);
+  /** Stops the work begin() sent for a run that needs no execution (or did not get its slot). */
+  const abandon = async (pool: string, runId: string, slot?: string) => {
+    const settings = await runnerOf(pool);
+    if (settings) await runners.for(settings).abandon?.({ runId, settings, slot });
+  };
   const dispatcher = workerDispatcher({
     scheduler,
     leased: queues.leased,
@@ -207,7 +231,10 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
         return local.accepting() && settings !== null && traitsOf(settings).executesWhereLeased;
       },
       launch: (dispatched, begun) => local.launch(dispatched, begun),
+      accepting: () => local.accepting(),
     },
+    withdraw: ({ runId, pool, slot }) => abandon(pool, runId, slot),
+    stallMs: Math.floor(Math.min(config.SCHEDULER_LEASE_MS, config.RUN_LOCK_MS) / 4),
     handedOver: (pool, seconds) => metrics.slotHandover.observe({ model: pool }, seconds),
   });
   const progress = createProgressRecorder({ db, recordEvents: transport.recordEvents, logger });
@@ -223,17 +250,7 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
     threads,
   );
   const storage = runOutputs(store, config.PUBLIC_BASE_URL, secretsKey);
-  const cogProgress = cogProgressOutputs({
-    storage,
-    basisOf: (runId) => runOutputBasis(sqlPool(db), runId),
-    record: progress.record,
-    limits: {
-      allowPrivateOutputs: config.WEBHOOK_ALLOW_PRIVATE_URLS,
-      maxOutputBytes: config.OUTPUT_MAX_BYTES,
-      publicBaseUrl: config.PUBLIC_BASE_URL,
-    },
-    logger,
-  });
+  const cogProgress = cogProgressOf({ config, db, logger }, storage, progress.record);
   const tracing = startTracing(config, "worker");
   // Runs ended here, for the batch feeder (housekeeping) to refill their places at once.
   const runEnds = { listener: undefined as ((modelId: string) => void) | undefined };
@@ -254,10 +271,7 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
     weights: (id: string) => readWeightsFile({ db, store }, id),
     fileFieldsOf: async (id: string) => (await modelOf(id))?.fileFields.map((f) => f.name) ?? [],
     slots: dispatcher,
-    abandon: async (pool, runId, slot) => {
-      const settings = await runnerOf(pool);
-      if (settings) await runners.for(settings).abandon?.({ runId, settings, slot });
-    },
+    abandon,
     metrics,
   };
   const local = localRuns({

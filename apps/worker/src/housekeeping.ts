@@ -64,6 +64,7 @@ export function startHousekeeping({ config, db, redis, logger }: WorkerDeps, par
     everyMs: config.POOL_MONITOR_INTERVAL_MS,
     catalogueTtlMs: config.CATALOGUE_CACHE_TTL_MS,
     secretsKey: parts.secretsKey,
+    nextRunMaxHoldMs: config.SCHEDULER_NEXT_RUN_MAX_HOLD_MS,
   });
 
   const expireOutputs = periodic("output expiry", async () => {

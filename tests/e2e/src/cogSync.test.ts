@@ -85,6 +85,33 @@ describe("Cog runner with synchronous predictions", () => {
     expect(cog.predictions.get(runId)!.events).toEqual(["output", "logs"]);
   });
 
+  it("when a backlog drains through short predictions, then each server keeps its next run, sent as the one before ends: every run completed once, charged once, no server ever busy", async () => {
+    const servers = [
+      await fakeCog({ behaviour: { delayMs: 30 } }),
+      await fakeCog({ behaviour: { delayMs: 30 } }),
+    ];
+    await syncModel("sync/backlog", servers);
+    const ids = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => create("sync/backlog", { prompt: `item ${i}` })),
+    );
+    // Once ten runs ended (the pool's runs are known to be short), the slots hold their next runs.
+    await waitFor(async () => (await inRedis((scheduler) => scheduler.stats("sync/backlog"))).nextRuns > 0, {
+      what: "a slot holding its next run",
+      intervalMs: 10,
+    });
+    for (const id of ids)
+      expect(await until(id, ["COMPLETED", "FAILED"])).toMatchObject({ status: "COMPLETED" });
+    const sent = servers.flatMap((s) => s.puts.map((p) => p.id)).sort();
+    expect(sent).toEqual([...ids].sort());
+    expect(servers.map((s) => s.conflicts)).toEqual([0, 0]);
+    for (const id of ids) expect(await charges(id)).toBe(1);
+    expect(await inRedis((scheduler) => scheduler.stats("sync/backlog"))).toMatchObject({
+      leased: 0,
+      queued: 0,
+      nextRuns: 0,
+    });
+  });
+
   it("when the model fails, then the run is FAILED with Cog's words, charged 0", async () => {
     const broken = await fakeCog({ behaviour: { delayMs: 20, fail: "CUDA out of memory" } });
     await syncModel("sync/broken", [broken]);
@@ -126,6 +153,40 @@ describe("Cog runner with synchronous predictions", () => {
     await client.runs.cancel(runId);
     expect(await until(runId, ["CANCELED"])).toMatchObject({ tokens_charged: 5 });
     expect((await fetch(images[0]!)).status).toBe(200);
+  });
+
+  it("when the worker holding servers' next runs is killed mid-backlog, then their leases lapse and another worker completes every run once, charged once", async () => {
+    const servers = [
+      await fakeCog({ behaviour: { delayMs: 80 } }),
+      await fakeCog({ behaviour: { delayMs: 80 } }),
+    ];
+    await syncModel("sync/killed-next", servers);
+    const env = {
+      ...workerEnv((callbackPort = await freePort())),
+      SWEEP_INTERVAL_MS: "300",
+      SCHEDULER_LEASE_MS: "3000",
+    };
+    await stopApps(worker);
+    const doomed = await service.startWorker(env);
+    const ids = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => create("sync/killed-next", { prompt: `item ${i}` })),
+    );
+    await waitFor(
+      async () => (await inRedis((scheduler) => scheduler.stats("sync/killed-next"))).nextRuns > 0,
+      { what: "a slot holding its next run", intervalMs: 10 },
+    );
+    doomed.child.kill("SIGKILL");
+    await doomed.exited;
+    worker = await service.startWorker(env);
+    for (const id of ids)
+      expect(await until(id, ["COMPLETED", "FAILED"])).toMatchObject({ status: "COMPLETED" });
+    for (const id of ids) expect(await charges(id)).toBe(1);
+    expect(servers.map((s) => s.conflicts)).toEqual([0, 0]);
+    expect(await inRedis((scheduler) => scheduler.stats("sync/killed-next"))).toMatchObject({
+      leased: 0,
+      queued: 0,
+      nextRuns: 0,
+    });
   });
 
   /**

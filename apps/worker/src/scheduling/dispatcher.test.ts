@@ -30,9 +30,9 @@ describe("worker dispatcher", () => {
     const real = redisScheduler(redis, prefix, { leaseMs: 60_000, defaultLimit: 100 });
     scheduler = {
       ...real,
-      release: async (ids) => {
+      handOver: async (ids, opts) => {
         releases.push([...ids]);
-        return real.release(ids);
+        return real.handOver(ids, opts);
       },
     };
   });
@@ -94,6 +94,7 @@ describe("worker dispatcher", () => {
       here: {
         wants: async (d) => d.pool === "d/here",
         launch: (dispatched) => void started.push(...dispatched.map((d) => d.runId)),
+        accepting: () => true,
       },
     });
     try {
@@ -103,6 +104,118 @@ describe("worker dispatcher", () => {
       expect(started).toEqual([here.runId]);
       expect(await leased.getJob(here.runId)).toBeUndefined();
       expect((await leased.getJob(elsewhere.runId))?.data).toMatchObject({ runId: elsewhere.runId });
+    } finally {
+      dispatcher.close();
+    }
+  });
+
+  /** A pool of one slot whose runs are known to be short (ten ended at once), and three runs waiting. */
+  async function shortPool(pool: string) {
+    const slot = `http://gpu-${pool}:8000#0`;
+    await scheduler.setSlots(pool, [slot], 0, 250);
+    let at = Date.now();
+    const waiting = (account: string) => ({
+      runId: newId("run"),
+      pool,
+      accountId: account,
+      createdAt: new Date(++at),
+      priority: "normal" as const,
+      weight: 1,
+      maxConcurrentRuns: null,
+      keyId: "key_d",
+      keyMaxConcurrentRuns: null,
+      input: JSON.stringify({ prompt: "hi" }),
+    });
+    for (let i = 0; i < 10; i++) {
+      const [leased] = await scheduler.enqueue([waiting("acct_history")]);
+      await scheduler.release([leased!.runId]);
+    }
+    const runs = [waiting("acct_d"), waiting("acct_d"), waiting("acct_d")];
+    const [first] = await scheduler.enqueue(runs);
+    return { first: first!, ids: runs.map((r) => r.runId) };
+  }
+
+  /** A dispatcher that executes every run here, recording what it sends and starts, in order. */
+  function executingHere(extra: { stallMs?: number; withdrawn?: string[] } = {}) {
+    const events: string[] = [];
+    const started: string[] = [];
+    const dispatcher = workerDispatcher({
+      scheduler: {
+        ...scheduler,
+        handOver: async (ids, opts) => {
+          events.push(`release ${ids.join(",")} claiming ${(opts?.claimed ?? []).join(",")}`);
+          return scheduler.handOver(ids, opts);
+        },
+      },
+      leased,
+      logger,
+      leaseMs: 60_000,
+      stallMs: extra.stallMs,
+      begin: async (d) => {
+        events.push(`begin ${d.runId}`);
+        return true;
+      },
+      here: {
+        wants: async () => true,
+        launch: (dispatched) => void started.push(...dispatched.map((d) => d.runId)),
+        accepting: () => true,
+      },
+      withdraw: async (d) => void extra.withdrawn?.push(d.runId),
+    });
+    return { dispatcher, events, started };
+  }
+
+  it("when a run executing here ends, then its slot's next run is sent before the release leaves for Redis, claimed by it, and starts here", async () => {
+    const { first, ids } = await shortPool("d/next");
+    const { dispatcher, events, started } = executingHere();
+    try {
+      await dispatcher.launch([first]);
+      await dispatcher.release(ids[0]!);
+      // The release gave this worker the slot's run and the run after it.
+      expect(started).toEqual([ids[0], ids[1]]);
+      events.length = 0;
+      await dispatcher.release(ids[1]!);
+      expect(events).toEqual([`begin ${ids[2]}`, `release ${ids[1]} claiming ${ids[2]}`]);
+      expect(started).toEqual(ids);
+      expect((await scheduler.states([ids[2]!])).get(ids[2]!)).toMatchObject({ waiting: false });
+      await dispatcher.release(ids[2]!);
+    } finally {
+      dispatcher.close();
+    }
+  });
+
+  it("when the event loop was blocked past the stall limit, then the next run is not sent from here first: the release answers it as any run leased", async () => {
+    const { first, ids } = await shortPool("d/stall");
+    const { dispatcher, events, started } = executingHere({ stallMs: 100 });
+    try {
+      await dispatcher.launch([first]);
+      await dispatcher.release(ids[0]!);
+      const until = Date.now() + 300;
+      while (Date.now() < until); // a stall (another worker could have taken its run over)
+      events.length = 0;
+      await dispatcher.release(ids[1]!);
+      expect(events).toEqual([`release ${ids[1]} claiming `, `begin ${ids[2]}`]);
+      expect(started).toEqual(ids);
+      await dispatcher.release(ids[2]!);
+    } finally {
+      dispatcher.close();
+    }
+  });
+
+  it("when another process freed the slot first, then the claim is refused and the work sent for the next run is withdrawn, not started", async () => {
+    const { first, ids } = await shortPool("d/refused");
+    const withdrawn: string[] = [];
+    const { dispatcher, started } = executingHere({ withdrawn });
+    try {
+      await dispatcher.launch([first]);
+      await dispatcher.release(ids[0]!);
+      // The sweeper (or a worker that took the run over) gives the slot back: the next run is
+      // answered to it, as any run leased.
+      expect((await scheduler.release([ids[1]!])).map((d) => d.runId)).toEqual([ids[2]]);
+      await dispatcher.release(ids[1]!);
+      expect(withdrawn).toEqual([ids[2]]);
+      expect(started).toEqual([ids[0], ids[1]]);
+      await scheduler.release([ids[2]!]);
     } finally {
       dispatcher.close();
     }

@@ -1,6 +1,7 @@
 import { groupCommit } from "@svc/core";
-import type { Logger } from "@svc/logger";
-import { launchRuns, type Dispatched, type LeasedRunsQueue, type Scheduler } from "@svc/queue";
+import type { Dispatched, Scheduler } from "@svc/queue";
+import { runLauncher, type LaunchDeps } from "./launch.js";
+import { nextRunsHeldHere, type Claim } from "./nextRuns.js";
 
 export interface WorkerDispatcher {
   /** A leased run this worker executes: its lease is renewed until it is released. */
@@ -20,18 +21,19 @@ export interface WorkerDispatcher {
    * here when their kind is (executesWhereLeased), else by their jobs.
    */
   launch(dispatched: Dispatched[]): Promise<void>;
-  /** Sets a pool's slots (the monitor's view of its capacity) and fills any that are free. */
-  setSlots(pool: string, slots: readonly string[], warmWeights?: number): Promise<void>;
+  /**
+   * Sets a pool's slots (the monitor's view of its capacity) and fills any that are free;
+   * `nextHeldMs`: the longest mean hold under which its slots keep a next run (0: never).
+   */
+  setSlots(pool: string, slots: readonly string[], warmWeights?: number, nextHeldMs?: number): Promise<void>;
   /** Gives back lapsed leases and fills the pools (and every pool with room). */
   tick(pools?: readonly string[]): Promise<void>;
-  relocate: Scheduler["relocate"];
+  /**
+   * Moves a run executing here to a free slot on a server not in `avoid` (null when none is free);
+   * the run that takes its old slot (that slot's next run) starts from here.
+   */
+  relocate(runId: string, avoid: readonly string[]): Promise<string | null>;
   close(): void;
-}
-
-/** The dispatched runs `wants` says yes to (false when it fails: the run goes the usual way). */
-async function pick(dispatched: Dispatched[], wants: (d: Dispatched) => Promise<boolean>) {
-  const picked = await Promise.all(dispatched.map((d) => wants(d).catch(() => false)));
-  return dispatched.filter((_, i) => picked[i]);
 }
 
 /**
@@ -42,78 +44,31 @@ async function pick(dispatched: Dispatched[], wants: (d: Dispatched) => Promise<
  * Leases of the runs executing here are renewed every third of SCHEDULER_LEASE_MS; a crashed
  * worker's leases lapse, and a timer set to the next expiry gives their slots back on time.
  */
-export function workerDispatcher(deps: {
-  scheduler: Scheduler;
-  leased: LeasedRunsQueue;
-  logger: Logger;
-  leaseMs: number;
-  /**
-   * Sends a leased run's work to its slot at once (true when sent); its execution then only
-   * continues it (`here`: in this process; else in whichever worker takes its job).
-   */
-  begin?(dispatched: Dispatched, here: boolean): Promise<boolean>;
-  /**
-   * Runs this worker executes itself as soon as they are leased (core's executesWhereLeased), when
-   * it still takes work: `wants` picks them, `launch` starts them (runs/localRuns.ts).
-   */
-  here?: {
-    wants(dispatched: Dispatched): Promise<boolean>;
-    /** `begun`: each run's begin, sent meanwhile (its execution continues it). */
-    launch(dispatched: Dispatched[], begun: ReadonlyMap<string, Promise<boolean>>): void;
-  };
-  /**
-   * A slot released here went to the next waiting run, whose work reached the slot's server
-   * `seconds` after the release began: this control plane's part of a server's idle gap.
-   */
-  handedOver?(pool: string, seconds: number): void;
-}): WorkerDispatcher {
+export function workerDispatcher(
+  deps: LaunchDeps & {
+    scheduler: Scheduler;
+    leaseMs: number;
+    /** Stops the work sent for a claimed next run that did not get its slot (Runner.abandon). */
+    withdraw?(dispatched: Dispatched): Promise<void>;
+    /**
+     * An event loop blocked this long (ms) drops the next runs held here: a run taken over by
+     * another worker meanwhile (RUN_LOCK_MS) must not have its slot's next run sent from here too.
+     */
+    stallMs?: number;
+  },
+): WorkerDispatcher {
   const { scheduler, logger } = deps;
   const held = new Set<string>();
-  /** `released`: when the release that freed these slots began (none for a tick or new slots). */
-  const launch = async (dispatched: Dispatched[], released?: number) => {
-    if (!dispatched.length) return;
-    const since = released ?? performance.now();
-    const leased = performance.now();
-    const here = deps.here ? await pick(dispatched, deps.here.wants) : [];
-    const elsewhere = here.length ? dispatched.filter((d) => !here.includes(d)) : dispatched;
-    const begun = new Set<string>();
-    if (deps.begin)
-      await Promise.all(
-        elsewhere.map(async (d) => {
-          if (!(await deps.begin!(d, false).catch(() => false))) return;
-          begun.add(d.runId);
-          if (released !== undefined) deps.handedOver?.(d.pool, (performance.now() - released) / 1000);
-        }),
-      );
-    await Promise.all([launchRuns(deps.leased, elsewhere, begun), here.length && launchHere(here, released)]);
-    const launched = performance.now();
-    for (const d of dispatched)
-      logger.debug("run dispatched", {
-        run_id: d.runId,
-        slot: d.slot,
-        model_id: d.pool,
-        at: performance.timeOrigin + launched,
-        lease_ms: +(leased - since).toFixed(2),
-        enqueue_ms: +(launched - leased).toFixed(2),
-      });
-  };
-  /**
-   * Runs executed here: their work leaves for the slot at once (begin), then their executions start
-   * (their starts recorded meanwhile) and continue it.
-   */
-  const launchHere = async (here: Dispatched[], released?: number) => {
-    const begun = new Map(
-      here.map((d) => {
-        const sent = deps.begin ? deps.begin(d, true).catch(() => false) : Promise.resolve(false);
-        if (released !== undefined)
-          void sent.then((yes) => yes && deps.handedOver?.(d.pool, (performance.now() - released) / 1000));
-        return [d.runId, sent] as const;
-      }),
-    );
-    // The requests leave before the executions start (their JavaScript would delay them).
-    await Promise.all(begun.values());
-    deps.here!.launch(here, begun);
-  };
+  const next = nextRunsHeldHere({
+    held,
+    stallMs: deps.stallMs ?? Math.max(250, Math.floor(deps.leaseMs / 4)),
+    logger,
+    accepting: () => deps.here?.accepting() ?? false,
+    begin: deps.begin,
+    withdraw: deps.withdraw,
+    handedOver: deps.handedOver,
+  });
+  const launch = runLauncher({ ...deps, next });
   let expiryTimer: NodeJS.Timeout | undefined;
   let expiryAt = Infinity;
   const tick = async (pools: readonly string[] = []) => {
@@ -134,10 +89,31 @@ export function workerDispatcher(deps: {
   // script (one purge, one fill) for however many predictions ended meanwhile.
   // The next call goes as soon as this one's script has answered; launching the runs it leased
   // (their work to the servers, their jobs) goes on meanwhile, and each caller waits for it.
-  const releases = groupCommit<{ runId: string; at: number }, Promise<void>>({
+  const releases = groupCommit<{ runId: string; at: number; claim?: Claim }, Promise<void>>({
     async apply(items) {
-      const dispatched = await scheduler.release(items.map((i) => i.runId));
-      const launched = launch(dispatched, Math.min(...items.map((i) => i.at)));
+      const claims = items.flatMap((i) => (i.claim ? [i.claim] : []));
+      const answer = await scheduler
+        .handOver(
+          items.map((i) => i.runId),
+          {
+            keepNext: deps.here?.accepting() ?? false,
+            claimed: claims.map((c) => c.next.runId),
+          },
+        )
+        .catch((error: unknown) => {
+          // Their slots' runs hold them still: the work sent is withdrawn (their predecessors'
+          // leases lapse, and the next runs are sent again then).
+          for (const c of claims) next.withdraw(c);
+          throw error;
+        });
+      const rejected = new Set(answer.rejected);
+      for (const c of claims) if (rejected.has(c.next.runId)) next.withdraw(c);
+      const launched = launch(
+        answer.dispatched,
+        Math.min(...items.map((i) => i.at)),
+        claims.filter((c) => !rejected.has(c.next.runId)),
+        answer.next,
+      );
       return items.map(() => launched);
     },
     // A slot freed while nothing is on its way goes back at once: waiting for company would add
@@ -155,24 +131,35 @@ export function workerDispatcher(deps: {
   );
   const release = async (runId: string) => {
     held.delete(runId);
-    await await releases.submit({ runId, at: performance.now() });
+    await await releases.submit({ runId, at: performance.now(), claim: next.claim(runId) });
   };
   return {
     hold: (runId) => void held.add(runId),
-    forget: (runId) => void held.delete(runId),
+    forget(runId) {
+      held.delete(runId);
+      next.forget(runId);
+    },
     release,
     launch: (dispatched) => launch(dispatched),
     async releaseHeld(runId) {
       if (held.has(runId)) await release(runId);
     },
-    async setSlots(pool, slots, warmWeights) {
-      await launch(await scheduler.setSlots(pool, slots, warmWeights));
+    async setSlots(pool, slots, warmWeights, nextHeldMs) {
+      await launch(await scheduler.setSlots(pool, slots, warmWeights, nextHeldMs));
     },
     tick,
-    relocate: scheduler.relocate,
+    async relocate(runId, avoid) {
+      const moved = await scheduler.relocate(runId, avoid);
+      if (!moved) return null;
+      // The old slot's next run took it: it starts from here, as any run leased.
+      next.forget(runId);
+      await launch(moved.dispatched);
+      return moved.slot;
+    },
     close() {
       clearInterval(renewal);
       clearTimeout(expiryTimer);
+      next.close();
     },
   };
 }

@@ -1,4 +1,4 @@
-import { poolOf, poolSlots, runnerSchema, type PoolSpec, type RunnerSettings } from "@svc/core";
+import { poolOf, poolSlots, runnerSchema, traitsOf, type PoolSpec, type RunnerSettings } from "@svc/core";
 import { serverUp } from "@svc/runners";
 import { modelRunners, type Db } from "@svc/db";
 import type { Logger } from "@svc/logger";
@@ -31,6 +31,8 @@ export function startPoolMonitor(deps: {
   catalogueTtlMs: number;
   /** Opens model servers' sealed API keys, for health checks that need them. */
   secretsKey?: Buffer;
+  /** SCHEDULER_NEXT_RUN_MAX_HOLD_MS: for servers whose runs execute where leased. */
+  nextRunMaxHoldMs?: number;
 }): PoolMonitor {
   const { scheduler, logger } = deps;
   let pools: { id: string; spec: NonNullable<PoolSpec>; settings: RunnerSettings }[] = [];
@@ -87,6 +89,9 @@ export function startPoolMonitor(deps: {
         0,
       ),
       spec.warmWeights,
+      // A slot's next run is sent by the worker holding the slot's current run: only where that
+      // worker executes it (the answer comes back on its request).
+      traitsOf(settings).executesWhereLeased ? (deps.nextRunMaxHoldMs ?? 0) : 0,
     );
   }
 

@@ -21,6 +21,10 @@ export const workerEnvSchema = serviceEnvSchema.extend({
     int(50, 60_000).default(500),
     "How often a worker looks at the models' capacity pools (servers' health checks happen once per server per its health_interval_ms across all workers; render threads follow the live workers) and gives back leases whose worker died.",
   ),
+  SCHEDULER_NEXT_RUN_MAX_HOLD_MS: doc(
+    int(0, 60_000).default(250),
+    "On a model server whose answer comes back on the request that sends the work (synchronous Cog, OpenAI-style, ComfyUI) and whose runs hold a place this long or less on average (ms), each place keeps its next waiting run at hand, sent the moment the current one ends, without asking Redis first. A run arriving later may then wait up to one such run longer for a place. 0 turns it off.",
+  ),
   RUN_LOCK_MS: doc(
     int(500, 600_000).default(30_000),
     "A run whose worker stops renewing its lock for this long is handed to another worker. Keep it equal on every worker.",

@@ -38,8 +38,8 @@ type Scripts = RedisClient & {
   svcSchedTick(...args: (string | number)[]): Promise<string[]>;
   svcSchedRemove(...args: (string | number)[]): Promise<number>;
   svcSchedRenew(...args: (string | number)[]): Promise<string[]>;
-  svcSchedStats(...args: string[]): Promise<[number, number, number, string, string[], string[]]>;
-  svcSchedRelocate(...args: (string | number)[]): Promise<string | null>;
+  svcSchedStats(...args: string[]): Promise<[number, number, number, string, string[], string[], number]>;
+  svcSchedRelocate(...args: (string | number)[]): Promise<string[] | null>;
 };
 
 function scripts(redis: RedisClient, policyLua: string): Scripts {
@@ -96,6 +96,8 @@ export interface PoolStats {
   busySince: number[];
   /** How long the last runs that gave their slot back held it (ms), newest first. */
   held: number[];
+  /** Slots holding their next run (state.lua nextRuns): it waits, counted in `queued`. */
+  nextRuns: number;
 }
 
 export interface SchedulerSettings {
@@ -125,17 +127,33 @@ export interface WarmStats {
 /** The length of the shas the scheduler keeps (64 bits of sha256: no collision among a catalogue's weights). */
 const WARM_KEY_LENGTH = 16;
 
-const quads = (flat: string[]): Dispatched[] => {
-  const out: Dispatched[] = [];
-  for (let i = 0; i + 3 < flat.length; i += 4)
-    out.push({
+/** A script's answer: (run, slot, pool, input or '', kind) quints, kind 'n' for a slot's next run. */
+function answer(flat: string[]): { dispatched: Dispatched[]; next: Dispatched[] } {
+  const dispatched: Dispatched[] = [];
+  const next: Dispatched[] = [];
+  for (let i = 0; i + 4 < flat.length; i += 5)
+    (flat[i + 4] === "n" ? next : dispatched).push({
       runId: flat[i]!,
       slot: flat[i + 1]!,
       pool: flat[i + 2]!,
       ...(flat[i + 3] && { input: flat[i + 3] }),
     });
-  return out;
-};
+  return { dispatched, next };
+}
+const leased = (flat: string[]) => answer(flat).dispatched;
+
+/** What a release answers (scheduler.release). */
+export interface Released {
+  /** Runs leased a slot now: the caller sends their work and launches them. */
+  dispatched: Dispatched[];
+  /**
+   * Slots' next runs (only to a caller that keeps them): each is leased the slot of the run this
+   * answer gave the caller on it, and goes there when that run releases the slot, as a claim.
+   */
+  next: Dispatched[];
+  /** Claimed next runs that did not get their slot (their lease lapsed): their work is withdrawn. */
+  rejected: string[];
+}
 
 /** A waiting run as the enqueue script reads it (short keys: one JSON argument per batch). */
 const waitingRunPayload = (run: WaitingRun) => ({
@@ -182,13 +200,14 @@ const accountPayload = (a: AccountLimits) => ({
   k: a.keys.map((k) => ({ k: k.keyId, c: k.maxConcurrentRuns })),
 });
 
-function poolStats([capacity, leased, queued, oldest, since, held]: [
+function poolStats([capacity, leased, queued, oldest, since, held, nextRuns]: [
   number,
   number,
   number,
   string,
   string[],
   string[],
+  number,
 ]): PoolStats {
   return {
     capacity: Number(capacity),
@@ -197,15 +216,22 @@ function poolStats([capacity, leased, queued, oldest, since, held]: [
     oldestQueuedAt: oldest ? new Date(Number(oldest)) : null,
     busySince: since.map(Number).filter(Number.isFinite),
     held: held.map(Number).filter(Number.isFinite),
+    nextRuns: Number(nextRuns ?? 0),
   };
 }
 
-/** A run's place from its waiting entry and its lease (slot and time, tab-separated). */
-const runState = (waiting: string | null, lease: string | null) => ({
-  waiting: waiting !== null,
-  slot: lease ? lease.split("\t")[LEASE_FIELDS.slot]! : null,
-  leasedAt: lease ? Number(lease.split("\t")[LEASE_FIELDS.leasedAt]) : null,
-});
+/**
+ * A run's place from its waiting entry and its lease (slot and time, tab-separated). A slot's next
+ * run has both: it waits (for the slot's current run), and its lease is not yet the slot's.
+ */
+const runState = (waiting: string | null, lease: string | null) => {
+  const slotted = lease !== null && waiting === null;
+  return {
+    waiting: waiting !== null,
+    slot: slotted ? lease.split("\t")[LEASE_FIELDS.slot]! : null,
+    leasedAt: slotted ? Number(lease.split("\t")[LEASE_FIELDS.leasedAt]) : null,
+  };
+};
 
 export type Scheduler = ReturnType<typeof redisScheduler>;
 
@@ -220,37 +246,65 @@ export function redisScheduler(
   const policy = policyOf(redis, P);
   const r = scripts(redis, policy.lua);
   const head = () => [P, P, settings.leaseMs, settings.defaultLimit, settings.warmWaitMs ?? -1] as const;
+  /**
+   * Frees the runs' slots (idempotent) and dispatches into them; a slot's next run takes it at
+   * once. `keepNext`: the caller executes the runs it is leased itself, so each slot this call
+   * gives it may get a next run (`next`); `claimed`: next runs it already sent to the slots being
+   * freed.
+   */
+  async function handOver(
+    runIds: readonly string[],
+    opts: { keepNext?: boolean; claimed?: readonly string[] } = {},
+  ): Promise<Released> {
+    const claimed = opts.claimed ?? [];
+    if (!runIds.length && !claimed.length) return { dispatched: [], next: [], rejected: [] };
+    const flat = await r.svcSchedRelease(
+      ...head(),
+      opts.keepNext ? "1" : "0",
+      runIds.length,
+      ...runIds,
+      ...claimed,
+    );
+    const rejected = flat.pop();
+    return { ...answer(flat), rejected: rejected ? rejected.split("\t") : [] };
+  }
   return {
     /** Adds runs to their pools' queues and dispatches; the runs (of any pool) that got a slot. */
     async enqueue(runs: readonly WaitingRun[]): Promise<Dispatched[]> {
       if (!runs.length) return [];
-      return quads(await r.svcSchedEnqueue(...head(), JSON.stringify(runs.map(waitingRunPayload))));
+      return leased(await r.svcSchedEnqueue(...head(), JSON.stringify(runs.map(waitingRunPayload))));
     },
-    /** Frees the runs' slots (idempotent) and dispatches into them. */
+    /** Frees the runs' slots (idempotent) and dispatches into them; the runs leased. */
     async release(runIds: readonly string[]): Promise<Dispatched[]> {
-      if (!runIds.length) return [];
-      return quads(await r.svcSchedRelease(...head(), ...runIds));
+      return (await handOver(runIds)).dispatched;
     },
+    handOver,
     /**
      * An account's weight and limit, and its keys' limits, as the database has them now, for
      * accounts with runs waiting in `pools`; dispatches what a higher limit or weight allows at once.
      */
     async refreshAccounts(accounts: readonly AccountLimits[]): Promise<Dispatched[]> {
       if (!accounts.length) return [];
-      return quads(await r.svcSchedAccounts(...head(), JSON.stringify(accounts.map(accountPayload))));
+      return leased(await r.svcSchedAccounts(...head(), JSON.stringify(accounts.map(accountPayload))));
     },
     /**
-     * Sets a pool's slots (its capacity now) and how many weights each of its servers keeps
-     * loaded (0: its runs load none), and dispatches into any slots that are free.
+     * Sets a pool's slots (its capacity now), how many weights each of its servers keeps loaded
+     * (0: its runs load none) and the longest mean hold (ms) under which its slots keep a next
+     * run (0: never), and dispatches into any slots that are free.
      */
-    async setSlots(pool: string, slots: readonly string[], warmWeights = 0): Promise<Dispatched[]> {
-      return quads(await r.svcSchedSetSlots(...head(), pool, warmWeights, ...slots));
+    async setSlots(
+      pool: string,
+      slots: readonly string[],
+      warmWeights = 0,
+      nextHeldMs = 0,
+    ): Promise<Dispatched[]> {
+      return leased(await r.svcSchedSetSlots(...head(), pool, warmWeights, nextHeldMs, ...slots));
     },
     /** Gives back expired leases, fills the pools; also when the next lease expires (ms), if any. */
     async tick(pools: readonly string[]): Promise<{ dispatched: Dispatched[]; nextExpiry: number | null }> {
       const flat = await r.svcSchedTick(...head(), ...pools);
       const last = flat.pop();
-      return { dispatched: quads(flat), nextExpiry: last ? Number(last) : null };
+      return { dispatched: leased(flat), nextExpiry: last ? Number(last) : null };
     },
     /** Takes runs out of their queues (canceled while waiting); how many were waiting. */
     async remove(runIds: readonly string[]): Promise<number> {
@@ -262,9 +316,18 @@ export function redisScheduler(
       if (!runIds.length) return [];
       return r.svcSchedRenew(P, P, settings.leaseMs, ...runIds);
     },
-    /** Moves a run to a free slot on a server not in `avoid`; the slot, or null when none is free. */
-    async relocate(runId: string, avoid: readonly string[]): Promise<string | null> {
-      return r.svcSchedRelocate(...head(), runId, avoid.join("\t"));
+    /**
+     * Moves a run to a free slot on a server not in `avoid`; the slot (null when none is free) and
+     * the run that took the old one (its next run), whose work the caller sends.
+     */
+    async relocate(
+      runId: string,
+      avoid: readonly string[],
+    ): Promise<{ slot: string; dispatched: Dispatched[] } | null> {
+      const flat = await r.svcSchedRelocate(...head(), runId, avoid.join("\t"));
+      if (!flat) return null;
+      const [slot, ...rest] = flat;
+      return { slot: slot!, dispatched: leased(rest) };
     },
     /** How many runs of the pool start before a waiting run (the policy's order); null when not waiting. */
     runsBefore: (pool: string, runId: string) => policy.runsBefore(pool, runId),

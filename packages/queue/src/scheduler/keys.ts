@@ -11,8 +11,9 @@
 //   <pool>:heads   ZSET account -> created ms of its oldest run in line (the pool's oldest waiting
 //                  run in one read, however many accounts wait)
 //   <pool>:passes  HASH account -> pass it left the ring with (it rejoins no earlier)
-//   <pool>:meta    HASH vt (the pass of the last pick), queued (runs waiting), warmn (weights each server
-//                  keeps loaded), maxpassed (the longest warm routing passed over a run, ms)
+//   <pool>:meta    HASH vt (the pass of the last pick), queued (runs waiting, next runs included),
+//                  warmn (weights each server keeps loaded), maxpassed (the longest warm routing
+//                  passed over a run, ms), nextheld (the longest mean hold for next runs, ms)
 //   <pool>:slots   SET slot ids (the capacity: healthy servers x concurrency, or render threads)
 //   <pool>:busy    HASH slot -> run
 //   serving        HASH server slot -> run, across every pool: a server's places are the server's,
@@ -34,6 +35,9 @@
 //   input          HASH run -> its input (JSON), when small: handed to its dispatch
 //   lease          HASH run -> pool \t slot \t account \t leased ms \t key
 //   leases         ZSET run -> expiry ms
+//   deck           HASH slot -> its next run <TAB> created ms <TAB> lane: leased to the worker holding
+//                  the slot's current run, which sends it as soon as that run's prediction ends
+//                  (state.lua nextRuns); it keeps its waiting and input entries until then
 //   running        HASH account -> leases held (all pools)
 //   limit, weight  HASH account -> its concurrency limit and weight (written with its runs)
 //   keyrunning     HASH key -> leases held by the key's runs
@@ -56,6 +60,7 @@ const GLOBAL = [
   "serving",
   "wanted",
   "loaded",
+  "deck",
 ] as const;
 /** Keys of one pool, `<pool>:<name>`. */
 type PoolKey =

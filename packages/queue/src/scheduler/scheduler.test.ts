@@ -212,7 +212,7 @@ describe("scheduler (Redis)", () => {
     expect(await s!.relocate(onOne.runId, ["http://one"])).toBeNull();
     const onTwo = leased.find((d) => d.slot === "http://two#0")!;
     await s!.release([onTwo.runId]);
-    expect(await s!.relocate(onOne.runId, ["http://one"])).toBe("http://two#0");
+    expect(await s!.relocate(onOne.runId, ["http://one"])).toEqual({ slot: "http://two#0", dispatched: [] });
     expect(await s!.stats("m/move")).toMatchObject({ leased: 1 });
   });
 

@@ -5,6 +5,13 @@
 -- A script's own arguments start at ARGV[5].
 local now, ttl, defaultLimit = serverNow(), tonumber(ARGV[2]), tonumber(ARGV[3])
 local warmWait = tonumber(ARGV[4])
+-- What the script answers: (run, slot, pool, input or '', kind) quints, kind '' for a run leased a
+-- free slot (or given its slot by the run before it: see `promote`) and 'n' for a slot's next run.
+local out = {}
+-- Set by a release from a worker that executes its leased runs itself (release.lua): the slots
+-- whose current run this call gave that worker (slot -> pool), which may each get a next run, and
+-- the next runs it already sent to their slots (run -> true until the script promotes them).
+local keepNext, mine, claimed = false, {}, {}
 local function split(v)
   local out = {}
   for part in string.gmatch(v, '([^\t]+)') do out[#out + 1] = part end
@@ -82,6 +89,44 @@ local function unpark(key, pools)
     pools[pool] = true
   end
 end
+-- A slot's next run (issue #62): `deck` HASH slot -> run <TAB> created ms <TAB> lane. It left its
+-- lane but keeps its waiting entry and input until it gets the slot, so that it can go back in
+-- line at its place (its worker died) and a cancel while it waits still finds it.
+local function nextOf(slot)
+  local d = redis.call('HGET', K.deck, slot)
+  if not d then return nil end
+  local f = split(d)
+  return f[1], tonumber(f[2]), f[3]
+end
+-- The slot's current run let go of it: its next run takes it (it is running there already when
+-- its worker claimed it, else the caller sends it, as any run leased now).
+local function promote(run, slot)
+  redis.call('HDEL', K.deck, slot)
+  local v = redis.call('HGET', K.lease, run)
+  if not v then return end
+  local f = split(v)
+  local pool = f[1]
+  f[4] = tostring(now)
+  redis.call('HSET', K.lease, run, table.concat(f, '\t'))
+  redis.call('ZADD', K.leases, now + ttl, run)
+  redis.call('HSET', K.pool(pool, 'busy'), slot, run)
+  if serverOf(slot) then redis.call('HSET', K.serving, slot, run) end
+  redis.call('HDEL', K.waiting, run)
+  redis.call('HDEL', K.wanted, run)
+  local input = redis.call('HGET', K.input, run)
+  if input then redis.call('HDEL', K.input, run) end
+  redis.call('HINCRBY', K.pool(pool, 'meta'), 'queued', -1)
+  if keepNext then mine[slot] = pool end
+  if claimed[run] then
+    claimed[run] = nil
+  else
+    out[#out + 1] = run
+    out[#out + 1] = slot
+    out[#out + 1] = pool
+    out[#out + 1] = input or ''
+    out[#out + 1] = ''
+  end
+end
 -- held: the run gave its slot back itself (not a lapsed or moved lease): how long it held it
 -- is what the pool's next waiting runs can expect (their start estimates).
 local function release(run, pools, held)
@@ -90,27 +135,49 @@ local function release(run, pools, held)
   local f = split(v)
   local pool, slot, account, key = f[1], f[2], f[3], f[5]
   local leasedAt = tonumber(f[4])
-  if held and leasedAt then
-    redis.call('LPUSH', K.pool(pool, 'held'), math.max(0, now - leasedAt))
-    redis.call('LTRIM', K.pool(pool, 'held'), 0, 99)
-  end
+  local nextRun, created, lane = nextOf(slot)
   redis.call('HDEL', K.lease, run)
   redis.call('ZREM', K.leases, run)
-  if redis.call('HGET', K.pool(pool, 'busy'), slot) == run then redis.call('HDEL', K.pool(pool, 'busy'), slot) end
-  local server = serverOf(slot)
-  local loaded = redis.call('HGET', K.loaded, run)
-  if loaded then
-    redis.call('HDEL', K.loaded, run)
+  if nextRun == run then
+    -- A next run whose worker stopped renewing it never started: back in line, at its place
+    -- (unless it was canceled meanwhile).
+    redis.call('HDEL', K.deck, slot)
+    if redis.call('HEXISTS', K.waiting, run) == 1 then
+      redis.call('ZADD', K.lane(pool, lane, account), created, run)
+      redis.call('ZADD', K.pool(pool, 'heads'), 'LT', created, account)
+      policy.join(pool, account)
+    else
+      redis.call('HDEL', K.input, run)
+      redis.call('HDEL', K.wanted, run)
+      redis.call('HINCRBY', K.pool(pool, 'meta'), 'queued', -1)
+    end
+  else
     if held and leasedAt then
-      redis.call('HINCRBY', K.pool(pool, 'warmstats'), loaded .. 'ms\t' .. server, math.max(0, now - leasedAt))
+      redis.call('LPUSH', K.pool(pool, 'held'), math.max(0, now - leasedAt))
+      redis.call('LTRIM', K.pool(pool, 'held'), 0, 99)
     end
-  end
-  if server and redis.call('HGET', K.serving, slot) == run then
-    redis.call('HDEL', K.serving, slot)
-    -- The place is free for every model on the server, not only this run's.
-    if pools then
-      for _, other in ipairs(redis.call('SMEMBERS', K.serverPools(server))) do pools[other] = true end
+    local current = false
+    if redis.call('HGET', K.pool(pool, 'busy'), slot) == run then
+      redis.call('HDEL', K.pool(pool, 'busy'), slot)
+      current = true
     end
+    local server = serverOf(slot)
+    local loaded = redis.call('HGET', K.loaded, run)
+    if loaded then
+      redis.call('HDEL', K.loaded, run)
+      if held and leasedAt then
+        redis.call('HINCRBY', K.pool(pool, 'warmstats'), loaded .. 'ms\t' .. server, math.max(0, now - leasedAt))
+      end
+    end
+    if server and redis.call('HGET', K.serving, slot) == run then
+      redis.call('HDEL', K.serving, slot)
+      current = true
+      -- The place is free for every model on the server, not only this run's.
+      if pools then
+        for _, other in ipairs(redis.call('SMEMBERS', K.serverPools(server))) do pools[other] = true end
+      end
+    end
+    if current and nextRun then promote(nextRun, slot) end
   end
   if redis.call('HINCRBY', K.running, account, -1) <= 0 then redis.call('HDEL', K.running, account) end
   if redis.call('SREM', K.pool(pool, 'batchruns'), run) == 1 then
@@ -123,17 +190,24 @@ local function release(run, pools, held)
   return pool
 end
 -- Leases nobody renewed (their worker died, or their job was never taken) give their slots back.
+-- (A next run promoted meanwhile holds a fresh lease: its worker may be alive, only late.)
 local function purge()
   local pools = {}
   for _, run in ipairs(redis.call('ZRANGEBYSCORE', K.leases, '-inf', now, 'LIMIT', 0, 1000)) do
-    local pool = release(run, pools)
-    if pool then pools[pool] = true end
+    if (tonumber(redis.call('ZSCORE', K.leases, run)) or now + 1) <= now then
+      local pool = release(run, pools)
+      if pool then pools[pool] = true end
+    end
   end
   return pools
 end
-local function lease(pool, run, slot, account, key)
-  redis.call('HSET', K.pool(pool, 'busy'), slot, run)
-  if serverOf(slot) then redis.call('HSET', K.serving, slot, run) end
+-- A slot's next run holds a lease (counted against its account's and key's limits, renewed by the
+-- worker it went to) but not yet the slot: `busy` and `serving` name the slot's current run.
+local function lease(pool, run, slot, account, key, nextOnly)
+  if not nextOnly then
+    redis.call('HSET', K.pool(pool, 'busy'), slot, run)
+    if serverOf(slot) then redis.call('HSET', K.serving, slot, run) end
+  end
   local v = pool .. '\t' .. slot .. '\t' .. account .. '\t' .. now
   if key then
     v = v .. '\t' .. key
@@ -303,12 +377,71 @@ local function dispatch(pool, out)
       out[#out + 1] = slot
       out[#out + 1] = pool
       out[#out + 1] = input or ''
+      out[#out + 1] = ''
+      if keepNext then mine[slot] = pool end
     end
   end
 end
--- Fills every pool named; the runs leased, as (run, slot, pool, input or '') quads.
+-- Fills every pool named; what the script answers (`out`).
 local function filled(pools)
-  local out = {}
   for pool in pairs(pools) do dispatch(pool, out) end
   return out
+end
+-- Whether the pool's slots keep a next run: its servers' kind sends the work from the worker that
+-- leased the slot (the pool monitor sets meta nextheld) and its runs are short, the mean of the
+-- last ones' hold at most nextheld ms. A next run is the only thing that can make a run arriving
+-- later wait longer (one hold at most: it starts after the next run instead of at the next
+-- release); the gain, a handover without a round trip to Redis, matters only for short runs.
+local function keepsNext(pool, cache)
+  if cache[pool] == nil then
+    local limit = tonumber(redis.call('HGET', K.pool(pool, 'meta'), 'nextheld') or '0') or 0
+    local ok = false
+    if limit > 0 then
+      local held = redis.call('LRANGE', K.pool(pool, 'held'), 0, -1)
+      if #held >= 10 then
+        local sum = 0
+        for _, ms in ipairs(held) do sum = sum + tonumber(ms) end
+        ok = sum / #held <= limit
+      end
+    end
+    cache[pool] = ok
+  end
+  return cache[pool]
+end
+-- Gives each slot in `mine` (of a server only its pool uses: another model's runs would never find
+-- the place free) a next run, as the policy orders them, among normal and low runs only: a batch
+-- item there would make an interactive run arriving later wait for it.
+local function nextRuns()
+  local cache = {}
+  for slot, pool in pairs(mine) do
+    local server = serverOf(slot)
+    if server and keepsNext(pool, cache) and redis.call('HEXISTS', K.deck, slot) == 0
+      and redis.call('SCARD', K.serverPools(server)) == 1 then
+      while true do
+        local chosen, turn = policy.next(pool, function(account)
+          return underLimit(account) and interactive(pool, account)
+        end)
+        if not chosen then break end
+        local lane, run, created = pick(pool, chosen, { slot }, 0, {})
+        refreshHead(pool, chosen)
+        local key = split(redis.call('HGET', K.waiting, run) or '')[4]
+        if key and keyFull(key) then
+          redis.call('ZADD', K.parked(pool, lane, key), created, run)
+          redis.call('SADD', K.parkedPools(key), pool)
+          if waitingOf(pool, chosen) == 0 then policy.leave(pool, chosen) end
+        else
+          policy.charge(pool, chosen, turn)
+          if waitingOf(pool, chosen) == 0 then policy.leave(pool, chosen) end
+          lease(pool, run, slot, chosen, key, true)
+          redis.call('HSET', K.deck, slot, run .. '\t' .. created .. '\t' .. lane)
+          out[#out + 1] = run
+          out[#out + 1] = slot
+          out[#out + 1] = pool
+          out[#out + 1] = redis.call('HGET', K.input, run) or ''
+          out[#out + 1] = 'n'
+          break
+        end
+      end
+    end
+  end
 end

@@ -1,0 +1,199 @@
+import { deleteRedisPrefix, testQueuePrefix, TEST_REDIS_URL, waitFor } from "@svc/testkit";
+import { Redis } from "ioredis";
+import { setTimeout as sleep } from "node:timers/promises";
+import { redisScheduler, type WaitingRun } from "./index.js";
+
+// A slot's next run (issue #62), against a real Redis: leased to the worker that holds the slot's
+// current run, handed the slot by that run's release (claimed: already sent; or answered as any
+// run leased), back in line when its worker dies, and never where it could make others wait.
+describe("scheduler: a slot's next run", () => {
+  const connections: Redis[] = [];
+  const prefixes: string[] = [];
+  afterAll(async () => {
+    for (const p of prefixes) await deleteRedisPrefix(p);
+    for (const c of connections) c.disconnect();
+  });
+  type Sched = ReturnType<typeof redisScheduler>;
+  function make(leaseMs = 60_000): Sched {
+    const prefix = testQueuePrefix();
+    prefixes.push(prefix);
+    const redis = new Redis(TEST_REDIS_URL);
+    connections.push(redis);
+    return redisScheduler(redis, prefix, { leaseMs, defaultLimit: 100, warmWaitMs: null });
+  }
+  let seq = 0;
+  const run = (pool: string, extra: Partial<WaitingRun> = {}): WaitingRun => ({
+    runId: `run_${String(++seq).padStart(6, "0")}`,
+    pool,
+    accountId: "acct_a",
+    createdAt: new Date(1_000_000 + seq),
+    priority: "normal",
+    weight: 1,
+    maxConcurrentRuns: null,
+    keyId: "key_a",
+    keyMaxConcurrentRuns: null,
+    input: JSON.stringify({ prompt: `p${seq}` }),
+    ...extra,
+  });
+  /**
+   * The pool's slots, keeping next runs for mean holds up to `nextHeldMs`, after ten runs held
+   * their slot `holdMs` each (a pool keeps next runs once it knows its runs are short).
+   */
+  async function history(s: Sched, pool: string, slots: string[], nextHeldMs = 250, holdMs = 0) {
+    await s.setSlots(pool, slots, 0, nextHeldMs);
+    for (let i = 0; i < 10; i++) {
+      const [leased] = await s.enqueue([run(pool, { accountId: "acct_history" })]);
+      if (holdMs) await sleep(holdMs);
+      expect(await s.release([leased!.runId])).toEqual([]);
+    }
+  }
+  const ids = (ds: { runId: string }[]) => ds.map((d) => d.runId);
+
+  it("when a worker that executes its runs frees a slot of a short-run pool, then the slot keeps a next run, which takes it on the worker's claim without being answered again", async () => {
+    const s = make();
+    const pool = "m/next";
+    await history(s, pool, ["http://gpu#0"]);
+    const [r1, r2, r3] = [run(pool), run(pool), run(pool)];
+    expect(ids(await s.enqueue([r1!, r2!, r3!]))).toEqual([r1!.runId]);
+
+    const first = await s.handOver([r1!.runId], { keepNext: true });
+    expect(first.dispatched).toEqual([{ runId: r2!.runId, slot: "http://gpu#0", pool, input: r2!.input }]);
+    expect(first.next).toEqual([{ runId: r3!.runId, slot: "http://gpu#0", pool, input: r3!.input }]);
+    // The next run still waits (it counts as queued, and no sweep mistakes it for a jobless lease).
+    expect(await s.stats(pool)).toMatchObject({ leased: 1, queued: 1, nextRuns: 1 });
+    expect((await s.states([r3!.runId])).get(r3!.runId)).toEqual({
+      waiting: true,
+      slot: null,
+      leasedAt: null,
+    });
+
+    // Its worker sent it as r2 ended: the release gives it the slot and answers nothing more.
+    const second = await s.handOver([r2!.runId], { keepNext: true, claimed: [r3!.runId] });
+    expect(second).toEqual({ dispatched: [], next: [], rejected: [] });
+    expect((await s.states([r3!.runId])).get(r3!.runId)).toMatchObject({
+      waiting: false,
+      slot: "http://gpu#0",
+    });
+    expect(await s.stats(pool)).toMatchObject({ leased: 1, queued: 0, nextRuns: 0 });
+    expect(await s.renew([r3!.runId])).toEqual([r3!.runId]);
+    expect(await s.release([r3!.runId])).toEqual([]);
+    expect(await s.stats(pool)).toMatchObject({ leased: 0, queued: 0 });
+  });
+
+  it("when a slot with a next run is freed by a release that does not claim it, then the next run is answered as a run leased the slot, with its input", async () => {
+    const s = make();
+    const pool = "m/unclaimed";
+    await history(s, pool, ["http://gpu#0"]);
+    const [r1, r2, r3] = [run(pool), run(pool), run(pool)];
+    await s.enqueue([r1!, r2!, r3!]);
+    const { next } = await s.handOver([r1!.runId], { keepNext: true });
+    expect(ids(next)).toEqual([r3!.runId]);
+    // Another worker executed r2 (or this one stopped taking work): its plain release.
+    expect(await s.release([r2!.runId])).toEqual([
+      { runId: r3!.runId, slot: "http://gpu#0", pool, input: r3!.input },
+    ]);
+    // A claim of a run that is not (or no longer) a slot's next run is refused: its work is withdrawn.
+    expect(await s.handOver([r3!.runId], { keepNext: true, claimed: [r2!.runId] })).toEqual({
+      dispatched: [],
+      next: [],
+      rejected: [r2!.runId],
+    });
+  });
+
+  it("when the worker holding a next run dies, then the run takes its slot on the lapse, or goes back in line at its place when its slot's run still holds the slot", async () => {
+    const s = make(300);
+    const pool = "m/lapse";
+    await history(s, pool, ["http://gpu#0"]);
+    const [r1, r2, r3, r4] = [run(pool), run(pool), run(pool), run(pool)];
+    await s.enqueue([r1!, r2!, r3!, r4!]);
+    const { next } = await s.handOver([r1!.runId], { keepNext: true });
+    expect(ids(next)).toEqual([r3!.runId]);
+
+    // Only r2 is renewed (its worker dropped r3): r3's lease lapses, and r3 waits again, first.
+    const lapsed = await waitFor(
+      async () => {
+        await s.renew([r2!.runId]);
+        await s.tick([]);
+        return (await s.states([r3!.runId])).get(r3!.runId)?.waiting &&
+          (await s.runsBefore(pool, r3!.runId)) === 0
+          ? true
+          : null;
+      },
+      { what: "the next run back in line", intervalMs: 50 },
+    );
+    expect(lapsed).toBe(true);
+    expect(await s.stats(pool)).toMatchObject({ leased: 1, queued: 2 });
+    // The slot's run ends: the next in line (r3, at its place) takes it.
+    const again = await s.handOver([r2!.runId], { keepNext: true });
+    expect(ids(again.dispatched)).toEqual([r3!.runId]);
+    expect(ids(again.next)).toEqual([r4!.runId]);
+
+    // Nobody renews either (the worker died): the slot's run lapses and its next run is answered
+    // by the call that notices, as any run leased.
+    const taken = await waitFor(
+      async () => {
+        const tick = await s.tick([]);
+        return tick.dispatched.length ? tick.dispatched : null;
+      },
+      { what: "the lapsed slot given to its next run", intervalMs: 50 },
+    );
+    expect(ids(taken)).toEqual([r4!.runId]);
+    expect(await s.stats(pool)).toMatchObject({ leased: 1, queued: 0 });
+  });
+
+  it("when a next run is canceled while it waits, then it still takes the slot (its start finds it canceled) and leaves nothing counted", async () => {
+    const s = make();
+    const pool = "m/cancel";
+    await history(s, pool, ["http://gpu#0"]);
+    const [r1, r2, r3] = [run(pool), run(pool), run(pool)];
+    await s.enqueue([r1!, r2!, r3!]);
+    await s.handOver([r1!.runId], { keepNext: true });
+    expect(await s.remove([r3!.runId])).toBe(0);
+    expect(await s.release([r2!.runId])).toEqual([{ runId: r3!.runId, slot: "http://gpu#0", pool }]);
+    expect(await s.release([r3!.runId])).toEqual([]);
+    expect(await s.stats(pool)).toMatchObject({ leased: 0, queued: 0 });
+  });
+
+  it("when a run moves to another server, then its old slot goes to its next run", async () => {
+    const s = make();
+    const pool = "m/moves";
+    await history(s, pool, ["http://one#0", "http://two#0"]);
+    const [r1, r2, r3, r4] = [run(pool), run(pool), run(pool), run(pool)];
+    const first = await s.enqueue([r1!, r2!, r3!, r4!]);
+    const onTwo = first.find((d) => d.slot === "http://two#0")!;
+    const onOne = first.find((d) => d.slot === "http://one#0")!;
+    const handed = await s.handOver([onTwo.runId], { keepNext: true });
+    const moving = handed.dispatched[0]!;
+    expect(handed.next.map((d) => d.slot)).toEqual(["http://two#0"]);
+    expect(await s.release([onOne.runId])).toEqual([]);
+    expect(await s.relocate(moving.runId, ["http://two"])).toEqual({
+      slot: "http://one#0",
+      dispatched: [{ ...handed.next[0]!, slot: "http://two#0" }],
+    });
+  });
+
+  it("when runs are batch items, long, limited to one at a time, on a server another model shares, or the caller does not keep next runs, then no slot keeps one", async () => {
+    const s = make();
+    const lone = async (pool: string, extra: Partial<WaitingRun> = {}, keepNext = true) => {
+      const [r1, r2, r3] = [run(pool, extra), run(pool, extra), run(pool, extra)];
+      await s.enqueue([r1!, r2!, r3!]);
+      return s.handOver([r1!.runId], { keepNext });
+    };
+    await history(s, "m/batch", ["http://b#0"]);
+    expect((await lone("m/batch", { priority: "batch" })).next).toEqual([]);
+    await history(s, "m/plain", ["http://p#0"]);
+    expect((await lone("m/plain", {}, false)).next).toEqual([]);
+    await history(s, "m/limit", ["http://l#0"]);
+    expect((await lone("m/limit", { maxConcurrentRuns: 1, accountId: "acct_one" })).next).toEqual([]);
+    // Runs held 20 ms each, next runs only up to 5 ms.
+    await history(s, "m/long", ["http://long#0"], 5, 20);
+    expect((await lone("m/long")).next).toEqual([]);
+    // Two models on one server: its place goes to whichever's run is next when it frees.
+    await history(s, "m/shared-a", ["http://shared#0"]);
+    await s.setSlots("m/shared-b", ["http://shared#0"], 0, 250);
+    expect((await lone("m/shared-a")).next).toEqual([]);
+    // A pool that has no history yet keeps none either.
+    await s.setSlots("m/new", ["http://new#0"], 0, 250);
+    expect((await lone("m/new")).next).toEqual([]);
+  });
+});
