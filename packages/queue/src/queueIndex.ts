@@ -96,13 +96,15 @@ export function queueIndex(
 
   async function poolPlace(run: { id: string; modelId: string }): Promise<RunPlace | null> {
     const pool = run.modelId;
-    const [ahead, stats, p50] = await Promise.all([
+    const [inLine, stats, p50] = await Promise.all([
       scheduler.runsBefore(pool, run.id),
       scheduler.stats(pool),
       runTimeP50(pool),
     ]);
-    if (ahead === null)
+    if (inLine === null)
       return (await scheduler.states([run.id])).get(run.id)?.slot ? { ahead: 0, waitMs: 0 } : null;
+    // The slots' next runs (chosen already, out of line) start before any run in line.
+    const ahead = inLine + stats.nextRuns;
     // How long a slot is held (dispatch to the prediction's end) is what frees the next one; the
     // run time also counts the settlement after it. The run time serves until runs have ended.
     return {

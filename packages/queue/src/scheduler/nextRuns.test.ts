@@ -1,6 +1,7 @@
 import { deleteRedisPrefix, testQueuePrefix, TEST_REDIS_URL, waitFor } from "@svc/testkit";
 import { Redis } from "ioredis";
 import { setTimeout as sleep } from "node:timers/promises";
+import { queueIndex } from "../queueIndex.js";
 import { redisScheduler, type WaitingRun } from "./index.js";
 
 // A slot's next run (issue #62), against a real Redis: leased to the worker that holds the slot's
@@ -14,11 +15,14 @@ describe("scheduler: a slot's next run", () => {
     for (const c of connections) c.disconnect();
   });
   type Sched = ReturnType<typeof redisScheduler>;
+  /** The connection and prefix of the last scheduler made. */
+  let last: { redis: Redis; prefix: string };
   function make(leaseMs = 60_000): Sched {
     const prefix = testQueuePrefix();
     prefixes.push(prefix);
     const redis = new Redis(TEST_REDIS_URL);
     connections.push(redis);
+    last = { redis, prefix };
     return redisScheduler(redis, prefix, { leaseMs, defaultLimit: 100, warmWaitMs: null });
   }
   let seq = 0;
@@ -170,6 +174,17 @@ describe("scheduler: a slot's next run", () => {
       slot: "http://one#0",
       dispatched: [{ ...handed.next[0]!, slot: "http://two#0" }],
     });
+  });
+
+  it("when slots hold next runs, then a run in line is told they start before it", async () => {
+    const s = make();
+    const pool = "m/place";
+    await history(s, pool, ["http://gpu#0"]);
+    const [r1, r2, r3, r4] = [run(pool), run(pool), run(pool), run(pool)];
+    await s.enqueue([r1!, r2!, r3!, r4!]);
+    expect(ids((await s.handOver([r1!.runId], { keepNext: true })).next)).toEqual([r3!.runId]);
+    const index = queueIndex(last.redis, last.prefix, s, async () => 0);
+    expect(await index.place({ id: r4!.runId, modelId: pool }, true)).toMatchObject({ ahead: 1 });
   });
 
   it("when runs are batch items, long, limited to one at a time, on a server another model shares, or the caller does not keep next runs, then no slot keeps one", async () => {
