@@ -40,9 +40,11 @@ export interface WorkerDispatcher {
  * The worker's side of the scheduler: every slot that frees here (a run's end, a Cog `completed`
  * webhook, a server back, a lapsed lease) dispatches in the same script call, and the runs it
  * leased go to the workers at once (in a queue of their own, behind no unlimited model's runs), or
- * start here at once when their server answers on the request that sends the work (`here`).
- * Leases of the runs executing here are renewed every third of SCHEDULER_LEASE_MS; a crashed
- * worker's leases lapse, and a timer set to the next expiry gives their slots back on time.
+ * start here at once when their server answers on the request that sends the work (`here`); a
+ * slot freed here whose next run this worker holds has that run sent before the release leaves
+ * (nextRuns.ts). Leases of the runs executing here (and of the next runs held) are renewed every
+ * third of SCHEDULER_LEASE_MS; a crashed worker's leases lapse, and a timer set to the next expiry
+ * gives their slots back on time.
  */
 export function workerDispatcher(
   deps: LaunchDeps & {

@@ -184,7 +184,11 @@ describe("scheduler: a slot's next run", () => {
     await s.enqueue([r1!, r2!, r3!, r4!]);
     expect(ids((await s.handOver([r1!.runId], { keepNext: true })).next)).toEqual([r3!.runId]);
     const index = queueIndex(last.redis, last.prefix, s, async () => 0);
-    expect(await index.place({ id: r4!.runId, modelId: pool }, true)).toMatchObject({ ahead: 1 });
+    expect(await index.place({ id: r4!.runId, modelId: pool, createdAt: r4!.createdAt }, true)).toMatchObject(
+      {
+        ahead: 1,
+      },
+    );
   });
 
   it("when runs are batch items, long, limited to one at a time, on a server another model shares, or the caller does not keep next runs, then no slot keeps one", async () => {

@@ -8,14 +8,21 @@ local warmWait = tonumber(ARGV[4])
 -- What the script answers: (run, slot, pool, input or '', kind) quints, kind '' for a run leased a
 -- free slot (or given its slot by the run before it: see `promote`) and 'n' for a slot's next run.
 local out = {}
+local function answer(run, slot, pool, input, kind)
+  out[#out + 1] = run
+  out[#out + 1] = slot
+  out[#out + 1] = pool
+  out[#out + 1] = input or ''
+  out[#out + 1] = kind
+end
 -- Set by a release from a worker that executes its leased runs itself (release.lua): the slots
 -- whose current run this call gave that worker (slot -> pool), which may each get a next run, and
 -- the next runs it already sent to their slots (run -> true until the script promotes them).
 local keepNext, mine, claimed = false, {}, {}
 local function split(v)
-  local out = {}
-  for part in string.gmatch(v, '([^\t]+)') do out[#out + 1] = part end
-  return out
+  local parts = {}
+  for part in string.gmatch(v, '([^\t]+)') do parts[#parts + 1] = part end
+  return parts
 end
 -- The server a slot is on (`<server>#<n>`), or nil for a render thread's (`worker#<n>`): a
 -- server's places are shared by every pool naming it, a worker's threads are each model's own.
@@ -120,11 +127,7 @@ local function promote(run, slot)
   if claimed[run] then
     claimed[run] = nil
   else
-    out[#out + 1] = run
-    out[#out + 1] = slot
-    out[#out + 1] = pool
-    out[#out + 1] = input or ''
-    out[#out + 1] = ''
+    answer(run, slot, pool, input, '')
   end
 end
 -- held: the run gave its slot back itself (not a lapsed or moved lease): how long it held it
@@ -222,9 +225,9 @@ end
 -- fails its health check (setSlots). Runs waiting name theirs in K.wanted.
 local WARM_SCAN = 64
 local function words(v)
-  local out = {}
-  for w in string.gmatch(v, '%S+') do out[#out + 1] = w end
-  return out
+  local found = {}
+  for w in string.gmatch(v, '%S+') do found[#found + 1] = w end
+  return found
 end
 -- Whether the server of a slot holds every weights of `wanted` (its list read once per dispatch).
 local function holds(cache, slot, wanted)
@@ -323,7 +326,7 @@ local function pick(pool, account, free, warmn, cache)
 end
 -- Fills the pool's free slots: the account the policy names (among those under their limit) gives
 -- its oldest normal run, else its oldest low run; a run whose key is at its own limit is parked.
-local function dispatch(pool, out)
+local function dispatch(pool)
   local busy = {}
   local b = redis.call('HGETALL', K.pool(pool, 'busy'))
   for i = 1, #b, 2 do busy[b[i]] = true end
@@ -373,18 +376,14 @@ local function dispatch(pool, out)
       else
         redis.call('HDEL', K.wanted, run)
       end
-      out[#out + 1] = run
-      out[#out + 1] = slot
-      out[#out + 1] = pool
-      out[#out + 1] = input or ''
-      out[#out + 1] = ''
+      answer(run, slot, pool, input, '')
       if keepNext then mine[slot] = pool end
     end
   end
 end
 -- Fills every pool named; what the script answers (`out`).
 local function filled(pools)
-  for pool in pairs(pools) do dispatch(pool, out) end
+  for pool in pairs(pools) do dispatch(pool) end
   return out
 end
 -- Whether the pool's slots keep a next run: its servers' kind sends the work from the worker that
@@ -434,11 +433,7 @@ local function nextRuns()
           if waitingOf(pool, chosen) == 0 then policy.leave(pool, chosen) end
           lease(pool, run, slot, chosen, key, true)
           redis.call('HSET', K.deck, slot, run .. '\t' .. created .. '\t' .. lane)
-          out[#out + 1] = run
-          out[#out + 1] = slot
-          out[#out + 1] = pool
-          out[#out + 1] = redis.call('HGET', K.input, run) or ''
-          out[#out + 1] = 'n'
+          answer(run, slot, pool, redis.call('HGET', K.input, run), 'n')
           break
         end
       end
