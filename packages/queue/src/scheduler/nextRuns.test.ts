@@ -52,15 +52,27 @@ describe("scheduler: a slot's next run", () => {
     }
   }
   const ids = (ds: { runId: string }[]) => ds.map((d) => d.runId);
+  /**
+   * A one-slot pool with a history of short runs and `count` runs waiting, the first leased and
+   * then released by a worker that keeps next runs: the second holds the slot, the third is next.
+   */
+  async function handedOnce(pool: string, count = 3, leaseMs?: number) {
+    const s = make(leaseMs);
+    await history(s, pool, ["http://gpu#0"]);
+    const runs = Array.from({ length: count }, () => run(pool));
+    expect(ids(await s.enqueue(runs))).toEqual([runs[0]!.runId]);
+    const handed = await s.handOver([runs[0]!.runId], { keepNext: true });
+    expect(ids(handed.next)).toEqual([runs[2]!.runId]);
+    return { s, runs, handed };
+  }
 
   it("when a worker that executes its runs frees a slot of a short-run pool, then the slot keeps a next run, which takes it on the worker's claim without being answered again", async () => {
-    const s = make();
     const pool = "m/next";
-    await history(s, pool, ["http://gpu#0"]);
-    const [r1, r2, r3] = [run(pool), run(pool), run(pool)];
-    expect(ids(await s.enqueue([r1!, r2!, r3!]))).toEqual([r1!.runId]);
-
-    const first = await s.handOver([r1!.runId], { keepNext: true });
+    const {
+      s,
+      runs: [, r2, r3],
+      handed: first,
+    } = await handedOnce(pool);
     expect(first.dispatched).toEqual([{ runId: r2!.runId, slot: "http://gpu#0", pool, input: r2!.input }]);
     expect(first.next).toEqual([{ runId: r3!.runId, slot: "http://gpu#0", pool, input: r3!.input }]);
     // The next run still waits (it counts as queued, and no sweep mistakes it for a jobless lease).
@@ -85,13 +97,11 @@ describe("scheduler: a slot's next run", () => {
   });
 
   it("when a slot with a next run is freed by a release that does not claim it, then the next run is answered as a run leased the slot, with its input", async () => {
-    const s = make();
     const pool = "m/unclaimed";
-    await history(s, pool, ["http://gpu#0"]);
-    const [r1, r2, r3] = [run(pool), run(pool), run(pool)];
-    await s.enqueue([r1!, r2!, r3!]);
-    const { next } = await s.handOver([r1!.runId], { keepNext: true });
-    expect(ids(next)).toEqual([r3!.runId]);
+    const {
+      s,
+      runs: [, r2, r3],
+    } = await handedOnce(pool);
     // Another worker executed r2 (or this one stopped taking work): its plain release.
     expect(await s.release([r2!.runId])).toEqual([
       { runId: r3!.runId, slot: "http://gpu#0", pool, input: r3!.input },
@@ -105,13 +115,11 @@ describe("scheduler: a slot's next run", () => {
   });
 
   it("when the worker holding a next run dies, then the run takes its slot on the lapse, or goes back in line at its place when its slot's run still holds the slot", async () => {
-    const s = make(300);
     const pool = "m/lapse";
-    await history(s, pool, ["http://gpu#0"]);
-    const [r1, r2, r3, r4] = [run(pool), run(pool), run(pool), run(pool)];
-    await s.enqueue([r1!, r2!, r3!, r4!]);
-    const { next } = await s.handOver([r1!.runId], { keepNext: true });
-    expect(ids(next)).toEqual([r3!.runId]);
+    const {
+      s,
+      runs: [, r2, r3, r4],
+    } = await handedOnce(pool, 4, 300);
 
     // Only r2 is renewed (its worker dropped r3): r3's lease lapses, and r3 waits again, first.
     const lapsed = await waitFor(
@@ -146,12 +154,11 @@ describe("scheduler: a slot's next run", () => {
   });
 
   it("when a next run is canceled while it waits, then it still takes the slot (its start finds it canceled) and leaves nothing counted", async () => {
-    const s = make();
     const pool = "m/cancel";
-    await history(s, pool, ["http://gpu#0"]);
-    const [r1, r2, r3] = [run(pool), run(pool), run(pool)];
-    await s.enqueue([r1!, r2!, r3!]);
-    await s.handOver([r1!.runId], { keepNext: true });
+    const {
+      s,
+      runs: [, r2, r3],
+    } = await handedOnce(pool);
     expect(await s.remove([r3!.runId])).toBe(0);
     expect(await s.release([r2!.runId])).toEqual([{ runId: r3!.runId, slot: "http://gpu#0", pool }]);
     expect(await s.release([r3!.runId])).toEqual([]);
@@ -177,12 +184,11 @@ describe("scheduler: a slot's next run", () => {
   });
 
   it("when slots hold next runs, then a run in line is told they start before it", async () => {
-    const s = make();
     const pool = "m/place";
-    await history(s, pool, ["http://gpu#0"]);
-    const [r1, r2, r3, r4] = [run(pool), run(pool), run(pool), run(pool)];
-    await s.enqueue([r1!, r2!, r3!, r4!]);
-    expect(ids((await s.handOver([r1!.runId], { keepNext: true })).next)).toEqual([r3!.runId]);
+    const {
+      s,
+      runs: [, , , r4],
+    } = await handedOnce(pool, 4);
     const index = queueIndex(last.redis, last.prefix, s, async () => 0);
     expect(await index.place({ id: r4!.runId, modelId: pool, createdAt: r4!.createdAt }, true)).toMatchObject(
       {
