@@ -1,6 +1,7 @@
 // Reaching an operator's model servers: every kind's runner, health check and importer connects
-// through serverAgent(), so that no server address (or a name that resolves to one later) reaches a
-// link-local or cloud metadata address, whatever kind of server it is.
+// through serverAgent() (or, for a Cog prediction's request, serverWork.ts's agents, with the same
+// lookup), so that no server address (or a name that resolves to one later) reaches a link-local
+// or cloud metadata address, whatever kind of server it is.
 import { Agent } from "undici";
 import { serverLookup } from "./lookups.js";
 

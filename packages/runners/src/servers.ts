@@ -1,6 +1,7 @@
 // How every kind reaches its model servers: one agent per process (kept-alive sockets, link-local
 // and metadata addresses refused when connecting, whatever a server's name resolves to later), and
-// the one health probe the kinds' health checks read.
+// the one health probe the kinds' health checks read. (A Cog prediction is sent through @svc/net's
+// sendServerWork instead: see there why.)
 import { request } from "undici";
 import { serverAgent } from "@svc/net";
 

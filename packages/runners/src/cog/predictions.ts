@@ -5,6 +5,7 @@
 // the server was busy.
 import { request } from "undici";
 import { cogPredictionSchema, type CogPrediction, type CogRunnerSettings } from "@svc/core";
+import { sendServerWork } from "@svc/net";
 import { RunnerError } from "../runner.js";
 import { modelServers } from "../servers.js";
 
@@ -34,13 +35,11 @@ export async function sendPrediction(
   id: string,
   input: Record<string, unknown>,
 ): Promise<boolean> {
-  // undici directly, on kept-alive connections: this request is what a freed server waits for.
-  let status: number;
-  let body: string;
-  try {
-    const res = await request(new URL(`predictions/${encodeURIComponent(id)}`, `${server}/`), {
+  // This request is what a freed server waits for: sent at once (@svc/net's sendServerWork).
+  const { status, body } = await sendServerWork(
+    new URL(`predictions/${encodeURIComponent(id)}`, `${server}/`),
+    {
       method: "PUT",
-      dispatcher: modelServers,
       headers: { prefer: "respond-async", "content-type": "application/json" },
       body: JSON.stringify({
         id,
@@ -48,14 +47,11 @@ export async function sendPrediction(
         webhook: deps.webhookUrl(id),
         webhook_events_filter: ["output", "logs", "completed"],
       }),
-      headersTimeout: s.request_timeout_ms,
-      bodyTimeout: s.request_timeout_ms,
-    });
-    status = res.statusCode;
-    body = await res.body.text();
-  } catch (error) {
+      idleTimeoutMs: s.request_timeout_ms,
+    },
+  ).catch((error: unknown) => {
     throw new ServerUnavailable(`${server}: ${(error as Error).message}`);
-  }
+  });
   return refusal(server, status, body) !== "busy";
 }
 
@@ -72,31 +68,23 @@ export async function syncPrediction(
   input: Record<string, unknown>,
   signal: AbortSignal,
 ): Promise<CogPrediction | "busy"> {
-  let status: number;
-  let body: string;
-  try {
-    const res = await request(new URL("predictions", `${server}/`), {
-      method: "POST",
-      dispatcher: modelServers,
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        id,
-        input,
-        webhook: deps.webhookUrl(id),
-        webhook_events_filter: ["output", "logs"],
-      }),
-      // As long as the prediction takes: the run's deadline (the signal) and the health watchdog
-      // bound it, as they bound the wait for an asynchronous one's webhook.
-      headersTimeout: 0,
-      bodyTimeout: 0,
-      signal,
-    });
-    status = res.statusCode;
-    body = await res.body.text();
-  } catch (error) {
+  const { status, body } = await sendServerWork(new URL("predictions", `${server}/`), {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      id,
+      input,
+      webhook: deps.webhookUrl(id),
+      webhook_events_filter: ["output", "logs"],
+    }),
+    // As long as the prediction takes: the run's deadline (the signal) and the health watchdog
+    // bound it, as they bound the wait for an asynchronous one's webhook.
+    idleTimeoutMs: 0,
+    signal,
+  }).catch((error: unknown) => {
     signal.throwIfAborted();
     throw new ServerUnavailable(`${server}: ${(error as Error).message}`);
-  }
+  });
   if (refusal(server, status, body)) return "busy";
   try {
     return cogPredictionSchema.parse(JSON.parse(body));
