@@ -72,7 +72,9 @@ describe("priming a new API process", () => {
     const config = (env: Record<string, string>) =>
       parseEnv(baseEnvSchema, { DATABASE_URL: database.url, ...env });
     const kept = dbFromConfig(config({}), 5);
-    const released = dbFromConfig(config({ DATABASE_IDLE_TIMEOUT_MS: "100" }), 5);
+    // Long enough that none closes before priming has opened all three on a busy machine (at 100 ms
+    // one sometimes had: CI saw 2).
+    const released = dbFromConfig(config({ DATABASE_IDLE_TIMEOUT_MS: "1000" }), 5);
     try {
       const { logger } = captured();
       await primeProcess({ db: kept, redis, queues, logger }, 3, 5_000);
@@ -80,7 +82,7 @@ describe("priming a new API process", () => {
       expect(sqlPool(released).totalCount).toBe(3);
       await waitFor(async () => sqlPool(released).totalCount === 0, {
         what: "idle connections closed",
-        timeoutMs: 5_000,
+        timeoutMs: 10_000,
       });
       expect(sqlPool(kept).options.idleTimeoutMillis).toBe(0); // pg-pool: 0 never closes them
       expect(sqlPool(kept).totalCount).toBe(3);
