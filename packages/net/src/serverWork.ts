@@ -15,7 +15,10 @@ import { serverLookup } from "./lookups.js";
 // Idle sockets are kept 30 s as undici's are, less when a server's Keep-Alive header says it
 // closes them sooner (Node's agent then closes them a second before it does).
 const options = { keepAlive: true, timeout: 30_000, lookup: serverLookup as never };
-const agents = { "http:": new http.Agent(options), "https:": new https.Agent(options) };
+const clients = {
+  "http:": { agent: new http.Agent(options), request: http.request },
+  "https:": { agent: new https.Agent(options), request: https.request },
+};
 
 export interface ServerWork {
   method: "POST" | "PUT";
@@ -28,14 +31,14 @@ export interface ServerWork {
 
 /** Sends `work` to `url` on a kept-alive connection: the answer's status and body. */
 export function sendServerWork(url: URL, work: ServerWork): Promise<{ status: number; body: string }> {
-  const agent = agents[url.protocol as keyof typeof agents];
-  if (!agent) return Promise.reject(new Error(`not an http(s) URL: ${url.protocol}`));
+  const client = clients[url.protocol as keyof typeof clients];
+  if (!client) return Promise.reject(new Error(`not an http(s) URL: ${url.protocol}`));
   return new Promise((resolve, reject) => {
-    const req = (url.protocol === "https:" ? https : http).request(
+    const req = client.request(
       url,
       {
         method: work.method,
-        agent,
+        agent: client.agent,
         headers: { ...work.headers, "content-length": String(Buffer.byteLength(work.body)) },
         ...(work.signal && { signal: work.signal }),
       },
