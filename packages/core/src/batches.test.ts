@@ -1,6 +1,6 @@
 import {
+  batchFeed,
   batchResultLine,
-  batchRoom,
   batchTokens,
   nextBatchStatus,
   parseBatchLine,
@@ -40,7 +40,7 @@ describe("batches", () => {
     });
   });
 
-  it("when a feed pass asks for room, then it is the batches' share of the places (at least one) busy and what they get through until the next pass waiting", () => {
+  it("when a feed pass asks for room, then it is the batches' share of the places (at least one) busy and two intervals' worth waiting, refilled sooner below one", () => {
     const f = {
       capacity: 8,
       leased: 2,
@@ -51,15 +51,17 @@ describe("batches", () => {
       heldMs: null,
       intervalMs: 250,
     };
-    expect(batchRoom(f)).toBe(8);
-    expect(batchRoom({ ...f, inFlight: 7 })).toBe(1);
-    expect(batchRoom({ ...f, inFlight: 9 })).toBe(0);
-    expect(batchRoom({ ...f, capacity: 1, share: 0.1 })).toBe(2);
-    // Runs of 50 ms, a pass every 250 ms: 4 places busy, 5 items each waiting.
-    expect(batchRoom({ ...f, heldMs: 50 })).toBe(24);
-    expect(batchRoom({ ...f, heldMs: 60_000 })).toBe(8);
-    expect(batchRoom({ ...f, capacity: null, inFlight: 30 })).toBe(2);
-    expect(batchRoom({ ...f, capacity: 0 })).toBe(0);
+    // Hold unknown: one item per place each interval.
+    expect(batchFeed(f)).toEqual({ room: 12, refillBelow: 8 });
+    expect(batchFeed({ ...f, inFlight: 11 })).toEqual({ room: 1, refillBelow: 8 });
+    expect(batchFeed({ ...f, inFlight: 13 }).room).toBe(0);
+    expect(batchFeed({ ...f, capacity: 1, share: 0.1 })).toEqual({ room: 3, refillBelow: 2 });
+    // Runs of 50 ms, a pass every 250 ms: 4 places busy, 5 items each per interval.
+    expect(batchFeed({ ...f, heldMs: 50 })).toEqual({ room: 44, refillBelow: 24 });
+    expect(batchFeed({ ...f, heldMs: 60_000 })).toEqual({ room: 12, refillBelow: 8 });
+    // A model that needs no places: `unlimited` in flight, every end refilling it.
+    expect(batchFeed({ ...f, capacity: null, inFlight: 30 })).toEqual({ room: 2, refillBelow: 32 });
+    expect(batchFeed({ ...f, capacity: 0 })).toEqual({ room: 0, refillBelow: 0 });
   });
 
   it("when room is shared, then accounts take turns one item at a time, each account's oldest batch first", () => {

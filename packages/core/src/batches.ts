@@ -124,20 +124,36 @@ export interface BatchRoomFigures {
   intervalMs: number;
 }
 
+/** What a feed pass admits for a model, and when a run's end should bring the next pass sooner. */
+export interface BatchFeed {
+  /** Items to admit now (0: none). */
+  room: number;
+  /**
+   * Items in flight below which a run of the model ending should bring a pass at once, rather
+   * than at the next interval: under it, fewer than an interval's worth wait behind the busy places.
+   */
+  refillBelow: number;
+}
+
 /**
  * How many items a feed pass may admit for a model: enough for the batches' share of its places
- * (at least one) to be busy, and waiting behind them as many as those places get through until
- * the next pass (at least one each), so that a place a batch item frees is taken by the next at
- * once. They wait in the batch lane, which the scheduler serves only when no interactive run
- * waits for the model and only up to the share (its `batchCap`): admitting ahead makes nobody
- * wait, and what waits in Redis stays a few passes' worth, whatever the batch's size.
+ * (at least one) to be busy, and waiting behind them as many as those places get through in two
+ * intervals between passes (at least one each per interval). A pass tops the model up to that; a
+ * run's end brings a pass sooner only once less than an interval's worth waits (`refillBelow`).
+ * So a place a batch item frees is taken by the next at once, even when a pass is slow, and items
+ * are admitted a few dozen at a time on a busy pool rather than a few per run's end: each pass
+ * costs its statements and commits whatever it admits. Items wait in the batch lane, which the
+ * scheduler serves only when no interactive run waits for the model and only up to the share
+ * (its `batchCap`): admitting ahead makes nobody wait, and what waits in Redis stays a few
+ * passes' worth, whatever the batch's size. A model that needs no places keeps `unlimited` in
+ * flight, each end refilling it.
  */
-export function batchRoom(f: BatchRoomFigures): number {
-  if (f.capacity === null) return Math.max(0, f.unlimited - f.inFlight);
-  if (f.capacity === 0) return 0;
+export function batchFeed(f: BatchRoomFigures): BatchFeed {
+  if (f.capacity === null) return { room: Math.max(0, f.unlimited - f.inFlight), refillBelow: f.unlimited };
+  if (f.capacity === 0) return { room: 0, refillBelow: 0 };
   const cap = Math.max(1, Math.floor(f.capacity * f.share));
-  const perPlace = f.heldMs ? Math.max(1, Math.ceil(f.intervalMs / Math.max(1, f.heldMs))) : 1;
-  return Math.max(0, cap + cap * perPlace - f.inFlight);
+  const perInterval = cap * (f.heldMs ? Math.max(1, Math.ceil(f.intervalMs / Math.max(1, f.heldMs))) : 1);
+  return { room: Math.max(0, cap + 2 * perInterval - f.inFlight), refillBelow: cap + perInterval };
 }
 
 /**

@@ -1,11 +1,12 @@
 // The batch feeder (issue #61): feed passes (use-cases feedBatches: items admitted into free
 // places, batches expired and moved on) every BATCH_FEED_INTERVAL_MS, and at once when this worker
-// ended a run of a model that has batches open, so that a place freed by a batch item is filled
-// again within a pass, not an interval. One pass at a time across workers (a lock in Redis held
-// for the pass), and one at a time here (nudges during a pass make one more after it).
+// ended a run of a model whose items in flight (as the last pass left them, less the runs ended
+// here since) fell below an interval's worth (batchFeed's refillBelow), so that its places never
+// run dry between passes. One pass at a time across workers (a lock in Redis held for the pass),
+// and one at a time here (nudges during a pass make one more after it).
 import { randomUUID } from "node:crypto";
 import { enqueueDeliveries } from "@svc/queue";
-import { feedBatches } from "@svc/use-cases";
+import { feedBatches, type FedModel } from "@svc/use-cases";
 import type { WorkerDeps } from "../deps.js";
 import type { AssembledWorker } from "../assembly.js";
 
@@ -17,8 +18,8 @@ const UNLOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call(
 
 export function startBatchFeeder({ config, db, redis, logger }: WorkerDeps, parts: AssembledWorker) {
   const lockKey = `${config.QUEUE_PREFIX}:batch-feed`;
-  /** Models with batches admitting items, as the last pass saw them. */
-  let models = new Set<string>();
+  /** Models with batches admitting items, as the last pass left them. */
+  let models = new Map<string, FedModel>();
   const deps = {
     db,
     runs: parts.lifecycle,
@@ -69,11 +70,13 @@ export function startBatchFeeder({ config, db, redis, logger }: WorkerDeps, part
     })();
     return running;
   };
-  // A run of a model with batches open ended here: a pass now, unless one began within the last
-  // NUDGE_MS (the items waiting ahead cover that long; a pass per run would cost more than it fills).
+  // A run of a model with batches open ended here: a pass now once less than an interval's worth
+  // is left in flight, unless one began within the last NUDGE_MS. Runs ended by other workers are
+  // not counted here: the interval's pass covers them (what is admitted lasts two intervals).
   let lastPass = 0;
   parts.runEnds.listener = (modelId) => {
-    if (models.has(modelId) && Date.now() - lastPass >= NUDGE_MS) void pass();
+    const fed = models.get(modelId);
+    if (fed && --fed.inFlight < fed.refillBelow && Date.now() - lastPass >= NUDGE_MS) void pass();
   };
   const timer = setInterval(() => void pass(), config.BATCH_FEED_INTERVAL_MS);
   return () => {

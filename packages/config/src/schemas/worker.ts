@@ -35,7 +35,7 @@ export const workerEnvSchema = serviceEnvSchema.extend({
   ),
   BATCH_FEED_INTERVAL_MS: doc(
     int(20, 60_000).default(250),
-    "How often a worker (one at a time, by a lock in Redis) admits batch items (and at once when a worker ended a run of a model with batches open), expires batches past their window and moves batches on as their items end.",
+    "How often a worker (one at a time, by a lock in Redis) admits batch items (about two intervals' worth ahead of the places, and at once when a worker ended a run of a model with less than one interval's worth left), expires batches past their window and moves batches on as their items end.",
   ),
   BATCH_MAX_SHARE_PERCENT: doc(
     int(1, 100).default(50),

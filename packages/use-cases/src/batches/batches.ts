@@ -31,7 +31,7 @@ export {
   type PrepareInput,
 } from "./creation.js";
 export { batchFileChunks, findBatchFile, ingestBatchFile } from "./batchFiles.js";
-export { feedBatches, type FeedDeps } from "./feeding.js";
+export { feedBatches, type FedModel, type FeedDeps } from "./feeding.js";
 export { batchCounts, findBatch, listBatches } from "@svc/db";
 
 /**

@@ -1,12 +1,11 @@
-// Feeding batches (issue #61): one pass admits items as runs of the batch lane, a few passes'
-// worth ahead of their model's places (batchRoom; the scheduler keeps them behind interactive
-// runs and to the batches' share), accounts'
-// batches taking turns (shareBatchRoom); expires what the window did not reach; and moves batches
-// on as their items end. Each item becomes a run through the lifecycle's creation (reserved one by
+// Feeding batches (issue #61): one pass admits items as runs of the batch lane, a couple of
+// intervals' worth ahead of their model's places (batchFeed; the scheduler keeps them behind
+// interactive runs and to the batches' share), accounts' batches taking turns (shareBatchRoom);
+// expires what the window did not reach; and moves batches on as their items end. Each item becomes a run through the lifecycle's creation (reserved one by
 // one at the batch price, its key's budget checked then), under an Idempotency-Key of its own: a
 // pass that dies between the run and the item's mark makes the same run again, not another.
 import {
-  batchRoom,
+  batchFeed,
   nextBatchStatus,
   poolOf,
   pricingSchema,
@@ -112,10 +111,13 @@ async function expire(deps: FeedDeps, batch: OpenBatch) {
     deps.logger.info("batch expired", { batch_id: batch.id });
 }
 
-/** Admits up to `n` of a batch's lines as runs; stops (and says why) when tokens or the key's budget run short. */
-async function admit(deps: FeedDeps, batch: OpenBatch, n: number) {
+/**
+ * Admits up to `n` of a batch's lines as runs; stops (and says why) when tokens or the key's budget
+ * run short. Answers how many it admitted.
+ */
+async function admit(deps: FeedDeps, batch: OpenBatch, n: number): Promise<number> {
   const ctx = await batchAdmission(deps.db, batch.id);
-  if (!ctx) return;
+  if (!ctx) return 0;
   // The key as it is now: revoked, expired, or no longer allowed the model (changed since).
   const refused = !ctx.keyUsable
     ? { code: "key_revoked", message: "The batch's API key was revoked or expired.", param: null }
@@ -130,7 +132,7 @@ async function admit(deps: FeedDeps, batch: OpenBatch, n: number) {
         : null;
   if (refused) {
     await endPendingItems(deps.db, batch.id, "refused", refused);
-    return;
+    return 0;
   }
   // As stored: parsed here as the API parses its catalogue (defaults applied).
   const runner = runnerSchema.safeParse(ctx.runner);
@@ -140,7 +142,7 @@ async function admit(deps: FeedDeps, batch: OpenBatch, n: number) {
       batch_id: batch.id,
       model_id: batch.modelId,
     });
-    return;
+    return 0;
   }
   const model = { id: batch.modelId, status: ctx.modelStatus, pricing: pricing.data, runner: runner.data };
   const items = await pendingItems(deps.db, batch.id, n);
@@ -180,10 +182,18 @@ async function admit(deps: FeedDeps, batch: OpenBatch, n: number) {
   );
   await admitItems(deps.db, batch.id, admitted);
   if (paused !== batch.pausedReason) await pauseBatch(deps.db, batch.id, paused);
+  return admitted.length;
+}
+
+/** A model's batch items in flight after a pass, and below how many a run's end calls for the next (batchFeed). */
+export interface FedModel {
+  inFlight: number;
+  refillBelow: number;
 }
 
 /** Admission: per model, the room its places give, shared among its batches' accounts. */
-async function admitAll(deps: FeedDeps, feeding: OpenBatch[]) {
+async function admitAll(deps: FeedDeps, feeding: OpenBatch[]): Promise<Map<string, FedModel>> {
+  const fed = new Map<string, FedModel>();
   const byModel = new Map<string, OpenBatch[]>();
   for (const b of feeding) byModel.set(b.modelId, [...(byModel.get(b.modelId) ?? []), b]);
   const inFlight = await batchesInFlight(deps.db);
@@ -191,7 +201,7 @@ async function admitAll(deps: FeedDeps, feeding: OpenBatch[]) {
     const parsed = runnerSchema.safeParse(batches[0]!.runner);
     const pooled = parsed.success && poolOf(parsed.data) !== null;
     const places = pooled ? await deps.places(modelId) : null;
-    const room = batchRoom({
+    const { room, refillBelow } = batchFeed({
       capacity: places?.capacity ?? null,
       leased: places?.leased ?? 0,
       queued: places?.queued ?? 0,
@@ -201,27 +211,31 @@ async function admitAll(deps: FeedDeps, feeding: OpenBatch[]) {
       heldMs: places?.heldMs ?? null,
       intervalMs: deps.settings.intervalMs,
     });
-    if (room <= 0) continue;
-    for (const [batchId, n] of shareBatchRoom(batches, room))
-      await admit(
-        deps,
-        batches.find((b) => b.id === batchId)!,
-        n,
-      );
+    let inFlightNow = inFlight.get(modelId) ?? 0;
+    if (room > 0)
+      for (const [batchId, n] of shareBatchRoom(batches, room))
+        inFlightNow += await admit(
+          deps,
+          batches.find((b) => b.id === batchId)!,
+          n,
+        );
+    fed.set(modelId, { inFlight: inFlightNow, refillBelow });
   }
+  return fed;
 }
 
 /**
  * One pass over the open batches: expiry, admission, then each batch's next status. Answers the
- * models whose batches still have lines to admit (a run of one ending is worth a pass at once).
+ * models whose batches still have lines to admit, with their items in flight and the count below
+ * which a run of one ending is worth a pass at once.
  */
-export async function feedBatches(deps: FeedDeps): Promise<Set<string>> {
+export async function feedBatches(deps: FeedDeps): Promise<Map<string, FedModel>> {
   const open = await openBatches(deps.db);
-  if (!open.length) return new Set();
+  if (!open.length) return new Map();
   const now = Date.now();
   const expired = open.filter((b) => b.status !== "canceling" && b.expiresAt.getTime() <= now);
   for (const b of expired) await expire(deps, b);
-  await admitAll(
+  const fed = await admitAll(
     deps,
     open.filter((b) => b.status === "in_progress" && b.pending > 0 && !expired.includes(b)),
   );
@@ -246,5 +260,5 @@ export async function feedBatches(deps: FeedDeps): Promise<Set<string>> {
     }
     if (status !== b.status) deps.logger.info("batch moved", { batch_id: b.id, status });
   }
-  return new Set(open.filter((b) => b.status === "in_progress" && b.pending > 0).map((b) => b.modelId));
+  return fed;
 }
