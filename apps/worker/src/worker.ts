@@ -3,6 +3,7 @@ import {
   CANCEL_CHANNEL,
   COG_DONE_CHANNEL,
   duplicateAs,
+  INTERACTIVE_WAITING_CHANNEL,
   redisRefusal,
   startWorkerHeartbeat,
   whenRedisReady,
@@ -99,15 +100,22 @@ export async function startWorker(deps: WorkerDeps, components: Components): Pro
 
   // A cancel reaches every worker; the one holding the run aborts its runner. Subscribed before
   // the processors start and kept until they have stopped: a run canceled during the grace period
-  // is aborted too.
+  // is aborted too. An interactive run waiting where batch items hold places reaches every worker
+  // too (dispatcher.interactiveWaits).
   let runWorkers: { cancelJob(id: string, reason: string): boolean }[] = [];
   await components.start("cancel subscriber", async () => {
     const subscriber = duplicateAs(redis, "worker");
-    const [cancels, cogDone] = [CANCEL_CHANNEL.name(prefix), COG_DONE_CHANNEL.name(prefix)];
-    await subscriber.subscribe(cancels, cogDone);
+    const [cancels, cogDone, interactive] = [
+      CANCEL_CHANNEL.name(prefix),
+      COG_DONE_CHANNEL.name(prefix),
+      INTERACTIVE_WAITING_CHANNEL.name(prefix),
+    ];
+    await subscriber.subscribe(cancels, cogDone, interactive);
     subscriber.on("message", (channel: string, id: string) => {
       if (channel === cogDone && COG_DONE_CHANNEL.accepts(id)) {
         void parts.cogResults.announced(id);
+      } else if (channel === interactive && INTERACTIVE_WAITING_CHANNEL.accepts(id)) {
+        parts.dispatcher.interactiveWaits(id);
       } else if (channel === cancels && CANCEL_CHANNEL.accepts(id)) {
         if (
           [...runWorkers.map((w) => w.cancelJob(id, "canceled")), parts.local.cancel(id, "canceled")].some(

@@ -220,4 +220,79 @@ describe("worker dispatcher", () => {
       dispatcher.close();
     }
   });
+
+  /**
+   * A two-slot pool of short runs whose places hold batch items b2 and b4, with b3 and b5 their
+   * slots' next runs, executed by a dispatcher here; and a run of another account waiting.
+   */
+  async function batchPlaces(pool: string) {
+    const slots = [`http://gpu-${pool}:8000#0`, `http://gpu-${pool}:8000#1`];
+    await scheduler.setSlots(pool, slots, 0, 250);
+    let at = Date.now();
+    const waiting = (account: string, priority: "normal" | "batch") => ({
+      runId: newId("run"),
+      pool,
+      accountId: account,
+      createdAt: new Date(++at),
+      priority,
+      weight: 1,
+      maxConcurrentRuns: null,
+      keyId: "key_d",
+      keyMaxConcurrentRuns: null,
+    });
+    for (let i = 0; i < 10; i++) {
+      const [leased] = await scheduler.enqueue([waiting("acct_history", "normal")]);
+      await scheduler.release([leased!.runId]);
+    }
+    const items = Array.from({ length: 6 }, () => waiting("acct_batch", "batch"));
+    const here = executingHere();
+    await here.dispatcher.launch(await scheduler.enqueue(items));
+    const b = items.map((r) => r.runId);
+    await here.dispatcher.release(b[0]!);
+    await here.dispatcher.release(b[1]!);
+    expect(here.started).toEqual([b[0], b[1], b[2], b[4]]);
+    const person = waiting("acct_person", "normal");
+    expect(await scheduler.enqueue([person])).toEqual([]);
+    here.events.length = 0;
+    return { ...here, b, person };
+  }
+
+  it("when an interactive run waits and this worker has not heard yet, then one batch item that is a slot's next run is sent first; the release says it waits, and the next place goes to it", async () => {
+    const { dispatcher, events, started, b, person } = await batchPlaces("d/batch-stale");
+    try {
+      await dispatcher.release(b[2]!);
+      expect(events).toEqual([`begin ${b[3]}`, `release ${b[2]} claiming ${b[3]}`]);
+      events.length = 0;
+      // Heard: b5 is not sent, and the place goes to the interactive run.
+      await dispatcher.release(b[4]!);
+      expect(events).toEqual([`release ${b[4]} claiming `, `begin ${person.runId}`]);
+      expect(started).toEqual([b[0], b[1], b[2], b[4], b[3], person.runId]);
+      expect((await scheduler.states([b[5]!])).get(b[5]!)).toMatchObject({ waiting: true, slot: null });
+      await dispatcher.release(person.runId);
+      expect(started).toContain(b[5]);
+      await dispatcher.release(b[3]!);
+      await dispatcher.release(b[5]!);
+    } finally {
+      dispatcher.close();
+    }
+  });
+
+  it("when told an interactive run waits (the enqueue's announcement), then no batch item is sent first: the first place that frees goes to the interactive run", async () => {
+    const { dispatcher, events, started, b, person } = await batchPlaces("d/batch-told");
+    try {
+      dispatcher.interactiveWaits("d/batch-told");
+      await dispatcher.release(b[2]!);
+      expect(events).toEqual([`release ${b[2]} claiming `, `begin ${person.runId}`]);
+      expect(started).toEqual([b[0], b[1], b[2], b[4], person.runId]);
+      expect((await scheduler.states([b[3]!])).get(b[3]!)).toMatchObject({ waiting: true, slot: null });
+      // Nobody waits any more (the release said so): b5 is sent first again.
+      events.length = 0;
+      await dispatcher.release(b[4]!);
+      expect(events).toEqual([`begin ${b[5]}`, `release ${b[4]} claiming ${b[5]}`]);
+      for (const id of [person.runId, b[5]!]) await dispatcher.release(id);
+      await dispatcher.release(b[3]!);
+    } finally {
+      dispatcher.close();
+    }
+  });
 });

@@ -33,6 +33,8 @@ export interface WorkerDispatcher {
    * the run that takes its old slot (that slot's next run) starts from here.
    */
   relocate(runId: string, avoid: readonly string[]): Promise<string | null>;
+  /** An interactive run waits in the pool (INTERACTIVE_WAITING_CHANNEL): batch next runs are not sent first. */
+  interactiveWaits(pool: string): void;
   close(): void;
 }
 
@@ -108,6 +110,7 @@ export function workerDispatcher(
           for (const c of claims) next.withdraw(c);
           throw error;
         });
+      next.heard(answer.interactiveWaiting);
       const rejected = new Set(answer.rejected);
       for (const c of claims) if (rejected.has(c.next.runId)) next.withdraw(c);
       const launched = launch(
@@ -158,6 +161,7 @@ export function workerDispatcher(
       await launch(moved.dispatched);
       return moved.slot;
     },
+    interactiveWaits: (pool) => next.heard(new Map([[pool, true]])),
     close() {
       clearInterval(renewal);
       clearTimeout(expiryTimer);

@@ -14,6 +14,12 @@ export interface Claim {
  * claims it; a claim the scheduler refuses (the next run's lease lapsed meanwhile) withdraws the
  * work sent. Their leases are renewed with the runs executing here (`held`).
  *
+ * A next run that is a batch item is sent first only while no interactive run waits in its pool,
+ * as this worker last heard (`heard`): from the enqueue that left one waiting (a message on
+ * INTERACTIVE_WAITING_CHANNEL) or from its last release there. Else the release decides, and gives
+ * the place to the interactive run. Only a batch item sent in the instant before the message
+ * arrives starts first (one per worker at most: the release's answer says so too).
+ *
  * Sending first is safe while only this worker can free the slot: a worker whose event loop was
  * blocked for `stallMs` may have had its run taken over by another (RUN_LOCK_MS) or its leases
  * lapse, so it drops every next run it holds; the release that frees such a slot answers its next
@@ -34,6 +40,8 @@ export function nextRunsHeldHere(deps: {
 }) {
   const { held, stallMs, logger } = deps;
   const nextAfter = new Map<string, Dispatched>();
+  /** Pools where the last release from here found interactive runs waiting. */
+  const interactiveWaiting = new Set<string>();
   let lastBeat = Date.now();
   const drop = () => {
     for (const next of nextAfter.values()) held.delete(next.runId);
@@ -62,12 +70,22 @@ export function nextRunsHeldHere(deps: {
         held.add(n.runId);
       }
     },
+    /** What a release answered about the pools it freed slots in: whether interactive runs wait there. */
+    heard(waiting: ReadonlyMap<string, boolean>) {
+      for (const [pool, yes] of waiting)
+        if (yes) interactiveWaiting.add(pool);
+        else interactiveWaiting.delete(pool);
+    },
     /** The next run of the slot `runId` is releasing, sent now (undefined: none to claim). */
     claim(runId: string): Claim | undefined {
       const next = nextAfter.get(runId);
       if (!next) return undefined;
       nextAfter.delete(runId);
-      if (!deps.accepting() || Date.now() - lastBeat > stallMs) {
+      if (
+        !deps.accepting() ||
+        Date.now() - lastBeat > stallMs ||
+        (next.batch && interactiveWaiting.has(next.pool))
+      ) {
         // The release gives it the slot all the same, and answers it as any run leased.
         held.delete(next.runId);
         return undefined;

@@ -5,6 +5,7 @@
 // same call, and answers with the runs it leased a slot to (the caller enqueues their jobs). The
 // key layout is keys.ts.
 import type { RedisClient } from "../redis.js";
+import type { ChannelDefinition } from "../jobs.js";
 import type { RunLane } from "@svc/core";
 import { schedulerKeys, LEASE_FIELDS } from "./keys.js";
 import { changingState, CLOCK, luaFile, withKeys } from "./lua.js";
@@ -56,6 +57,15 @@ function scripts(redis: RedisClient, policyLua: string): Scripts {
   return redis as Scripts;
 }
 
+/**
+ * A normal or low run waits where batch items hold places (keys.ts `interactive`, published by the
+ * enqueue script): the pool's name. Workers stop sending batch items first as slots' next runs.
+ */
+export const INTERACTIVE_WAITING_CHANNEL: ChannelDefinition = {
+  name: (prefix) => schedulerKeys(prefix).interactive,
+  accepts: (pool) => /^\S{1,500}$/.test(pool),
+};
+
 /** A run that got a slot: its job goes to the workers now. */
 export interface Dispatched {
   runId: string;
@@ -63,6 +73,8 @@ export interface Dispatched {
   pool: string;
   /** Its input, when it was small enough to wait with it: the worker can send it before the start commits. */
   input?: string;
+  /** A slot's next run that is a batch item: sent first only while no interactive run waits. */
+  batch?: boolean;
 }
 
 export interface WaitingRun {
@@ -96,7 +108,10 @@ export interface PoolStats {
   busySince: number[];
   /** How long the last runs that gave their slot back held it (ms), newest first. */
   held: number[];
-  /** Slots holding their next run (state.lua nextRuns): it waits, counted in `queued`. */
+  /**
+   * Slots holding a next run that is not a batch item (state.lua nextRuns): it waits, counted in
+   * `queued`, and starts before any run in line.
+   */
   nextRuns: number;
 }
 
@@ -127,21 +142,26 @@ export interface WarmStats {
 /** The length of the shas the scheduler keeps (64 bits of sha256: no collision among a catalogue's weights). */
 const WARM_KEY_LENGTH = 16;
 
-/** A script's answer: (run, slot, pool, input or '', kind) quints, kind 'n' for a slot's next run. */
+/**
+ * A script's answer: (run, slot, pool, input or '', kind) quints, kind 'n' for a slot's next run
+ * and 'b' for one that is a batch item.
+ */
 function answer(flat: string[]): { dispatched: Dispatched[]; next: Dispatched[] } {
   const dispatched: Dispatched[] = [];
   const next: Dispatched[] = [];
-  for (let i = 0; i + 4 < flat.length; i += 5)
-    (flat[i + 4] === "n" ? next : dispatched).push({
+  for (let i = 0; i + 4 < flat.length; i += 5) {
+    const kind = flat[i + 4];
+    (kind ? next : dispatched).push({
       runId: flat[i]!,
       slot: flat[i + 1]!,
       pool: flat[i + 2]!,
       ...(flat[i + 3] && { input: flat[i + 3] }),
+      ...(kind === "b" && { batch: true }),
     });
+  }
   return { dispatched, next };
 }
 const leased = (flat: string[]) => answer(flat).dispatched;
-
 /** What a release answers (scheduler.release). */
 export interface Released {
   /** Runs leased a slot now: the caller sends their work and launches them. */
@@ -153,6 +173,24 @@ export interface Released {
   next: Dispatched[];
   /** Claimed next runs that did not get their slot (their lease lapsed): their work is withdrawn. */
   rejected: string[];
+  /**
+   * For the pools whose slots the call freed where batch items hold places (to a caller that keeps
+   * next runs): whether a normal or low run waits there. While one does, a batch item that is a slot's next run is not sent
+   * before the release: the release gives the place to the interactive run.
+   */
+  interactiveWaiting: Map<string, boolean>;
+}
+
+/**
+ * The release script's answer: the leased runs' quints, then (pool, '1' or '0') pairs joined by
+ * tabs (interactive runs waiting), then the rejected claims joined by tabs.
+ */
+function released(flat: string[]): Released {
+  const rejected = flat.pop();
+  const pairs = flat.pop()?.split("\t") ?? [];
+  const interactiveWaiting = new Map<string, boolean>();
+  for (let i = 0; i + 1 < pairs.length; i += 2) interactiveWaiting.set(pairs[i]!, pairs[i + 1] === "1");
+  return { ...answer(flat), rejected: rejected ? rejected.split("\t") : [], interactiveWaiting };
 }
 
 /** A waiting run as the enqueue script reads it (short keys: one JSON argument per batch). */
@@ -257,16 +295,10 @@ export function redisScheduler(
     opts: { keepNext?: boolean; claimed?: readonly string[] } = {},
   ): Promise<Released> {
     const claimed = opts.claimed ?? [];
-    if (!runIds.length && !claimed.length) return { dispatched: [], next: [], rejected: [] };
-    const flat = await r.svcSchedRelease(
-      ...head(),
-      opts.keepNext ? "1" : "0",
-      runIds.length,
-      ...runIds,
-      ...claimed,
+    if (!runIds.length && !claimed.length) return released(["", ""]);
+    return released(
+      await r.svcSchedRelease(...head(), opts.keepNext ? "1" : "0", runIds.length, ...runIds, ...claimed),
     );
-    const rejected = flat.pop();
-    return { ...answer(flat), rejected: rejected ? rejected.split("\t") : [] };
   }
   return {
     /** Adds runs to their pools' queues and dispatches; the runs (of any pool) that got a slot. */

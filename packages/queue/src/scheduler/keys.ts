@@ -44,6 +44,9 @@
 //   keylimit       HASH key -> the key's own concurrency limit (when it has one)
 //   parked:<key>   SET pools where the key has parked runs
 //   pools          SET pools known (their metrics, the periodic tick)
+//   interactive    a pub/sub CHANNEL, not a key: a pool's name, published by an enqueue whose normal
+//                  or low run waits where batch items hold places (workers holding batch items as
+//                  slots' next runs stop sending them first: state.lua nextRuns)
 
 /** Keys shared by every pool. */
 const GLOBAL = [
@@ -61,6 +64,7 @@ const GLOBAL = [
   "wanted",
   "loaded",
   "deck",
+  "interactive",
 ] as const;
 /** Keys of one pool, `<pool>:<name>`. */
 type PoolKey =

@@ -2,7 +2,7 @@ import { deleteRedisPrefix, testQueuePrefix, TEST_REDIS_URL, waitFor } from "@sv
 import { Redis } from "ioredis";
 import { setTimeout as sleep } from "node:timers/promises";
 import { queueIndex } from "../queueIndex.js";
-import { redisScheduler, type WaitingRun } from "./index.js";
+import { INTERACTIVE_WAITING_CHANNEL, redisScheduler, type WaitingRun } from "./index.js";
 
 // A slot's next run (issue #62), against a real Redis: leased to the worker that holds the slot's
 // current run, handed the slot by that run's release (claimed: already sent; or answered as any
@@ -85,7 +85,12 @@ describe("scheduler: a slot's next run", () => {
 
     // Its worker sent it as r2 ended: the release gives it the slot and answers nothing more.
     const second = await s.handOver([r2!.runId], { keepNext: true, claimed: [r3!.runId] });
-    expect(second).toEqual({ dispatched: [], next: [], rejected: [] });
+    expect(second).toEqual({
+      dispatched: [],
+      next: [],
+      rejected: [],
+      interactiveWaiting: new Map(),
+    });
     expect((await s.states([r3!.runId])).get(r3!.runId)).toMatchObject({
       waiting: false,
       slot: "http://gpu#0",
@@ -111,6 +116,7 @@ describe("scheduler: a slot's next run", () => {
       dispatched: [],
       next: [],
       rejected: [r2!.runId],
+      interactiveWaiting: new Map(),
     });
   });
 
@@ -197,15 +203,13 @@ describe("scheduler: a slot's next run", () => {
     );
   });
 
-  it("when runs are batch items, long, limited to one at a time, on a server another model shares, or the caller does not keep next runs, then no slot keeps one", async () => {
+  it("when runs are long, limited to one at a time, on a server another model shares, or the caller does not keep next runs, then no slot keeps one", async () => {
     const s = make();
     const lone = async (pool: string, extra: Partial<WaitingRun> = {}, keepNext = true) => {
       const [r1, r2, r3] = [run(pool, extra), run(pool, extra), run(pool, extra)];
       await s.enqueue([r1!, r2!, r3!]);
       return s.handOver([r1!.runId], { keepNext });
     };
-    await history(s, "m/batch", ["http://b#0"]);
-    expect((await lone("m/batch", { priority: "batch" })).next).toEqual([]);
     await history(s, "m/plain", ["http://p#0"]);
     expect((await lone("m/plain", {}, false)).next).toEqual([]);
     await history(s, "m/limit", ["http://l#0"]);
@@ -220,5 +224,108 @@ describe("scheduler: a slot's next run", () => {
     // A pool that has no history yet keeps none either.
     await s.setSlots("m/new", ["http://new#0"], 0, 250);
     expect((await lone("m/new")).next).toEqual([]);
+  });
+
+  /** Batch items of `account` (issue #61): the lane below interactive work. */
+  const items = (pool: string, count: number, account = "acct_batch") =>
+    Array.from({ length: count }, () => run(pool, { accountId: account, priority: "batch" }));
+  const batchRunning = async (pool: string) =>
+    Number(await last.redis.hget(`${last.prefix}:sched:${pool}:meta`, "batchrunning"));
+
+  it("when a batch item holds a slot and no interactive run waits, then the slot keeps a batch item next, which takes the place in the batches' share on its claim", async () => {
+    const s = make();
+    const pool = "m/batch-next";
+    await history(s, pool, ["http://b#0"]);
+    const [b1, b2, b3, b4] = items(pool, 4);
+    expect(ids(await s.enqueue([b1!, b2!, b3!, b4!]))).toEqual([b1!.runId]);
+    const first = await s.handOver([b1!.runId], { keepNext: true });
+    expect(ids(first.dispatched)).toEqual([b2!.runId]);
+    expect(first.next).toEqual([
+      { runId: b3!.runId, slot: "http://b#0", pool, input: b3!.input, batch: true },
+    ]);
+    expect(first.interactiveWaiting).toEqual(new Map([[pool, false]]));
+    expect(await batchRunning(pool)).toBe(1);
+    // It waits (queued), but no interactive run that comes is told it starts first.
+    expect(await s.stats(pool)).toMatchObject({ leased: 1, queued: 2, nextRuns: 0 });
+    const second = await s.handOver([b2!.runId], { keepNext: true, claimed: [b3!.runId] });
+    expect(second.rejected).toEqual([]);
+    expect(ids(second.next)).toEqual([b4!.runId]);
+    expect((await s.states([b3!.runId])).get(b3!.runId)).toMatchObject({
+      waiting: false,
+      slot: "http://b#0",
+    });
+    expect(await batchRunning(pool)).toBe(1);
+    // Unclaimed (its worker stopped, or heard of interactive runs that are gone now): answered.
+    expect(ids(await s.release([b3!.runId]))).toEqual([b4!.runId]);
+    expect(await s.release([b4!.runId])).toEqual([]);
+    expect(await batchRunning(pool)).toBe(0);
+    expect(await s.stats(pool)).toMatchObject({ leased: 0, queued: 0 });
+  });
+
+  it("when an interactive run comes while batch items are slots' next runs, then it is no batch slot's next run, the release says it waits, and the first release not claiming its batch item gives it the place", async () => {
+    const s = make();
+    const pool = "m/batch-yields";
+    await history(s, pool, ["http://y#0", "http://y#1"]);
+    const b = items(pool, 6);
+    const [a1, a2] = ids(await s.enqueue(b));
+    const handed = await s.handOver([a1!, a2!], { keepNext: true });
+    expect(ids(handed.dispatched).sort()).toEqual([b[2]!.runId, b[3]!.runId]);
+    expect(ids(handed.next).sort()).toEqual([b[4]!.runId, b[5]!.runId]);
+    const deckOf = new Map(handed.next.map((n) => [n.slot, n.runId]));
+    const [x, y] = handed.dispatched;
+
+    // The enqueue that leaves it waiting tells every worker (and one that gets a place does not).
+    const heard: string[] = [];
+    const listener = new Redis(TEST_REDIS_URL);
+    connections.push(listener);
+    await listener.subscribe(INTERACTIVE_WAITING_CHANNEL.name(last.prefix));
+    listener.on("message", (_channel: string, message: string) => void heard.push(message));
+    const interactive = run(pool, { accountId: "acct_people" });
+    expect(await s.enqueue([interactive])).toEqual([]);
+    await waitFor(async () => (heard.length ? true : null), { what: "the announcement" });
+    expect(heard).toEqual([pool]);
+    // x's worker had not heard yet and sent its batch item: accepted, and the interactive run is
+    // not made the next run of that slot (it would wait a whole batch item there).
+    const stale = await s.handOver([x!.runId], { keepNext: true, claimed: [deckOf.get(x!.slot)!] });
+    expect(stale).toMatchObject({ dispatched: [], next: [], rejected: [] });
+    expect(stale.interactiveWaiting).toEqual(new Map([[pool, true]]));
+    // y's worker heard, and did not send its batch item: it goes back in line, the place to the run.
+    const yielded = await s.handOver([y!.runId], { keepNext: true });
+    expect(yielded.dispatched).toEqual([
+      { runId: interactive.runId, slot: y!.slot, pool, input: interactive.input },
+    ]);
+    expect(yielded.next).toEqual([]);
+    expect(yielded.interactiveWaiting).toEqual(new Map([[pool, false]]));
+    const back = deckOf.get(y!.slot)!;
+    expect((await s.states([back])).get(back)).toEqual({ waiting: true, slot: null, leasedAt: null });
+    expect(await batchRunning(pool)).toBe(1);
+    expect(await s.stats(pool)).toMatchObject({ leased: 2, queued: 1, nextRuns: 0 });
+    // The batch item goes on when the interactive run ends.
+    expect(ids(await s.release([interactive.runId]))).toEqual([back]);
+    // An interactive run that gets a place, or waits where no batch item holds one, is not announced.
+    expect(await s.release([back])).toEqual([]);
+    expect(await s.enqueue([run(pool, { accountId: "acct_people" })])).toHaveLength(1);
+    await s.setSlots("m/plain-busy", ["http://pb#0"], 0, 250);
+    await s.enqueue([run("m/plain-busy"), run("m/plain-busy")]);
+    await listener.ping();
+    expect(heard).toEqual([pool]);
+  });
+
+  it("when the batches hold more places than their share, then a batch item's slot keeps no batch item next", async () => {
+    const s = make();
+    const pool = "m/batch-share";
+    await history(s, pool, ["http://s#0", "http://s#1"]);
+    const b = items(pool, 8);
+    const handed = await s.handOver(ids(await s.enqueue(b)), { keepNext: true });
+    expect(handed.next).toHaveLength(2);
+    // An operator lowers the share to one place of two while two items hold places: the items
+    // their workers sent take their places, and keep no batch item after them.
+    await s.setBatchShare(pool, 0.5);
+    for (const n of handed.next) {
+      const onSlot = handed.dispatched.find((d) => d.slot === n.slot)!;
+      const claimed = await s.handOver([onSlot.runId], { keepNext: true, claimed: [n.runId] });
+      expect(claimed).toMatchObject({ dispatched: [], next: [], rejected: [] });
+    }
+    expect(await batchRunning(pool)).toBe(2);
   });
 });

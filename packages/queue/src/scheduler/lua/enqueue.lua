@@ -1,9 +1,12 @@
 -- ARGV[5]: JSON [{r: run, p: pool, a: account, t: created ms, l: "n" | "l" | "b", w: weight, c: limit,
 -- k: API key, kc: the key's limit or null, i: input JSON (optional), wt: the weights it loads,
 -- space-separated (optional)}].
--- A run already waiting or leased is left as it is (the sweeper may add it again).
+-- A run already waiting or leased is left as it is (the sweeper may add it again). A normal or low
+-- run left waiting where batch items hold places is announced (K.interactive): workers stop
+-- sending batch items first as slots' next runs (state.lua nextRuns).
 local pools = purge()
-for _, e in ipairs(cjson.decode(ARGV[5])) do
+local entries = cjson.decode(ARGV[5])
+for _, e in ipairs(entries) do
   redis.call('HSET', K.weight, e.a, e.w)
   if e.c and e.c ~= cjson.null then redis.call('HSET', K.limit, e.a, e.c) else redis.call('HDEL', K.limit, e.a) end
   if e.kc and e.kc ~= cjson.null then redis.call('HSET', K.keylimit, e.k, e.kc) else redis.call('HDEL', K.keylimit, e.k) end
@@ -20,4 +23,12 @@ for _, e in ipairs(cjson.decode(ARGV[5])) do
     pools[e.p] = true
   end
 end
-return filled(pools)
+filled(pools)
+local announced = {}
+for _, e in ipairs(entries) do
+  if e.l ~= 'b' and not announced[e.p] and redis.call('HEXISTS', K.waiting, e.r) == 1 and batchRunning(e.p) > 0 then
+    announced[e.p] = true
+    redis.call('PUBLISH', K.interactive, e.p)
+  end
+end
+return out

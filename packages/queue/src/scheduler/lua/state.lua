@@ -6,7 +6,8 @@
 local now, ttl, defaultLimit = serverNow(), tonumber(ARGV[2]), tonumber(ARGV[3])
 local warmWait = tonumber(ARGV[4])
 -- What the script answers: (run, slot, pool, input or '', kind) quints, kind '' for a run leased a
--- free slot (or given its slot by the run before it: see `promote`) and 'n' for a slot's next run.
+-- free slot (or given its slot by the run before it: see `promote`), 'n' for a slot's next run and
+-- 'b' for a slot's next run that is a batch item (see `nextRuns`).
 local out = {}
 local function answer(run, slot, pool, input, kind)
   out[#out + 1] = run
@@ -38,6 +39,10 @@ local function waitingOf(pool, account)
   for _, lane in ipairs(LANES) do n = n + redis.call('ZCARD', K.lane(pool, lane, account)) end
   return n
 end
+local function underLimit(account)
+  local limit = tonumber(redis.call('HGET', K.limit, account) or defaultLimit) or defaultLimit
+  return tonumber(redis.call('HGET', K.running, account) or '0') < limit
+end
 local function batchRunning(pool)
   return tonumber(redis.call('HGET', K.pool(pool, 'meta'), 'batchrunning') or '0')
 end
@@ -47,6 +52,13 @@ local function batchCap(pool)
 end
 local function interactive(pool, account)
   return redis.call('ZCARD', K.lane(pool, 'n', account)) + redis.call('ZCARD', K.lane(pool, 'l', account)) > 0
+end
+-- The account whose normal or low run goes next in the pool, and its turn; nil when no account
+-- under its limit has one waiting.
+local function interactiveTurn(pool)
+  return policy.next(pool, function(account)
+    return underLimit(account) and interactive(pool, account)
+  end)
 end
 -- After runs left an account's lanes: its entry in the pool's heads follows its oldest run in line.
 local function refreshHead(pool, account)
@@ -60,10 +72,6 @@ local function refreshHead(pool, account)
   else
     redis.call('ZREM', K.pool(pool, 'heads'), account)
   end
-end
-local function underLimit(account)
-  local limit = tonumber(redis.call('HGET', K.limit, account) or defaultLimit) or defaultLimit
-  return tonumber(redis.call('HGET', K.running, account) or '0') < limit
 end
 local function keyFull(key)
   local limit = redis.call('HGET', K.keylimit, key)
@@ -107,7 +115,7 @@ local function nextOf(slot)
 end
 -- The slot's current run let go of it: its next run takes it (it is running there already when
 -- its worker claimed it, else the caller sends it, as any run leased now).
-local function promote(run, slot)
+local function promote(run, slot, lane)
   redis.call('HDEL', K.deck, slot)
   local v = redis.call('HGET', K.lease, run)
   if not v then return end
@@ -123,6 +131,10 @@ local function promote(run, slot)
   local input = redis.call('HGET', K.input, run)
   if input then redis.call('HDEL', K.input, run) end
   redis.call('HINCRBY', K.pool(pool, 'meta'), 'queued', -1)
+  if lane == 'b' then
+    redis.call('SADD', K.pool(pool, 'batchruns'), run)
+    redis.call('HINCRBY', K.pool(pool, 'meta'), 'batchrunning', 1)
+  end
   if keepNext then mine[slot] = pool end
   if claimed[run] then
     claimed[run] = nil
@@ -132,7 +144,8 @@ local function promote(run, slot)
 end
 -- held: the run gave its slot back itself (not a lapsed or moved lease): how long it held it
 -- is what the pool's next waiting runs can expect (their start estimates).
-local function release(run, pools, held)
+local release
+function release(run, pools, held)
   local v = redis.call('HGET', K.lease, run)
   if not v then return nil end
   local f = split(v)
@@ -180,7 +193,15 @@ local function release(run, pools, held)
         for _, other in ipairs(redis.call('SMEMBERS', K.serverPools(server))) do pools[other] = true end
       end
     end
-    if current and nextRun then promote(nextRun, slot) end
+    if current and nextRun then
+      if lane == 'b' and not claimed[nextRun] and interactiveTurn(pool) then
+        -- A batch item its worker did not send (it heard interactive runs wait): back in line,
+        -- and the place goes to them (the caller fills the pool).
+        release(nextRun, pools)
+      else
+        promote(nextRun, slot, lane)
+      end
+    end
   end
   if redis.call('HINCRBY', K.running, account, -1) <= 0 then redis.call('HDEL', K.running, account) end
   if redis.call('SREM', K.pool(pool, 'batchruns'), run) == 1 then
@@ -342,9 +363,7 @@ local function dispatch(pool)
   while #free > 0 do
     -- Accounts take turns among those with interactive runs waiting; batch items only after, and
     -- on at most the batches' share of the pool's places (meta batchshare, set by the feeder).
-    local chosen, turn = policy.next(pool, function(account)
-      return underLimit(account) and interactive(pool, account)
-    end)
+    local chosen, turn = interactiveTurn(pool)
     if not chosen and batchRunning(pool) < batchCap(pool) then chosen, turn = policy.next(pool, underLimit) end
     if not chosen then break end
     local lane, run, created, at = pick(pool, chosen, free, warmn, cache)
@@ -408,21 +427,31 @@ local function keepsNext(pool, cache)
   return cache[pool]
 end
 -- Gives each slot in `mine` (of a server only its pool uses: another model's runs would never find
--- the place free) a next run, as the policy orders them, among normal and low runs only: a batch
--- item there would make an interactive run arriving later wait for it.
+-- the place free) a next run, as the policy orders them. A normal or low run is never the next
+-- run of a batch item's slot: it takes the first place that frees instead (a release puts back a
+-- batch item its worker did not send), so a batch item that started before it was known to wait
+-- costs it one release, not one hold. A batch item's slot may keep a batch item when no
+-- interactive run waits and the batches hold no more than their share: its worker sends it
+-- without waiting for the release's round trip, unless it heard interactive runs wait (answered
+-- as kind 'b', and by the release: see `interactiveWaiting`).
 local function nextRuns()
   local cache = {}
   for slot, pool in pairs(mine) do
     local server = serverOf(slot)
     if server and keepsNext(pool, cache) and redis.call('HEXISTS', K.deck, slot) == 0
       and redis.call('SCARD', K.serverPools(server)) == 1 then
+      local batchSlot = redis.call('SISMEMBER', K.pool(pool, 'batchruns'), redis.call('HGET', K.pool(pool, 'busy'), slot) or '') == 1
       while true do
-        local chosen, turn = policy.next(pool, function(account)
-          return underLimit(account) and interactive(pool, account)
-        end)
+        local chosen, turn = interactiveTurn(pool)
+        if chosen and batchSlot then break end
+        if not chosen and batchSlot and batchRunning(pool) <= batchCap(pool) then chosen, turn = policy.next(pool, underLimit) end
         if not chosen then break end
         local lane, run, created = pick(pool, chosen, { slot }, 0, {})
         refreshHead(pool, chosen)
+        if not run then
+          policy.leave(pool, chosen)
+          break
+        end
         local key = split(redis.call('HGET', K.waiting, run) or '')[4]
         if key and keyFull(key) then
           redis.call('ZADD', K.parked(pool, lane, key), created, run)
@@ -433,10 +462,25 @@ local function nextRuns()
           if waitingOf(pool, chosen) == 0 then policy.leave(pool, chosen) end
           lease(pool, run, slot, chosen, key, true)
           redis.call('HSET', K.deck, slot, run .. '\t' .. created .. '\t' .. lane)
-          answer(run, slot, pool, redis.call('HGET', K.input, run), 'n')
+          local kind = 'n'
+          if lane == 'b' then kind = 'b' end
+          answer(run, slot, pool, redis.call('HGET', K.input, run), kind)
           break
         end
       end
     end
   end
+end
+-- For the pools named where batch items hold places (no other can have a batch item as a slot's
+-- next run), whether a normal or low run waits there (pool, '1' or '0' pairs joined by tabs): a
+-- worker holding a batch item as a slot's next run sends it only when none does.
+local function interactiveWaiting(pools)
+  local flags = {}
+  for pool in pairs(pools) do
+    if batchRunning(pool) > 0 then
+      flags[#flags + 1] = pool
+      flags[#flags + 1] = interactiveTurn(pool) and '1' or '0'
+    end
+  end
+  return table.concat(flags, '\t')
 end
