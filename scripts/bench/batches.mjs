@@ -3,7 +3,8 @@
 // Cog servers of --delay ms (one prediction at a time, 409 when busy):
 // - without the batch: interactive runs at --rate a second for --seconds, their time to start;
 // - with it: a --items batch sent as a JSON Lines body, the same interactive load until the batch
-//   has ended; items/s, the servers' utilization while the batch has items, the interactive runs'
+//   has ended; items/s, the servers' utilization while the batch has items (and the longest stretch
+//   with fewer than half of them busy: the pool run dry), the interactive runs'
 //   time to start (p50/p95, against without), and the API's and the worker's RSS sampled
 //   throughout (peak, and at a quarter and at the end of the batch: bounded, not growing with it).
 // BATCH_MAX_SHARE_PERCENT is --share (default: all places but one, which interactive runs keep).
@@ -150,6 +151,26 @@ const busy = servers
   .flatMap((s) => [...s.predictions.values()])
   .reduce((sum, p) => sum + Math.max(0, Math.min(p.endedAt ?? last, last) - Math.max(p.startedAt, first)), 0);
 const utilization = busy / (SERVERS * (last - first));
+// The longest stretch while the batch had items with fewer than half the servers running a
+// prediction: a pool the feeder let run dry shows here, however short against the whole batch.
+const dry = (() => {
+  const edges = servers
+    .flatMap((s) => [...s.predictions.values()])
+    .filter((p) => p.startedAt < last && (p.endedAt ?? last) > first)
+    .flatMap((p) => [
+      [Math.max(p.startedAt, first), 1],
+      [Math.min(p.endedAt ?? last, last), -1],
+    ])
+    .sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+  let [running, since, longest] = [0, first, 0];
+  for (const [at, step] of edges) {
+    const before = running;
+    running += step;
+    if (before >= SERVERS / 2 && running < SERVERS / 2) since = at;
+    if (before < SERVERS / 2 && running >= SERVERS / 2) longest = Math.max(longest, at - since);
+  }
+  return longest;
+})();
 const during = rss.filter((r) => r.at >= madeAt);
 const quarter = during[Math.floor(during.length / 4)];
 const end = during.at(-1);
@@ -163,7 +184,9 @@ console.log(`batch made (JSON Lines body, every line checked and stored) in ${ms
 console.log(
   `items/s ${(ITEMS / ((last - first) / 1000)).toFixed(1)} (first item start to last item end ${((last - first) / 1000).toFixed(1)} s), ${status.counts.completed} completed, ${status.counts.failed} failed`,
 );
-console.log(`servers' utilization while the batch had items: ${utilization.toFixed(3)}`);
+console.log(
+  `servers' utilization while the batch had items: ${utilization.toFixed(3)}; the longest stretch with fewer than half of them busy ${ms(dry)}`,
+);
 console.log(
   `interactive time to start p50 / p95: without the batch ${ms(percentile(alone, 50))} / ${ms(percentile(alone, 95))} (${alone.length} runs), with it ${ms(percentile(withBatch, 50))} / ${ms(percentile(withBatch, 95))} (${withBatch.length} runs): p95 ratio ${(percentile(withBatch, 95) / Math.max(1, percentile(alone, 95))).toFixed(2)}`,
 );
