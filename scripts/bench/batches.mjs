@@ -147,15 +147,16 @@ const items = await service.database.db.run.findMany({
 });
 const first = Math.min(...items.map((r) => r.startedAt.getTime()));
 const last = Math.max(...items.map((r) => r.completedAt.getTime()));
-const busy = servers
-  .flatMap((s) => [...s.predictions.values()])
-  .reduce((sum, p) => sum + Math.max(0, Math.min(p.endedAt ?? last, last) - Math.max(p.startedAt, first)), 0);
+const predictions = servers.flatMap((s) => [...s.predictions.values()]);
+const busy = predictions.reduce(
+  (sum, p) => sum + Math.max(0, Math.min(p.endedAt ?? last, last) - Math.max(p.startedAt, first)),
+  0,
+);
 const utilization = busy / (SERVERS * (last - first));
 // The longest stretch while the batch had items with fewer than half the servers running a
 // prediction: a pool the feeder let run dry shows here, however short against the whole batch.
 const dry = (() => {
-  const edges = servers
-    .flatMap((s) => [...s.predictions.values()])
+  const edges = predictions
     .filter((p) => p.startedAt < last && (p.endedAt ?? last) > first)
     .flatMap((p) => [
       [Math.max(p.startedAt, first), 1],

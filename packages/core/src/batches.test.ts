@@ -43,8 +43,6 @@ describe("batches", () => {
   it("when a feed pass asks for room, then it is the batches' share of the places (at least one) busy and two intervals' worth waiting, refilled sooner below one", () => {
     const f = {
       capacity: 8,
-      leased: 2,
-      queued: 0,
       inFlight: 0,
       share: 0.5,
       unlimited: 32,

@@ -108,10 +108,8 @@ export function parseBatchLine(text: string): ParsedBatchLine {
 }
 
 /** A model's places as a feed pass reads them (null capacity: a model that needs none). */
-export interface BatchRoomFigures {
+export interface BatchFeedFigures {
   capacity: number | null;
-  leased: number;
-  queued: number;
   /** Batch items of the model admitted and not ended (every batch's). */
   inFlight: number;
   /** The share of the model's places batches may hold at most (BATCH_MAX_SHARE). */
@@ -148,7 +146,7 @@ export interface BatchFeed {
  * passes' worth, whatever the batch's size. A model that needs no places keeps `unlimited` in
  * flight, each end refilling it.
  */
-export function batchFeed(f: BatchRoomFigures): BatchFeed {
+export function batchFeed(f: BatchFeedFigures): BatchFeed {
   if (f.capacity === null) return { room: Math.max(0, f.unlimited - f.inFlight), refillBelow: f.unlimited };
   if (f.capacity === 0) return { room: 0, refillBelow: 0 };
   const cap = Math.max(1, Math.floor(f.capacity * f.share));

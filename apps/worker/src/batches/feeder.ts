@@ -29,7 +29,7 @@ export function startBatchFeeder({ config, db, redis, logger }: WorkerDeps, part
       const stats = await parts.scheduler.stats(modelId);
       const held = [...stats.held].sort((a, b) => a - b);
       const heldMs = held.length ? held[Math.floor(held.length / 2)]! : null;
-      return { capacity: stats.capacity, leased: stats.leased, queued: stats.queued, heldMs };
+      return { capacity: stats.capacity, heldMs };
     },
     settings: {
       share: config.BATCH_MAX_SHARE_PERCENT / 100,

@@ -1,9 +1,10 @@
 // Feeding batches (issue #61): one pass admits items as runs of the batch lane, a couple of
 // intervals' worth ahead of their model's places (batchFeed; the scheduler keeps them behind
 // interactive runs and to the batches' share), accounts' batches taking turns (shareBatchRoom);
-// expires what the window did not reach; and moves batches on as their items end. Each item becomes a run through the lifecycle's creation (reserved one by
-// one at the batch price, its key's budget checked then), under an Idempotency-Key of its own: a
-// pass that dies between the run and the item's mark makes the same run again, not another.
+// expires what the window did not reach; and moves batches on as their items end. Each item
+// becomes a run through the lifecycle's creation (reserved one by one at the batch price, its
+// key's budget checked then), under an Idempotency-Key of its own: a pass that dies between the
+// run and the item's mark makes the same run again, not another.
 import {
   batchFeed,
   nextBatchStatus,
@@ -38,9 +39,7 @@ export interface FeedDeps {
   db: Db;
   runs: Pick<RunLifecycle, "create" | "cancel">;
   /** A pooled model's places now, and how long its runs hold one (median, ms; null: unknown). */
-  places(
-    modelId: string,
-  ): Promise<{ capacity: number; leased: number; queued: number; heldMs: number | null }>;
+  places(modelId: string): Promise<{ capacity: number; heldMs: number | null }>;
   settings: {
     /** BATCH_MAX_SHARE: the share of a model's places batches may hold. */
     share: number;
@@ -203,8 +202,6 @@ async function admitAll(deps: FeedDeps, feeding: OpenBatch[]): Promise<Map<strin
     const places = pooled ? await deps.places(modelId) : null;
     const { room, refillBelow } = batchFeed({
       capacity: places?.capacity ?? null,
-      leased: places?.leased ?? 0,
-      queued: places?.queued ?? 0,
       inFlight: inFlight.get(modelId) ?? 0,
       share: deps.settings.share,
       unlimited: deps.settings.unlimited,
