@@ -200,15 +200,15 @@ async function admitAll(deps: FeedDeps, feeding: OpenBatch[]): Promise<Map<strin
     const parsed = runnerSchema.safeParse(batches[0]!.runner);
     const pooled = parsed.success && poolOf(parsed.data) !== null;
     const places = pooled ? await deps.places(modelId) : null;
+    let inFlightNow = inFlight.get(modelId) ?? 0;
     const { room, refillBelow } = batchFeed({
       capacity: places?.capacity ?? null,
-      inFlight: inFlight.get(modelId) ?? 0,
+      inFlight: inFlightNow,
       share: deps.settings.share,
       unlimited: deps.settings.unlimited,
       heldMs: places?.heldMs ?? null,
       intervalMs: deps.settings.intervalMs,
     });
-    let inFlightNow = inFlight.get(modelId) ?? 0;
     if (room > 0)
       for (const [batchId, n] of shareBatchRoom(batches, room))
         inFlightNow += await admit(
