@@ -1,6 +1,9 @@
 // pnpm bench:batches [--items N] [--servers N] [--delay MS] [--rate R] [--share P] [--seconds S]
+//                    [--lanes one|split] [--nice N]
 // A batch beside interactive work, on the built API and one worker (127.0.0.1) and --servers fake
-// Cog servers of --delay ms (one prediction at a time, 409 when busy):
+// Cog servers of --delay ms (one prediction at a time, 409 when busy). --lanes split: two workers
+// instead, one per lane (WORKER_LANES=interactive and WORKER_LANES=batch), the batch worker's
+// threads at nice --nice (as an operator would start it with `nice -n N`).
 // - without the batch: interactive runs at --rate a second for --seconds, their time to start;
 // - with it: a --items batch sent as a JSON Lines body, the same interactive load until the batch
 //   has ended; items/s, the servers' utilization while the batch has items (and the longest stretch
@@ -8,7 +11,8 @@
 //   time to start (p50/p95, against without), and the API's and the worker's RSS sampled
 //   throughout (peak, and at a quarter and at the end of the batch: bounded, not growing with it).
 // BATCH_MAX_SHARE_PERCENT is --share (default: all places but one, which interactive runs keep).
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
+import { setPriority } from "node:os";
 import { parseArgs } from "node:util";
 import {
   createAccountWithKeys,
@@ -27,8 +31,11 @@ const { values } = parseArgs({
     rate: { type: "string", default: "10" },
     share: { type: "string" },
     seconds: { type: "string", default: "15" },
+    lanes: { type: "string", default: "one" },
+    nice: { type: "string", default: "0" },
   },
 });
+if (!["one", "split"].includes(values.lanes)) throw new Error("--lanes is one or split");
 const [ITEMS, SERVERS, DELAY, RATE, SECONDS] = [
   values.items,
   values.servers,
@@ -64,11 +71,37 @@ await seedCogModel(
 );
 const api = await service.startApi();
 const callbackPort = await freePort();
-const worker = await service.startWorker({
-  COG_CALLBACK_URL: `http://127.0.0.1:${callbackPort}`,
-  COG_CALLBACK_PORT: String(callbackPort),
+const cogCallbacks = (port) => ({
+  COG_CALLBACK_URL: `http://127.0.0.1:${port}`,
+  COG_CALLBACK_PORT: String(port),
   COG_CALLBACK_HOST: "127.0.0.1",
 });
+/** The workers by name: one of every lane, or one per lane (--lanes split). */
+const workers =
+  values.lanes === "one"
+    ? { worker: await service.startWorker(cogCallbacks(callbackPort)) }
+    : {
+        "interactive worker": await service.startWorker({
+          ...cogCallbacks(callbackPort),
+          WORKER_LANES: "interactive",
+        }),
+        "batch worker": await service.startWorker({
+          ...cogCallbacks(await freePort()),
+          WORKER_LANES: "batch",
+        }),
+      };
+/** The batch worker's threads at --nice (Linux's nice is per thread: each of them). */
+const niceBatchWorker = () => {
+  const batchWorker = workers["batch worker"];
+  if (!batchWorker || Number(values.nice) === 0) return;
+  for (const tid of readdirSync(`/proc/${batchWorker.child.pid}/task`))
+    try {
+      setPriority(Number(tid), Number(values.nice));
+    } catch {
+      // A thread that ended meanwhile.
+    }
+};
+niceBatchWorker();
 const { liveKey } = await createAccountWithKeys(service.database.db, 100_000_000);
 const call = async (path, init = {}) => {
   const res = await fetch(`${api.base}/api/v1${path}`, {
@@ -79,6 +112,7 @@ const call = async (path, init = {}) => {
   return (await res.json()).data;
 };
 await sleep(2_500);
+niceBatchWorker();
 
 /** Interactive runs at RATE a second until `until()` says stop; their ids. */
 async function interactive(until) {
@@ -118,8 +152,13 @@ const body = Array.from({ length: ITEMS }, (_, i) =>
   JSON.stringify({ custom_id: `c${i}`, input: { prompt: `c${i}` } }),
 ).join("\n");
 const rss = [];
+const processes = { API: api.app, ...workers };
 const sampler = setInterval(
-  () => rss.push({ at: Date.now(), api: rssMb(api.app.child.pid), worker: rssMb(worker.child.pid) }),
+  () =>
+    rss.push({
+      at: Date.now(),
+      ...Object.fromEntries(Object.entries(processes).map(([name, app]) => [name, rssMb(app.child.pid)])),
+    }),
   500,
 );
 const madeAt = Date.now();
@@ -179,7 +218,7 @@ const peak = (k) => Math.max(...during.map((r) => r[k]));
 const ms = (x) => `${Math.round(x)} ms`;
 
 console.log(
-  `\n${ITEMS} items, ${SERVERS} servers of ${DELAY} ms, BATCH_MAX_SHARE_PERCENT=${SHARE}, interactive runs at ${RATE}/s\n`,
+  `\n${ITEMS} items, ${SERVERS} servers of ${DELAY} ms, BATCH_MAX_SHARE_PERCENT=${SHARE}, interactive runs at ${RATE}/s, ${values.lanes === "one" ? "one worker" : `a worker per lane, the batch worker at nice ${values.nice}`}\n`,
 );
 console.log(`batch made (JSON Lines body, every line checked and stored) in ${ms(createdIn)}`);
 console.log(
@@ -191,8 +230,10 @@ console.log(
 console.log(
   `interactive time to start p50 / p95: without the batch ${ms(percentile(alone, 50))} / ${ms(percentile(alone, 95))} (${alone.length} runs), with it ${ms(percentile(withBatch, 50))} / ${ms(percentile(withBatch, 95))} (${withBatch.length} runs): p95 ratio ${(percentile(withBatch, 95) / Math.max(1, percentile(alone, 95))).toFixed(2)}`,
 );
+const names = Object.keys(processes);
+const each = (f) => names.map((n) => f(n).toFixed(0)).join(" / ");
 console.log(
-  `RSS MB (API / worker): peak ${peak("api").toFixed(0)} / ${peak("worker").toFixed(0)}, at a quarter of the batch ${quarter.api.toFixed(0)} / ${quarter.worker.toFixed(0)}, at its end ${end.api.toFixed(0)} / ${end.worker.toFixed(0)}`,
+  `RSS MB (${names.join(" / ")}): peak ${each(peak)}, at a quarter of the batch ${each((n) => quarter[n])}, at its end ${each((n) => end[n])}`,
 );
 await Promise.all(servers.map((s) => s.close()));
 await service.stop();

@@ -6,6 +6,8 @@ import {
   createDeliveriesQueue,
   createLeasedRunsQueue,
   createRunsQueue,
+  laneOf,
+  type JobLane,
 } from "@svc/queue";
 import { createRunners, type ServerSlots } from "@svc/runners";
 import { configuredOutputUrls, createOutputStore, runOutputs } from "@svc/storage";
@@ -42,7 +44,12 @@ export type AssembledWorker = ReturnType<typeof assembleWorker>;
 /** The worker's metrics: its queues' depths, the pools and the batch lane (read at each scrape). */
 const workerMetrics = (queues: ReturnType<typeof workerQueues>, scheduler: Scheduler, db: Db) =>
   createWorkerMetrics(
-    { runs: queues.runs, "leased-runs": queues.leased, deliveries: queues.deliveries },
+    Object.fromEntries(
+      [queues.runs, queues.leased, queues.batchRuns, queues.batchLeased, queues.deliveries].map((q) => [
+        q.name,
+        q,
+      ]),
+    ),
     scheduler,
     () => batchItemsByModel(db),
   );
@@ -51,10 +58,24 @@ function workerQueues(redis: RedisClient, prefix: string) {
   return {
     runs: createRunsQueue(redis, prefix),
     leased: createLeasedRunsQueue(redis, prefix),
+    batchRuns: createRunsQueue(redis, prefix, "batch"),
+    batchLeased: createLeasedRunsQueue(redis, prefix, "batch"),
     deliveries: createDeliveriesQueue(redis, prefix),
     deadlines: createDeadlinesQueue(redis, prefix),
   };
 }
+
+/** Each lane's run queues (jobs.ts RUN_JOBS). */
+const byLane = (queues: ReturnType<typeof workerQueues>) => ({
+  runs: { interactive: queues.runs, batch: queues.batchRuns },
+  leased: { interactive: queues.leased, batch: queues.batchLeased },
+});
+
+/** The lanes a worker executes (WORKER_LANES). */
+export const workerLanes = (config: Pick<WorkerConfig, "WORKER_LANES">): Record<JobLane, boolean> => ({
+  interactive: config.WORKER_LANES !== "batch",
+  batch: config.WORKER_LANES !== "interactive",
+});
 
 /**
  * What the worker needs of a model (its runner settings and which input fields are files, cached
@@ -194,13 +215,15 @@ function cogProgressOf(
 export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
   const prefix = config.QUEUE_PREFIX;
   const queues = workerQueues(redis, prefix);
+  const lanes = byLane(queues);
+  const executes = workerLanes(config);
   const { lifecycle, transport, scheduler } = wireRuns(config, {
     db,
     redis,
     logger,
     queues: {
-      runs: () => queues.runs,
-      leased: () => queues.leased,
+      runs: (lane = "interactive") => lanes.runs[lane],
+      leased: (lane = "interactive") => lanes.leased[lane],
       deliveries: () => queues.deliveries,
       deadlines: () => queues.deadlines,
     },
@@ -220,13 +243,15 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
   };
   const dispatcher = workerDispatcher({
     scheduler,
-    leased: queues.leased,
+    leased: lanes.leased,
     logger,
     leaseMs: config.SCHEDULER_LEASE_MS,
     begin: (dispatched, here) =>
       beginOnServer({ runnerOf, runners, blocklist, fileInputs }, dispatched, here),
     here: {
-      wants: async ({ pool }) => {
+      // A run of a lane this worker does not execute goes to its lane's queue, whoever leased it.
+      wants: async ({ pool, batch }) => {
+        if (!executes[laneOf(batch)]) return false;
         const settings = await runnerOf(pool);
         return local.accepting() && settings !== null && traitsOf(settings).executesWhereLeased;
       },
@@ -275,7 +300,7 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
     metrics,
   };
   const local = localRuns({
-    leased: queues.leased,
+    leased: lanes.leased,
     execute: (job, signal, begun) => executeRun(execute, job, signal, begun),
     backstopMs: config.RUN_LOCK_MS,
     logger,
@@ -283,6 +308,8 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
   const deliver = deliveries(config, { db, logger, tracing, secretsKey, metrics }, store);
   return {
     queues,
+    lanes,
+    executes,
     lifecycle,
     scheduler,
     dispatcher,

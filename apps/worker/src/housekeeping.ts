@@ -25,8 +25,8 @@ export function startHousekeeping({ config, db, redis, logger }: WorkerDeps, par
       sweepRuns({
         db,
         runs: parts.lifecycle,
-        queue: parts.queues.runs,
-        leased: parts.queues.leased,
+        queue: parts.lanes.runs,
+        leased: parts.lanes.leased,
         scheduler: parts.scheduler,
         redis,
         prefix: config.QUEUE_PREFIX,
@@ -78,7 +78,8 @@ export function startHousekeeping({ config, db, redis, logger }: WorkerDeps, par
       ? setInterval(expireOutputs, config.OUTPUT_EXPIRY_INTERVAL_MS)
       : undefined;
 
-  const stopFeeder = startBatchFeeder({ config, db, redis, logger }, parts);
+  // Only a worker that executes batch items admits them (the runs it leases at once start here).
+  const stopFeeder = parts.executes.batch ? startBatchFeeder({ config, db, redis, logger }, parts) : () => {};
 
   return () => {
     clearInterval(sweeper);

@@ -1,14 +1,7 @@
 import { Worker, type WorkerOptions } from "bullmq";
 import { retryDelay } from "@svc/core";
 import type { WorkerConfig } from "@svc/config";
-import {
-  DEADLINE_JOB,
-  DELIVERY_JOB,
-  LEASED_RUN_JOB,
-  register,
-  RUN_JOB,
-  type JobDefinition,
-} from "@svc/queue";
+import { DEADLINE_JOB, DELIVERY_JOB, register, RUN_JOBS, type JobDefinition, type JobLane } from "@svc/queue";
 import type { RedisClient } from "@svc/queue";
 import type { AssembledWorker } from "./assembly.js";
 import { executeRun } from "./runs/executeRun.js";
@@ -24,6 +17,9 @@ interface Processor<T> {
 
 const processor = <T>(p: Processor<T>) => p as Processor<unknown>;
 
+/** The processors of run jobs: those of the lanes this worker executes (WORKER_LANES). */
+export const RUN_PROCESSORS = ["runs", "leased runs", "batch runs", "leased batch runs"];
+
 /** Every job the worker processes, with the options each needs (the registry startWorker reads). */
 export function processors(config: WorkerConfig, parts: AssembledWorker): Processor<unknown>[] {
   const runOptions = {
@@ -32,20 +28,24 @@ export function processors(config: WorkerConfig, parts: AssembledWorker): Proces
     stalledInterval: Math.max(250, Math.floor(config.RUN_LOCK_MS / 2)),
     maxStalledCount: 2,
   };
-  return [
+  const runs = (lane: JobLane, prefix: string) => [
     processor({
-      name: "runs",
-      job: RUN_JOB,
+      name: `${prefix}runs`,
+      job: RUN_JOBS[lane].runs,
       handle: (job, signal) => executeRun(parts.execute, job, signal),
       options: runOptions,
     }),
     // Runs that hold a slot: as many at once as the pools have slots, never behind the others.
     processor({
-      name: "leased runs",
-      job: LEASED_RUN_JOB,
+      name: `leased ${prefix}runs`,
+      job: RUN_JOBS[lane].leased,
       handle: (job, signal) => executeRun(parts.execute, job, signal),
       options: runOptions,
     }),
+  ];
+  return [
+    ...(parts.executes.interactive ? runs("interactive", "") : []),
+    ...(parts.executes.batch ? runs("batch", "batch ") : []),
     processor({
       name: "deliveries",
       job: DELIVERY_JOB,

@@ -15,7 +15,7 @@ import { startCogCallbackServer } from "./cog/callbackServer.js";
 import type { WorkerDeps } from "./deps.js";
 import { startHousekeeping } from "./housekeeping.js";
 import { startMetricsServer } from "./metrics.js";
-import { processors, startProcessors } from "./processors.js";
+import { processors, RUN_PROCESSORS, startProcessors } from "./processors.js";
 import { brakeOnRedisErrors } from "./queueBrake.js";
 
 export interface RunningWorker {
@@ -156,7 +156,7 @@ export async function startWorker(deps: WorkerDeps, components: Components): Pro
       });
       return brake;
     });
-    const runs = [workers.get("runs")!, workers.get("leased runs")!];
+    const runs = RUN_PROCESSORS.flatMap((name) => workers.get(name) ?? []);
     runWorkers = runs;
     for (const w of runs)
       w.on("failed", (job, error) =>
@@ -192,6 +192,10 @@ export async function startWorker(deps: WorkerDeps, components: Components): Pro
   components.add("housekeeping", startHousekeeping(deps, parts));
   // The first to stop: readiness says the worker drains.
   components.add("readiness", () => (draining = true));
-  logger.info("worker ready", { concurrency: config.WORKER_CONCURRENCY, queue_prefix: prefix });
+  logger.info("worker ready", {
+    concurrency: config.WORKER_CONCURRENCY,
+    lanes: config.WORKER_LANES,
+    queue_prefix: prefix,
+  });
   return { close: () => components.stop() };
 }

@@ -119,6 +119,29 @@ export const LEASED_RUN_JOB = defineJob<LeasedRunJob>({
   options: runJobOptions,
 });
 
+/**
+ * A batch item's jobs (issue #61): the same jobs as an interactive run's, in queues of their own,
+ * so that a worker may take one lane's work and not the other's (WORKER_LANES): batch load kept off
+ * the workers that interactive runs cross.
+ */
+export const BATCH_RUN_JOB = defineJob<DirectRunJob>({ ...RUN_JOB, queue: "batch-runs" });
+export const LEASED_BATCH_RUN_JOB = defineJob<LeasedRunJob>({
+  ...LEASED_RUN_JOB,
+  queue: "leased-batch-runs",
+});
+
+/** A run's lane as its jobs' queues know it: interactive (normal and low runs) or batch. */
+export type JobLane = "interactive" | "batch";
+/** A run's jobs by lane: an interactive run's, or a batch item's. */
+export const RUN_JOBS = {
+  interactive: { runs: RUN_JOB, leased: LEASED_RUN_JOB },
+  batch: { runs: BATCH_RUN_JOB, leased: LEASED_BATCH_RUN_JOB },
+} as const satisfies Record<
+  JobLane,
+  { runs: JobDefinition<DirectRunJob>; leased: JobDefinition<LeasedRunJob> }
+>;
+export const laneOf = (batch: boolean | undefined): JobLane => (batch ? "batch" : "interactive");
+
 const deliveryPayload = z.strictObject({ deliveryId: z.string().regex(idPattern("whd")) });
 export type DeliveryJob = z.infer<typeof deliveryPayload>;
 

@@ -5,9 +5,11 @@ import {
   DEADLINE_JOB,
   DELIVERY_JOB,
   jobEntries,
+  laneOf,
   LEASED_RUN_JOB,
-  RUN_JOB,
+  RUN_JOBS,
   type DeliveryJob,
+  type JobLane,
   type DirectRunJob,
   type InstantRun,
   type LeasedRunJob,
@@ -28,10 +30,31 @@ function queue<T>(job: JobDefinition<T>, connection: RedisClient, prefix: string
   return q;
 }
 
-export const createRunsQueue = (connection: RedisClient, prefix: string): RunsQueue =>
-  queue(RUN_JOB, connection, prefix);
-export const createLeasedRunsQueue = (connection: RedisClient, prefix: string): LeasedRunsQueue =>
-  queue(LEASED_RUN_JOB, connection, prefix);
+export const createRunsQueue = (
+  connection: RedisClient,
+  prefix: string,
+  lane: JobLane = "interactive",
+): RunsQueue => queue(RUN_JOBS[lane].runs, connection, prefix);
+export const createLeasedRunsQueue = (
+  connection: RedisClient,
+  prefix: string,
+  lane: JobLane = "interactive",
+): LeasedRunsQueue => queue(RUN_JOBS[lane].leased, connection, prefix);
+
+/** One kind of run queue for each lane: its interactive runs' and its batch items' (jobs.ts RUN_JOBS). */
+export type ByLane<Q> = Record<JobLane, Q>;
+
+/** `items`' indexes by lane, each lane's in their order (lanes with none left out). */
+function lanesOf<T>(items: readonly T[], batch: (item: T) => boolean | undefined): [JobLane, number[]][] {
+  const lanes = new Map<JobLane, number[]>();
+  items.forEach((item, i) => {
+    const lane = laneOf(batch(item));
+    const indexes = lanes.get(lane);
+    if (indexes) indexes.push(i);
+    else lanes.set(lane, [i]);
+  });
+  return [...lanes];
+}
 export const createDeliveriesQueue = (connection: RedisClient, prefix: string): DeliveriesQueue =>
   queue(DELIVERY_JOB, connection, prefix);
 export const createDeadlinesQueue = (connection: RedisClient, prefix: string): DeadlinesQueue =>
@@ -51,35 +74,49 @@ async function addJobs<T>(
   else if (entries.length) await q.addBulk(entries);
 }
 
-/** A batch of runs in one round trip (a group-committed batch of creations, or runs revived by id). */
-export async function enqueueRuns(q: RunsQueue, runs: readonly (DirectRunJob | string)[]): Promise<void> {
+/**
+ * A batch of runs of one lane in one round trip (a group-committed batch of creations, or runs
+ * revived by id).
+ */
+export async function enqueueRuns(
+  q: RunsQueue,
+  runs: readonly (DirectRunJob | string)[],
+  lane: JobLane = "interactive",
+): Promise<void> {
   await addJobs(
     q,
     jobEntries(
-      RUN_JOB,
+      RUN_JOBS[lane].runs,
       runs.map((run) => ({ data: typeof run === "string" ? { runId: run } : run })),
     ),
   );
 }
 
 /**
- * The jobs of runs the scheduler leased a slot to, in the order it leased them (`begun`: those whose
- * work the dispatching worker sent already).
+ * The jobs of runs the scheduler leased a slot to, each in its lane's queue, in the order it leased
+ * them (`begun`: those whose work the dispatching worker sent already).
  */
 export async function launchRuns(
-  q: LeasedRunsQueue,
+  q: ByLane<LeasedRunsQueue>,
   dispatched: readonly Dispatched[],
   begun: ReadonlySet<string> = new Set(),
 ): Promise<void> {
   if (!dispatched.length) return;
   const at = Date.now();
-  const entries = jobEntries(
-    LEASED_RUN_JOB,
-    dispatched.map(({ runId, slot, pool }) => ({
-      data: { runId, slot, pool, leasedAt: at, ...(begun.has(runId) && { begun: true }) },
-    })),
+  await Promise.all(
+    lanesOf(dispatched, (d) => d.batch).map(([lane, indexes]) =>
+      addJobs(
+        q[lane],
+        jobEntries(
+          RUN_JOBS[lane].leased,
+          indexes.map((i) => {
+            const { runId, slot, pool } = dispatched[i]!;
+            return { data: { runId, slot, pool, leasedAt: at, ...(begun.has(runId) && { begun: true }) } };
+          }),
+        ),
+      ),
+    ),
   );
-  await addJobs(q, entries);
 }
 
 /**
@@ -106,22 +143,31 @@ export const LEASED_JOB_GRACE_MS = 5 * BACKSTOP_AFTER_MS;
  * the dispatching worker's own. Resolves to the jobs, in Redis.
  */
 export async function backstopRuns(
-  q: LeasedRunsQueue,
+  q: ByLane<LeasedRunsQueue>,
   dispatched: readonly Dispatched[],
   delayMs: number,
 ): Promise<Job<LeasedRunJob>[]> {
   const at = Date.now();
   const attempts = Math.max(1, (LEASED_RUN_JOB.options.attempts ?? 1) - 1);
-  const entries = jobEntries(
-    LEASED_RUN_JOB,
-    dispatched.map(({ runId, slot, pool }) => ({
-      data: { runId, slot, pool, leasedAt: at },
-      opts: { delay: delayMs, attempts },
-    })),
+  const jobs: Job<LeasedRunJob>[] = [];
+  await Promise.all(
+    lanesOf(dispatched, (d) => d.batch).map(async ([lane, indexes]) => {
+      const entries = jobEntries(
+        RUN_JOBS[lane].leased,
+        indexes.map((i) => {
+          const { runId, slot, pool } = dispatched[i]!;
+          return { data: { runId, slot, pool, leasedAt: at }, opts: { delay: delayMs, attempts } };
+        }),
+      );
+      const [first] = entries;
+      const added =
+        entries.length === 1
+          ? [await q[lane].add(first!.name, first!.data, first!.opts)]
+          : await q[lane].addBulk(entries);
+      indexes.forEach((i, k) => (jobs[i] = added[k]!));
+    }),
   );
-  const [first] = entries;
-  if (entries.length === 1) return [await q.add(first!.name, first!.data, first!.opts)];
-  return entries.length ? q.addBulk(entries) : [];
+  return jobs;
 }
 
 /**
@@ -142,27 +188,42 @@ export type LaunchRuns = (dispatched: Dispatched[]) => Promise<void>;
  * where it leased them when their kind does; else their jobs).
  */
 export async function admitRuns(
-  queues: { runs(): RunsQueue; leased(): LeasedRunsQueue },
+  queues: Pick<RunQueues, "runs" | "leased">,
   scheduler: Scheduler,
   runs: readonly AdmittedRun[],
-  launch: LaunchRuns = (dispatched) => launchRuns(queues.leased(), dispatched),
+  launch: LaunchRuns = (dispatched) => launchRuns(leasedByLane(queues), dispatched),
 ) {
   const waiting = runs.filter((r): r is WaitingRun => r.pool !== null);
   const direct = runs
     .filter((r) => r.pool === null)
-    .map(({ runId, instant, createdAt }) => ({
-      runId,
-      ...(instant &&
-        instant.input.length <= INPUT_KEPT_MAX_BYTES && {
-          instant: { ...instant, createdAt: createdAt.getTime() },
-        }),
+    .map(({ runId, instant, createdAt, priority }) => ({
+      batch: priority === "batch",
+      job: {
+        runId,
+        ...(instant &&
+          instant.input.length <= INPUT_KEPT_MAX_BYTES && {
+            instant: { ...instant, createdAt: createdAt.getTime() },
+          }),
+      },
     }));
   const [dispatched] = await Promise.all([
     scheduler.enqueue(waiting),
-    direct.length && enqueueRuns(queues.runs(), direct),
+    ...lanesOf(direct, (d) => d.batch).map(([lane, indexes]) =>
+      enqueueRuns(
+        queues.runs(lane),
+        indexes.map((i) => direct[i]!.job),
+        lane,
+      ),
+    ),
   ]);
   if (dispatched.length) await launch(dispatched);
 }
+
+/** The leased-runs queue of each lane. */
+export const leasedByLane = (queues: Pick<RunQueues, "leased">): ByLane<LeasedRunsQueue> => ({
+  interactive: queues.leased("interactive"),
+  batch: queues.leased("batch"),
+});
 
 export async function enqueueDeliveries(q: DeliveriesQueue, deliveryIds: readonly string[]): Promise<void> {
   await addJobs(
@@ -214,20 +275,37 @@ export async function reviveJobs(
   return revived;
 }
 
-/** The queues the run lifecycle sends work to. */
+/** The queues the run lifecycle sends work to: runs' jobs in their lane's queues (default: interactive). */
 export interface RunQueues {
-  runs(): RunsQueue;
-  leased(): LeasedRunsQueue;
+  runs(lane?: JobLane): RunsQueue;
+  leased(lane?: JobLane): LeasedRunsQueue;
   deliveries(): DeliveriesQueue;
   deadlines(): DeadlinesQueue;
 }
 
 export interface Producer extends RunQueues {
   enqueueDeliveries(deliveryIds: readonly string[]): Promise<void>;
-  runs(): RunsQueue;
-  deliveries(): DeliveriesQueue;
-  deadlines(): DeadlinesQueue;
   close(): Promise<void>;
+}
+
+/** A process's run queues of both lanes, made as asked for. */
+export function laneQueues(connection: RedisClient, prefix: string, ready: () => void = () => {}) {
+  const made: { runs: Partial<ByLane<RunsQueue>>; leased: Partial<ByLane<LeasedRunsQueue>> } = {
+    runs: {},
+    leased: {},
+  };
+  return {
+    runs: (lane: JobLane = "interactive") => {
+      ready();
+      return (made.runs[lane] ??= createRunsQueue(connection, prefix, lane));
+    },
+    leased: (lane: JobLane = "interactive") => {
+      ready();
+      return (made.leased[lane] ??= createLeasedRunsQueue(connection, prefix, lane));
+    },
+    /** The queues made so far. */
+    made: () => [...Object.values(made.runs), ...Object.values(made.leased)],
+  };
 }
 
 /**
@@ -238,22 +316,13 @@ export interface Producer extends RunQueues {
  */
 export function createProducer(connection: RedisClient, prefix: string): Producer {
   const made: {
-    runs?: RunsQueue;
-    leased?: LeasedRunsQueue;
     deliveries?: DeliveriesQueue;
     deadlines?: DeadlinesQueue;
   } = {};
   const ready = () => {
     if (connection.status !== "ready") throw new Error(`redis is not connected (${connection.status})`);
   };
-  const runs = () => {
-    ready();
-    return (made.runs ??= createRunsQueue(connection, prefix));
-  };
-  const leased = () => {
-    ready();
-    return (made.leased ??= createLeasedRunsQueue(connection, prefix));
-  };
+  const lanes = laneQueues(connection, prefix, ready);
   const deliveries = () => {
     ready();
     return (made.deliveries ??= createDeliveriesQueue(connection, prefix));
@@ -264,12 +333,12 @@ export function createProducer(connection: RedisClient, prefix: string): Produce
   };
   return {
     enqueueDeliveries: async (ids) => enqueueDeliveries(deliveries(), ids),
-    runs,
-    leased,
+    runs: lanes.runs,
+    leased: lanes.leased,
     deliveries,
     deadlines,
     close: async () => {
-      await Promise.allSettled(Object.values(made).map((q) => q.close()));
+      await Promise.allSettled([...Object.values(made), ...lanes.made()].map((q) => q.close()));
     },
   };
 }
@@ -311,7 +380,8 @@ export function runTransport(
       // A leased run's job is left to run: it finds the run ended, stops any work already sent to
       // its slot and gives the slot back (removing it here would leave that work running).
       const results = await Promise.allSettled([
-        queues.runs().remove(runId),
+        queues.runs("interactive").remove(runId),
+        queues.runs("batch").remove(runId),
         publishCancel(redis, prefix, runId),
         scheduler.remove([runId]),
       ]);

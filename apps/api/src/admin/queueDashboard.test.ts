@@ -43,7 +43,9 @@ describe("queue dashboard", () => {
         .auth("admin", password)
         .expect(200);
       expect(queues.body.queues.map((q: { name: string }) => q.name).sort()).toEqual([
+        "batch-runs",
         "deliveries",
+        "leased-batch-runs",
         "leased-runs",
         "runs",
       ]);
@@ -105,7 +107,7 @@ describe("queue dashboard", () => {
       const queues = await fetch(`${base}/api/queues`, { headers: { authorization: basic } });
       expect(
         ((await queues.json()) as { queues: { name: string }[] }).queues.map((q) => q.name).sort(),
-      ).toEqual(["deliveries", "leased-runs", "runs"]);
+      ).toEqual(["batch-runs", "deliveries", "leased-batch-runs", "leased-runs", "runs"]);
     } finally {
       api.child.kill("SIGTERM");
       await api.exited;

@@ -120,6 +120,8 @@ export async function queueDashboard(
   const queues = [
     createRunsQueue(connection, prefix),
     createLeasedRunsQueue(connection, prefix),
+    createRunsQueue(connection, prefix, "batch"),
+    createLeasedRunsQueue(connection, prefix, "batch"),
     createDeliveriesQueue(connection, prefix),
   ];
   const serverAdapter = new ExpressAdapter().setBasePath(DASHBOARD_PATH);

@@ -5,6 +5,7 @@ import {
   createRedis,
   type Dispatched,
   type LeasedRunJob,
+  type ByLane,
   type LeasedRunsQueue,
   type RedisClient,
 } from "@svc/queue";
@@ -18,16 +19,19 @@ import { localRuns } from "./localRuns.js";
 // it executes here, then removed).
 describe("runs executed where they were leased", () => {
   let redis: RedisClient;
-  let leased: LeasedRunsQueue;
+  let leased: ByLane<LeasedRunsQueue>;
   const prefix = testQueuePrefix();
   const logger = createLogger({ service: "worker", level: "error", stream: new PassThrough() });
 
   beforeAll(async () => {
     redis = createRedis(TEST_REDIS_URL, "worker");
-    leased = createLeasedRunsQueue(redis, prefix);
+    leased = {
+      interactive: createLeasedRunsQueue(redis, prefix),
+      batch: createLeasedRunsQueue(redis, prefix, "batch"),
+    };
   });
   afterAll(async () => {
-    await leased.close();
+    await Promise.all([leased.interactive.close(), leased.batch.close()]);
     await deleteRedisPrefix(prefix);
     await redis.quit();
   });
@@ -37,7 +41,7 @@ describe("runs executed where they were leased", () => {
     slot: "http://gpu:8000#0",
     pool: "oai/local",
   });
-  const stateOf = async (runId: string) => (await leased.getJob(runId))?.getState() ?? "gone";
+  const stateOf = async (runId: string) => (await leased.interactive.getJob(runId))?.getState() ?? "gone";
 
   /** An execution that ends when told to, recording what it was given. */
   function controlled() {
@@ -55,6 +59,10 @@ describe("runs executed where they were leased", () => {
       },
     };
   }
+
+  /** Local runs whose backstops are written after 50 ms. */
+  const soonBackstopped = (exec: ReturnType<typeof controlled>) =>
+    localRuns({ leased, execute: exec.execute, backstopMs: 30_000, backstopAfterMs: 50, logger });
 
   it("when a run is launched here, then it executes at once with its begin, and one that ends before the backstop is due never writes a job", async () => {
     const exec = controlled();
@@ -81,7 +89,7 @@ describe("runs executed where they were leased", () => {
     await waitFor(async () => ((await stateOf(run.runId)) === "delayed" ? true : null), {
       what: "the backstop written",
     });
-    expect((await leased.getJob(run.runId))!.opts.attempts).toBe(2);
+    expect((await leased.interactive.getJob(run.runId))!.opts.attempts).toBe(2);
     // When it comes due: its score in the delayed set (BullMQ keeps ms times 0x1000 there).
     const due = async () =>
       Math.floor(Number(await redis.zscore(`${prefix}:leased-runs:delayed`, run.runId)) / 0x1000);
@@ -93,6 +101,28 @@ describe("runs executed where they were leased", () => {
     expect(await stateOf(run.runId)).toBe("gone");
   });
 
+  it("when a batch item and an interactive run execute past the backstop's wait together, then each one's backstop is in its lane's queue", async () => {
+    const exec = controlled();
+    const local = soonBackstopped(exec);
+    const item = { ...dispatched(), batch: true };
+    const run = dispatched();
+    local.launch([item, run]);
+    await waitFor(async () => ((await leased.batch.getJob(item.runId)) ? true : null), {
+      what: "the batch item's backstop written",
+    });
+    await waitFor(async () => ((await leased.interactive.getJob(run.runId)) ? true : null), {
+      what: "the run's backstop written",
+    });
+    expect(await leased.interactive.getJob(item.runId)).toBeUndefined();
+    expect(await leased.batch.getJob(run.runId)).toBeUndefined();
+    expect(await (await leased.batch.getJob(item.runId))!.getState()).toBe("delayed");
+    exec.end(item.runId);
+    exec.end(run.runId);
+    await local.drain();
+    expect(await leased.batch.getJob(item.runId)).toBeUndefined();
+    expect(await stateOf(run.runId)).toBe("gone");
+  });
+
   it("when an attempt fails before its backstop was written, then a job is written due after a job's backoff", async () => {
     const exec = controlled();
     const local = localRuns({ leased, execute: exec.execute, backstopMs: 30_000, logger });
@@ -100,7 +130,7 @@ describe("runs executed where they were leased", () => {
     local.launch([run]);
     exec.end(run.runId, new Error("postgres went away"));
     await local.drain();
-    const job = await leased.getJob(run.runId);
+    const job = await leased.interactive.getJob(run.runId);
     expect(job).toMatchObject({ delay: 1_000, opts: { attempts: 2 } });
     expect(await stateOf(run.runId)).toMatch(/delayed|waiting/);
     await job!.remove();
@@ -108,13 +138,7 @@ describe("runs executed where they were leased", () => {
 
   it("when an attempt fails for the worker's reasons after its backstop was written, then its job comes due after a job's backoff, for another worker to retry", async () => {
     const exec = controlled();
-    const local = localRuns({
-      leased,
-      execute: exec.execute,
-      backstopMs: 30_000,
-      backstopAfterMs: 50,
-      logger,
-    });
+    const local = soonBackstopped(exec);
     const run = dispatched();
     local.launch([run]);
     await waitFor(async () => ((await stateOf(run.runId)) === "delayed" ? true : null), {
@@ -123,14 +147,14 @@ describe("runs executed where they were leased", () => {
     exec.end(run.runId, new Error("postgres went away"));
     await waitFor(
       async () => {
-        const job = await leased.getJob(run.runId);
+        const job = await leased.interactive.getJob(run.runId);
         return job && job.delay === 1_000 ? true : null;
       },
       { what: "the job's retry scheduled" },
     );
     expect(await stateOf(run.runId)).toMatch(/delayed|waiting/);
     await local.drain();
-    await (await leased.getJob(run.runId))!.remove();
+    await (await leased.interactive.getJob(run.runId))!.remove();
   });
 
   it("when a run executing here is canceled, then its execution's signal aborts; a run not here is not its to cancel", async () => {

@@ -5,6 +5,7 @@ import {
   backstopRuns,
   LEASED_RUN_JOB,
   type Dispatched,
+  type ByLane,
   type LeasedRunJob,
   type LeasedRunsQueue,
 } from "@svc/queue";
@@ -32,7 +33,7 @@ interface Executing {
 
 /** Writes the backstop jobs of `entries`, due in `delayMs`, in one round trip. */
 function writeBackstops(
-  deps: { leased: LeasedRunsQueue; logger: Logger },
+  deps: { leased: ByLane<LeasedRunsQueue>; logger: Logger },
   entries: Executing[],
   delayMs: number,
 ) {
@@ -67,7 +68,7 @@ function writeBackstops(
  * attempts are the retries (one fewer than a job's own, so that a run gets as many in all).
  */
 export function localRuns(deps: {
-  leased: LeasedRunsQueue;
+  leased: ByLane<LeasedRunsQueue>;
   /** `begun`: the run's work sent before its start (Runner.begin), which the execution continues. */
   execute(job: RunJobOf<LeasedRunJob>, signal: AbortSignal, begun?: Promise<boolean>): Promise<unknown>;
   backstopMs: number;

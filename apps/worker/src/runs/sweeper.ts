@@ -3,13 +3,16 @@ import { overdueRuns, runsToSweep, runsPastCancelAt, runStatuses, type Db } from
 import type { Logger } from "@svc/logger";
 import {
   enqueueRuns,
+  laneOf,
   launchRuns,
   LEASED_JOB_GRACE_MS,
   publishCancel,
   reviveJobs,
   trimQueueIndex,
+  type ByLane,
   type Dispatched,
   type LeasedRunsQueue,
+  type Revived,
   type RunsQueue,
   type Scheduler,
 } from "@svc/queue";
@@ -19,8 +22,9 @@ import type { RedisClient } from "@svc/queue";
 export interface SweepDeps {
   db: Db;
   runs: RunLifecycle;
-  queue: RunsQueue;
-  leased: LeasedRunsQueue;
+  /** Each lane's queues (a run's jobs are in its lane's). */
+  queue: ByLane<RunsQueue>;
+  leased: ByLane<LeasedRunsQueue>;
   scheduler: Scheduler;
   redis: RedisClient;
   prefix: string;
@@ -47,6 +51,8 @@ async function launchEach(deps: SweepDeps, dispatched: Dispatched[]) {
 
 type SweptRun = Awaited<ReturnType<typeof runsToSweep>>[number];
 
+const laneOfRun = (run: SweptRun) => laneOf(run.priority === "batch");
+
 const isPooled = (run: SweptRun) => {
   const parsed = runnerSchema.safeParse(run.runner);
   return parsed.success && poolOf(parsed.data) !== null;
@@ -69,7 +75,7 @@ async function placeAgain(deps: SweepDeps, runs: readonly SweptRun[]) {
   // putting it back would run its model a second time.
   const lost = [];
   for (const run of unplaced) {
-    const live = await hasLiveJob(deps.leased, run.id).catch((error: unknown) => {
+    const live = await hasLiveJob(deps.leased[laneOfRun(run)], run.id).catch((error: unknown) => {
       // An unreadable job record: this run is left alone (and said), the others go on.
       deps.logger.warn("sweep could not re-enqueue a run", { run_id: run.id, error });
       return true;
@@ -85,11 +91,19 @@ async function placeAgain(deps: SweepDeps, runs: readonly SweptRun[]) {
   const leased = runs.flatMap((run) => {
     const state = states.get(run.id);
     return state?.slot && (state.leasedAt ?? 0) < leasedBefore
-      ? [{ runId: run.id, slot: state.slot, pool: run.modelId }]
+      ? [
+          {
+            runId: run.id,
+            slot: state.slot,
+            pool: run.modelId,
+            ...(run.priority === "batch" && { batch: true }),
+          },
+        ]
       : [];
   });
   const jobless = [];
-  for (const lease of leased) if (!(await deps.leased.getJob(lease.runId))) jobless.push(lease);
+  for (const lease of leased)
+    if (!(await deps.leased[laneOf(lease.batch)].getJob(lease.runId))) jobless.push(lease);
   return { dispatched: [...readmitted, ...jobless], placed: lost.length + jobless.length };
 }
 
@@ -113,11 +127,19 @@ export async function sweepRuns(
     runsToSweep(deps.db, "EXECUTING", new Date(Date.now() - LEASED_JOB_GRACE_MS)),
   ]);
   const pooled = queued.filter(isPooled);
-  const revived = await reviveJobs(
-    deps.queue,
-    queued.filter((run) => !pooled.includes(run)).map(({ id }) => id),
-    (ids) => enqueueRuns(deps.queue, ids),
-  );
+  const unpooled = queued.filter((run) => !pooled.includes(run));
+  const revived: Revived = { enqueued: [], retried: [], failed: [] };
+  for (const lane of ["interactive", "batch"] as const) {
+    const q = deps.queue[lane];
+    const some = await reviveJobs(
+      q,
+      unpooled.filter((run) => laneOfRun(run) === lane).map(({ id }) => id),
+      (ids) => enqueueRuns(q, ids, lane),
+    );
+    revived.enqueued.push(...some.enqueued);
+    revived.retried.push(...some.retried);
+    revived.failed.push(...some.failed);
+  }
   for (const { id, error } of revived.failed)
     deps.logger.warn("sweep could not re-enqueue a run", { run_id: id, error });
   const placed = await placeAgain(deps, [...pooled, ...executing.filter(isPooled)]);

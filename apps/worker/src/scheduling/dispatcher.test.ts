@@ -5,6 +5,7 @@ import {
   createRedis,
   redisScheduler,
   type Dispatched,
+  type ByLane,
   type LeasedRunsQueue,
   type RedisClient,
   type Scheduler,
@@ -17,7 +18,7 @@ import { workerDispatcher } from "./dispatcher.js";
 // given back, and where the runs it launches go.
 describe("worker dispatcher", () => {
   let redis: RedisClient;
-  let leased: LeasedRunsQueue;
+  let leased: ByLane<LeasedRunsQueue>;
   let scheduler: Scheduler;
   const prefix = testQueuePrefix();
   const logger = createLogger({ service: "worker", level: "error", stream: new PassThrough() });
@@ -26,7 +27,10 @@ describe("worker dispatcher", () => {
 
   beforeAll(async () => {
     redis = createRedis(TEST_REDIS_URL, "worker");
-    leased = createLeasedRunsQueue(redis, prefix);
+    leased = {
+      interactive: createLeasedRunsQueue(redis, prefix),
+      batch: createLeasedRunsQueue(redis, prefix, "batch"),
+    };
     const real = redisScheduler(redis, prefix, { leaseMs: 60_000, defaultLimit: 100 });
     scheduler = {
       ...real,
@@ -37,13 +41,13 @@ describe("worker dispatcher", () => {
     };
   });
   afterAll(async () => {
-    await leased.close();
+    await Promise.all([leased.interactive.close(), leased.batch.close()]);
     await deleteRedisPrefix(prefix);
     await redis.quit();
   });
 
   /** A run of `pool` leased its one slot. */
-  async function leasedRun(pool: string): Promise<Dispatched> {
+  async function leasedRun(pool: string, priority: "normal" | "batch" = "normal"): Promise<Dispatched> {
     const runId = newId("run");
     await scheduler.setSlots(pool, [`http://gpu-${pool}:8000#0`]);
     const [dispatched] = await scheduler.enqueue([
@@ -52,7 +56,7 @@ describe("worker dispatcher", () => {
         pool,
         accountId: "acct_d",
         createdAt: new Date(),
-        priority: "normal",
+        priority,
         weight: 1,
         maxConcurrentRuns: null,
         keyId: "key_d",
@@ -84,7 +88,8 @@ describe("worker dispatcher", () => {
     }
   });
 
-  it("when runs leased at their admission here are launched, then those of a kind executed where leased start here and the others get jobs", async () => {
+  /** A dispatcher that starts here the runs `wants` picks (their ids in `started`). */
+  function startingHere(wants: (d: Dispatched) => Promise<boolean>) {
     const started: string[] = [];
     const dispatcher = workerDispatcher({
       scheduler,
@@ -92,18 +97,46 @@ describe("worker dispatcher", () => {
       logger,
       leaseMs: 60_000,
       here: {
-        wants: async (d) => d.pool === "d/here",
+        wants,
         launch: (dispatched) => void started.push(...dispatched.map((d) => d.runId)),
         accepting: () => true,
       },
     });
+    return { started, dispatcher };
+  }
+
+  it("when a batch item and an interactive run are leased, then the scheduler marks the batch item, and a run this worker does not take goes to its lane's queue", async () => {
+    // An interactive worker's choice (assembly.ts): never a batch item.
+    const { started, dispatcher } = startingHere(async (d) => !d.batch);
+    try {
+      const item = await leasedRun("d/batch", "batch");
+      const run = await leasedRun("d/interactive");
+      expect(item.batch).toBe(true);
+      expect(run.batch).toBeUndefined();
+      await dispatcher.launch([item, run]);
+      expect(started).toEqual([run.runId]);
+      expect(await leased.interactive.getJob(item.runId)).toBeUndefined();
+      expect((await leased.batch.getJob(item.runId))?.data).toMatchObject({
+        runId: item.runId,
+        pool: "d/batch",
+      });
+      expect(await leased.batch.getJob(run.runId)).toBeUndefined();
+    } finally {
+      dispatcher.close();
+    }
+  });
+
+  it("when runs leased at their admission here are launched, then those of a kind executed where leased start here and the others get jobs", async () => {
+    const { started, dispatcher } = startingHere(async (d) => d.pool === "d/here");
     try {
       const here = await leasedRun("d/here");
       const elsewhere = await leasedRun("d/elsewhere");
       await dispatcher.launch([here, elsewhere]);
       expect(started).toEqual([here.runId]);
-      expect(await leased.getJob(here.runId)).toBeUndefined();
-      expect((await leased.getJob(elsewhere.runId))?.data).toMatchObject({ runId: elsewhere.runId });
+      expect(await leased.interactive.getJob(here.runId)).toBeUndefined();
+      expect((await leased.interactive.getJob(elsewhere.runId))?.data).toMatchObject({
+        runId: elsewhere.runId,
+      });
     } finally {
       dispatcher.close();
     }

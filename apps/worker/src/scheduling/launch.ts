@@ -1,10 +1,11 @@
 import type { Logger } from "@svc/logger";
-import { launchRuns, type Dispatched, type LeasedRunsQueue } from "@svc/queue";
+import { launchRuns, type ByLane, type Dispatched, type LeasedRunsQueue } from "@svc/queue";
 import type { Claim, nextRunsHeldHere } from "./nextRuns.js";
 
 /** What launching leased runs needs: where they go (here or by their jobs) and how their work is sent. */
 export interface LaunchDeps {
-  leased: LeasedRunsQueue;
+  /** Each lane's queue of leased runs' jobs. */
+  leased: ByLane<LeasedRunsQueue>;
   logger: Logger;
   /**
    * Sends a leased run's work to its slot at once (true when sent); its execution then only
@@ -13,7 +14,8 @@ export interface LaunchDeps {
   begin?(dispatched: Dispatched, here: boolean): Promise<boolean>;
   /**
    * Runs this worker executes itself as soon as they are leased (core's executesWhereLeased), when
-   * it still takes work: `wants` picks them, `launch` starts them (runs/localRuns.ts).
+   * it still takes work and executes their lane (WORKER_LANES): `wants` picks them, `launch`
+   * starts them (runs/localRuns.ts).
    */
   here?: {
     wants(dispatched: Dispatched): Promise<boolean>;

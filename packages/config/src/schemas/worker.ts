@@ -9,6 +9,10 @@ export const workerEnvSchema = serviceEnvSchema.extend({
     int(1, 1000).default(400),
     "Runs executed at once by one worker process (model servers, waits and settlements overlap).",
   ),
+  WORKER_LANES: doc(
+    z.enum(["all", "interactive", "batch"]).default("all"),
+    "Which runs this worker executes: `all`; `interactive` (normal and low runs: no batch items, no batch feeder); or `batch` (batch items alone, and the batch feeder). Splitting them keeps batch load off the processes that interactive runs cross; every lane needs a worker that executes it.",
+  ),
   GENERATOR_THREADS: doc(
     int(0, 256).default(0),
     "Worker threads for the built-in generators' CPU work (0: one per core); the event loop stays free.",

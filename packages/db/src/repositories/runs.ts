@@ -1,4 +1,4 @@
-import type { Mode, RunStatus } from "@svc/core";
+import type { Mode, RunLane, RunStatus } from "@svc/core";
 import { findMany, findOne, type Db } from "../client.js";
 import type { Run } from "../generated/prisma/client.js";
 import { NEWEST_FIRST, pastPosition, type Position } from "./keyset.js";
@@ -80,7 +80,7 @@ interface SweptRun {
   modelId: string;
   accountId: string;
   createdAt: Date;
-  priority: "normal" | "low";
+  priority: RunLane;
   runner: unknown;
   weight: number;
   maxConcurrentRuns: number | null;

@@ -73,7 +73,10 @@ export interface Dispatched {
   pool: string;
   /** Its input, when it was small enough to wait with it: the worker can send it before the start commits. */
   input?: string;
-  /** A slot's next run that is a batch item: sent first only while no interactive run waits. */
+  /**
+   * A batch item (the batch lane): its job goes to the batch lane's queues (WORKER_LANES); as a
+   * slot's next run, it is sent first only while no interactive run waits.
+   */
   batch?: boolean;
 }
 
@@ -143,20 +146,21 @@ export interface WarmStats {
 const WARM_KEY_LENGTH = 16;
 
 /**
- * A script's answer: (run, slot, pool, input or '', kind) quints, kind 'n' for a slot's next run
- * and 'b' for one that is a batch item.
+ * A script's answer: (run, slot, pool, input or '', kind) quints, kind '' for a run leased a slot
+ * and 'B' for one that is a batch item, 'n' for a slot's next run and 'b' for one that is a batch
+ * item.
  */
 function answer(flat: string[]): { dispatched: Dispatched[]; next: Dispatched[] } {
   const dispatched: Dispatched[] = [];
   const next: Dispatched[] = [];
   for (let i = 0; i + 4 < flat.length; i += 5) {
     const kind = flat[i + 4];
-    (kind ? next : dispatched).push({
+    (kind === "n" || kind === "b" ? next : dispatched).push({
       runId: flat[i]!,
       slot: flat[i + 1]!,
       pool: flat[i + 2]!,
       ...(flat[i + 3] && { input: flat[i + 3] }),
-      ...(kind === "b" && { batch: true }),
+      ...((kind === "b" || kind === "B") && { batch: true }),
     });
   }
   return { dispatched, next };

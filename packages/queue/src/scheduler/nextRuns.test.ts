@@ -240,6 +240,8 @@ describe("scheduler: a slot's next run", () => {
     expect(ids(await s.enqueue([b1!, b2!, b3!, b4!]))).toEqual([b1!.runId]);
     const first = await s.handOver([b1!.runId], { keepNext: true });
     expect(ids(first.dispatched)).toEqual([b2!.runId]);
+    // A batch item leased a free place says so (its job goes to the batch lane's queue).
+    expect(first.dispatched[0]!.batch).toBe(true);
     expect(first.next).toEqual([
       { runId: b3!.runId, slot: "http://b#0", pool, input: b3!.input, batch: true },
     ]);
@@ -255,8 +257,11 @@ describe("scheduler: a slot's next run", () => {
       slot: "http://b#0",
     });
     expect(await batchRunning(pool)).toBe(1);
-    // Unclaimed (its worker stopped, or heard of interactive runs that are gone now): answered.
-    expect(ids(await s.release([b3!.runId]))).toEqual([b4!.runId]);
+    // Unclaimed (its worker stopped, or heard of interactive runs that are gone now): answered,
+    // as a batch item.
+    expect(await s.release([b3!.runId])).toEqual([
+      { runId: b4!.runId, slot: "http://b#0", pool, input: b4!.input, batch: true },
+    ]);
     expect(await s.release([b4!.runId])).toEqual([]);
     expect(await batchRunning(pool)).toBe(0);
     expect(await s.stats(pool)).toMatchObject({ leased: 0, queued: 0 });

@@ -6,8 +6,9 @@
 local now, ttl, defaultLimit = serverNow(), tonumber(ARGV[2]), tonumber(ARGV[3])
 local warmWait = tonumber(ARGV[4])
 -- What the script answers: (run, slot, pool, input or '', kind) quints, kind '' for a run leased a
--- free slot (or given its slot by the run before it: see `promote`), 'n' for a slot's next run and
--- 'b' for a slot's next run that is a batch item (see `nextRuns`).
+-- free slot (or given its slot by the run before it: see `promote`) and 'B' for one that is a batch
+-- item (its job goes to the batch lane's queue), 'n' for a slot's next run and 'b' for a slot's
+-- next run that is a batch item (see `nextRuns`).
 local out = {}
 local function answer(run, slot, pool, input, kind)
   out[#out + 1] = run
@@ -138,6 +139,8 @@ local function promote(run, slot, lane)
   if keepNext then mine[slot] = pool end
   if claimed[run] then
     claimed[run] = nil
+  elseif lane == 'b' then
+    answer(run, slot, pool, input, 'B')
   else
     answer(run, slot, pool, input, '')
   end
@@ -386,16 +389,18 @@ local function dispatch(pool)
       if waitingOf(pool, chosen) == 0 then policy.leave(pool, chosen) end
       local slot = table.remove(free, at)
       lease(pool, run, slot, chosen, key)
+      local kind = ''
       if lane == 'b' then
         redis.call('SADD', K.pool(pool, 'batchruns'), run)
         redis.call('HINCRBY', K.pool(pool, 'meta'), 'batchrunning', 1)
+        kind = 'B'
       end
       if warmn > 0 then
         loadWeights(pool, run, slot, warmn, cache)
       else
         redis.call('HDEL', K.wanted, run)
       end
-      answer(run, slot, pool, input, '')
+      answer(run, slot, pool, input, kind)
       if keepNext then mine[slot] = pool end
     end
   end
