@@ -46,10 +46,18 @@ describe("sendServerWork (node:http, a model server's work)", () => {
 
   it("never reads bytes a server sent on an idle connection as the next request's answer", async () => {
     // What undici's idle-socket validation guards against (GHSA-35p6-xmwp-9g52).
-    after = (socket) => setTimeout(() => socket.write(answer('{"got":"POISON"}')), 10);
+    let poisoned: Promise<void> | undefined;
+    after = (socket) =>
+      (poisoned = new Promise((r) =>
+        setTimeout(() => socket.write(answer('{"got":"POISON"}'), () => r()), 10),
+      ));
     await sendServerWork(url, { ...work, body: "three" });
     after = undefined;
-    await sleep(50);
+    // The bytes written first, then the socket left idle a while: a sleep begun with the write's
+    // timer raced it on a loaded machine (both due together, the next request sent before the
+    // bytes had come in).
+    await poisoned;
+    await sleep(40);
     const next = await sendServerWork(url, { ...work, body: "four" });
     expect(JSON.parse(next.body)).toMatchObject({ got: "four" });
   });
