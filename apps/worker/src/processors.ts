@@ -17,8 +17,12 @@ interface Processor<T> {
 
 const processor = <T>(p: Processor<T>) => p as Processor<unknown>;
 
-/** The processors of run jobs: those of the lanes this worker executes (WORKER_LANES). */
-export const RUN_PROCESSORS = ["runs", "leased runs", "batch runs", "leased batch runs"];
+/** The processors of run jobs by lane: a worker has those of the lanes it executes (WORKER_LANES). */
+const RUN_PROCESSORS = {
+  interactive: { runs: "runs", leased: "leased runs" },
+  batch: { runs: "batch runs", leased: "leased batch runs" },
+} as const satisfies Record<JobLane, { runs: string; leased: string }>;
+export const RUN_PROCESSOR_NAMES: string[] = Object.values(RUN_PROCESSORS).flatMap(Object.values);
 
 /** Every job the worker processes, with the options each needs (the registry startWorker reads). */
 export function processors(config: WorkerConfig, parts: AssembledWorker): Processor<unknown>[] {
@@ -28,24 +32,24 @@ export function processors(config: WorkerConfig, parts: AssembledWorker): Proces
     stalledInterval: Math.max(250, Math.floor(config.RUN_LOCK_MS / 2)),
     maxStalledCount: 2,
   };
-  const runs = (lane: JobLane, prefix: string) => [
+  const runs = (lane: JobLane) => [
     processor({
-      name: `${prefix}runs`,
+      name: RUN_PROCESSORS[lane].runs,
       job: RUN_JOBS[lane].runs,
       handle: (job, signal) => executeRun(parts.execute, job, signal),
       options: runOptions,
     }),
     // Runs that hold a slot: as many at once as the pools have slots, never behind the others.
     processor({
-      name: `leased ${prefix}runs`,
+      name: RUN_PROCESSORS[lane].leased,
       job: RUN_JOBS[lane].leased,
       handle: (job, signal) => executeRun(parts.execute, job, signal),
       options: runOptions,
     }),
   ];
   return [
-    ...(parts.executes.interactive ? runs("interactive", "") : []),
-    ...(parts.executes.batch ? runs("batch", "batch ") : []),
+    ...(parts.executes.interactive ? runs("interactive") : []),
+    ...(parts.executes.batch ? runs("batch") : []),
     processor({
       name: "deliveries",
       job: DELIVERY_JOB,

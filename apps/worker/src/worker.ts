@@ -15,7 +15,7 @@ import { startCogCallbackServer } from "./cog/callbackServer.js";
 import type { WorkerDeps } from "./deps.js";
 import { startHousekeeping } from "./housekeeping.js";
 import { startMetricsServer } from "./metrics.js";
-import { processors, RUN_PROCESSORS, startProcessors } from "./processors.js";
+import { processors, RUN_PROCESSOR_NAMES, startProcessors } from "./processors.js";
 import { brakeOnRedisErrors } from "./queueBrake.js";
 
 export interface RunningWorker {
@@ -156,7 +156,7 @@ export async function startWorker(deps: WorkerDeps, components: Components): Pro
       });
       return brake;
     });
-    const runs = RUN_PROCESSORS.flatMap((name) => workers.get(name) ?? []);
+    const runs = RUN_PROCESSOR_NAMES.flatMap((name) => workers.get(name) ?? []);
     runWorkers = runs;
     for (const w of runs)
       w.on("failed", (job, error) =>

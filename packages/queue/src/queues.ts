@@ -1,4 +1,4 @@
-import { Queue, type Job } from "bullmq";
+import { Queue, type Job, type JobsOptions } from "bullmq";
 import type { RedisClient } from "./redis.js";
 import {
   CANCEL_CHANNEL,
@@ -7,6 +7,7 @@ import {
   jobEntries,
   laneOf,
   LEASED_RUN_JOB,
+  RUN_JOB,
   RUN_JOBS,
   type DeliveryJob,
   type JobLane,
@@ -44,17 +45,6 @@ export const createLeasedRunsQueue = (
 /** One kind of run queue for each lane: its interactive runs' and its batch items' (jobs.ts RUN_JOBS). */
 export type ByLane<Q> = Record<JobLane, Q>;
 
-/** `items`' indexes by lane, each lane's in their order (lanes with none left out). */
-function lanesOf<T>(items: readonly T[], batch: (item: T) => boolean | undefined): [JobLane, number[]][] {
-  const lanes = new Map<JobLane, number[]>();
-  items.forEach((item, i) => {
-    const lane = laneOf(batch(item));
-    const indexes = lanes.get(lane);
-    if (indexes) indexes.push(i);
-    else lanes.set(lane, [i]);
-  });
-  return [...lanes];
-}
 export const createDeliveriesQueue = (connection: RedisClient, prefix: string): DeliveriesQueue =>
   queue(DELIVERY_JOB, connection, prefix);
 export const createDeadlinesQueue = (connection: RedisClient, prefix: string): DeadlinesQueue =>
@@ -68,28 +58,61 @@ async function addJobs<T>(
   // Spelled out so that a job's name and data are T's, whatever T is.
   q: Queue<unknown, unknown, string, T, unknown, string>,
   entries: ReturnType<typeof jobEntries<T>>,
-): Promise<void> {
+): Promise<Job<T>[]> {
   const [first] = entries;
-  if (entries.length === 1) await q.add(first!.name, first!.data, first!.opts);
-  else if (entries.length) await q.addBulk(entries);
+  if (entries.length === 1) return [await q.add(first!.name, first!.data, first!.opts)];
+  return entries.length ? q.addBulk(entries) : [];
 }
 
 /**
- * A batch of runs of one lane in one round trip (a group-committed batch of creations, or runs
- * revived by id).
+ * A batch of runs in one round trip (a group-committed batch of creations, or runs revived by id),
+ * into `q`: either lane's runs queue (their jobs differ only in the queue).
  */
-export async function enqueueRuns(
-  q: RunsQueue,
-  runs: readonly (DirectRunJob | string)[],
-  lane: JobLane = "interactive",
-): Promise<void> {
+export async function enqueueRuns(q: RunsQueue, runs: readonly (DirectRunJob | string)[]): Promise<void> {
   await addJobs(
     q,
     jobEntries(
-      RUN_JOBS[lane].runs,
+      RUN_JOB,
       runs.map((run) => ({ data: typeof run === "string" ? { runId: run } : run })),
     ),
   );
+}
+
+/** `items`' indexes by lane, each lane's in their order (lanes with none left out). */
+function lanesOf<T>(items: readonly T[], batch: (item: T) => boolean | undefined): [JobLane, number[]][] {
+  const lanes = new Map<JobLane, number[]>();
+  items.forEach((item, i) => {
+    const lane = laneOf(batch(item));
+    const indexes = lanes.get(lane);
+    if (indexes) indexes.push(i);
+    else lanes.set(lane, [i]);
+  });
+  return [...lanes];
+}
+
+/**
+ * Leased runs' jobs, each in its lane's queue (a round trip per lane), as `entryOf` makes them;
+ * resolves to the jobs in `dispatched`'s order.
+ */
+async function addLeasedJobs(
+  q: ByLane<LeasedRunsQueue>,
+  dispatched: readonly Dispatched[],
+  entryOf: (d: Dispatched) => { data: LeasedRunJob; opts?: JobsOptions },
+): Promise<Job<LeasedRunJob>[]> {
+  const jobs: Job<LeasedRunJob>[] = [];
+  await Promise.all(
+    lanesOf(dispatched, (d) => d.batch).map(async ([lane, indexes]) => {
+      const added = await addJobs(
+        q[lane],
+        jobEntries(
+          RUN_JOBS[lane].leased,
+          indexes.map((i) => entryOf(dispatched[i]!)),
+        ),
+      );
+      indexes.forEach((i, k) => (jobs[i] = added[k]!));
+    }),
+  );
+  return jobs;
 }
 
 /**
@@ -101,22 +124,10 @@ export async function launchRuns(
   dispatched: readonly Dispatched[],
   begun: ReadonlySet<string> = new Set(),
 ): Promise<void> {
-  if (!dispatched.length) return;
   const at = Date.now();
-  await Promise.all(
-    lanesOf(dispatched, (d) => d.batch).map(([lane, indexes]) =>
-      addJobs(
-        q[lane],
-        jobEntries(
-          RUN_JOBS[lane].leased,
-          indexes.map((i) => {
-            const { runId, slot, pool } = dispatched[i]!;
-            return { data: { runId, slot, pool, leasedAt: at, ...(begun.has(runId) && { begun: true }) } };
-          }),
-        ),
-      ),
-    ),
-  );
+  await addLeasedJobs(q, dispatched, ({ runId, slot, pool }) => ({
+    data: { runId, slot, pool, leasedAt: at, ...(begun.has(runId) && { begun: true }) },
+  }));
 }
 
 /**
@@ -149,25 +160,10 @@ export async function backstopRuns(
 ): Promise<Job<LeasedRunJob>[]> {
   const at = Date.now();
   const attempts = Math.max(1, (LEASED_RUN_JOB.options.attempts ?? 1) - 1);
-  const jobs: Job<LeasedRunJob>[] = [];
-  await Promise.all(
-    lanesOf(dispatched, (d) => d.batch).map(async ([lane, indexes]) => {
-      const entries = jobEntries(
-        RUN_JOBS[lane].leased,
-        indexes.map((i) => {
-          const { runId, slot, pool } = dispatched[i]!;
-          return { data: { runId, slot, pool, leasedAt: at }, opts: { delay: delayMs, attempts } };
-        }),
-      );
-      const [first] = entries;
-      const added =
-        entries.length === 1
-          ? [await q[lane].add(first!.name, first!.data, first!.opts)]
-          : await q[lane].addBulk(entries);
-      indexes.forEach((i, k) => (jobs[i] = added[k]!));
-    }),
-  );
-  return jobs;
+  return addLeasedJobs(q, dispatched, ({ runId, slot, pool }) => ({
+    data: { runId, slot, pool, leasedAt: at },
+    opts: { delay: delayMs, attempts },
+  }));
 }
 
 /**
@@ -212,7 +208,6 @@ export async function admitRuns(
       enqueueRuns(
         queues.runs(lane),
         indexes.map((i) => direct[i]!.job),
-        lane,
       ),
     ),
   ]);

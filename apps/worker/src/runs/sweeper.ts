@@ -134,7 +134,7 @@ export async function sweepRuns(
     const some = await reviveJobs(
       q,
       unpooled.filter((run) => laneOfRun(run) === lane).map(({ id }) => id),
-      (ids) => enqueueRuns(q, ids, lane),
+      (ids) => enqueueRuns(q, ids),
     );
     revived.enqueued.push(...some.enqueued);
     revived.retried.push(...some.retried);
