@@ -1,4 +1,5 @@
 import {
+  batchCountsOf,
   batchFeed,
   batchResultLine,
   batchTokens,
@@ -92,6 +93,51 @@ describe("batches", () => {
     expect(nextBatchStatus("in_progress", { ...counts, running: 1 })).toBeNull();
     expect(nextBatchStatus("canceling", { ...counts, pending: 1 })).toBeNull();
     expect(nextBatchStatus("completed", counts)).toBeNull();
+  });
+
+  it("when a batch's tally is read, then its lines are counted by where they stand and add up to the total", () => {
+    const tally = {
+      total: 10,
+      invalid: 1,
+      admitted: 6,
+      dropped: 0,
+      runsCompleted: 3,
+      runsFailed: 1,
+      tokensCharged: 7,
+    };
+    expect(batchCountsOf(tally)).toEqual({
+      total: 10,
+      pending: 3,
+      running: 2,
+      completed: 3,
+      failed: 2,
+      tokensCharged: 7,
+    });
+    // Canceled: the 3 waiting lines dropped, the 2 running runs canceled.
+    expect(batchCountsOf({ ...tally, dropped: 3, runsFailed: 3 })).toEqual({
+      total: 10,
+      pending: 0,
+      running: 0,
+      completed: 3,
+      failed: 7,
+      tokensCharged: 7,
+    });
+  });
+
+  it("when a run ends before its line is marked admitted, then the line is counted once, by its run", () => {
+    const sum = (c: BatchCounts) => c.pending + c.running + c.completed + c.failed;
+    const none = { invalid: 0, admitted: 0, dropped: 0, runsCompleted: 0, runsFailed: 0, tokensCharged: 0 };
+    // Two lines waiting; the first one's run made and completed before the pass marked it.
+    const early = batchCountsOf({ ...none, total: 2, runsCompleted: 1, tokensCharged: 1 });
+    expect(early).toMatchObject({ pending: 1, running: 0, completed: 1, failed: 0 });
+    // Both runs ended, the second line still unmarked: nothing is left running or waiting.
+    const ended = batchCountsOf({ ...none, total: 2, admitted: 1, runsCompleted: 2, tokensCharged: 2 });
+    expect(ended).toMatchObject({ pending: 0, running: 0, completed: 2, failed: 0 });
+    // A cancel dropped a line whose run was being made; the run was canceled before the pass
+    // admitted the line to it: one failure, not two.
+    const canceled = batchCountsOf({ ...none, total: 1, dropped: 1, runsFailed: 1 });
+    expect(canceled).toMatchObject({ pending: 0, running: 0, completed: 0, failed: 1 });
+    for (const c of [early, ended, canceled]) expect(sum(c)).toBe(c.total);
   });
 
   it("when results are read, then each ended item is one line: its run's output or error, or why it never ran", () => {

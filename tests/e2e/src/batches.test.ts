@@ -63,14 +63,36 @@ describe("batches", () => {
   };
   const batchOf = async (key: string, id: string) =>
     ((await (await api(key, `/batches/${id}`)).json()) as { data: BatchView }).data;
-  const ended = (key: string, id: string, status = "completed", client?: ModelRunClient) =>
-    waitFor(
-      async () => {
-        const b = client ? ((await client.batches.get(id)) as unknown as BatchView) : await batchOf(key, id);
-        return b.status === status ? b : null;
-      },
-      { what: `batch ${id} ${status}`, timeoutMs: 60_000 },
+  /** The batch once it has ended so, its counts checked against its lines (`tallied`). */
+  const ended = async (key: string, id: string, status = "completed", client?: ModelRunClient) =>
+    tallied(
+      await waitFor(
+        async () => {
+          const b = client
+            ? ((await client.batches.get(id)) as unknown as BatchView)
+            : await batchOf(key, id);
+          return b.status === status ? b : null;
+        },
+        { what: `batch ${id} ${status}`, timeoutMs: 60_000 },
+      ),
     );
+  /**
+   * An ended batch's counts as its view gives them (its row's tally), checked against its lines
+   * counted one by one, each with its run.
+   */
+  const tallied = async (view: BatchView) => {
+    const [c] = await service.database.db.$queryRaw<
+      { total: number; completed: number; failed: number; running: number; pending: number; tokens: number }[]
+    >`SELECT count(*)::int AS total,
+             count(*) FILTER (WHERE i.state = 'pending')::int AS pending,
+             count(*) FILTER (WHERE r.status IN ('QUEUED', 'EXECUTING'))::int AS running,
+             count(*) FILTER (WHERE r.status = 'COMPLETED')::int AS completed,
+             count(*) FILTER (WHERE r.status IN ('FAILED', 'CANCELED') OR (i.state <> 'pending' AND r.id IS NULL))::int AS failed,
+             COALESCE(sum(r.tokens_charged), 0)::int AS tokens
+      FROM batch_items i LEFT JOIN runs r ON r.id = i.run_id WHERE i.batch_id = ${view.id}`;
+    expect({ ...view.counts, tokens: view.tokens_charged }).toEqual(c);
+    return view;
+  };
   type ResultLine = {
     line: number;
     custom_id: string | null;

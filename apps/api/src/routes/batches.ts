@@ -14,7 +14,6 @@ import {
   jsonlLines,
   listBatches,
   presentBatch,
-  presentBatches,
 } from "@svc/use-cases";
 import { ownerOf } from "../auth/authenticate.js";
 import { cursorSchema, paginate } from "../http/cursor.js";
@@ -83,7 +82,7 @@ const createBatchRoute = route({
       },
       await linesOf(ctx, body),
     );
-    return { data: await presentBatch(ctx.deps.db, batch) };
+    return { data: presentBatch(batch) };
   },
 });
 
@@ -121,7 +120,7 @@ const getBatch = route({
   errors: [404],
   reply: { status: 200, schema: R.BatchResponse, description: "The batch" },
   async handler({ params }, ctx) {
-    return { data: await presentBatch(ctx.deps.db, await batchOr404(ctx, params.batchId)) };
+    return { data: presentBatch(await batchOr404(ctx, params.batchId)) };
   },
 });
 
@@ -141,7 +140,7 @@ const listBatchesRoute = route({
     const { page, nextCursor } = paginate(found, query.limit);
     return {
       data: {
-        batches: await presentBatches(ctx.deps.db, page),
+        batches: page.map(presentBatch),
         next_cursor: nextCursor,
       },
     };
@@ -165,7 +164,7 @@ const cancelBatchRoute = route({
       params.batchId,
     );
     if (!batch) throw new ApiError("BATCH_NOT_FOUND", `No batch with id ${JSON.stringify(params.batchId)}.`);
-    return { data: await presentBatch(ctx.deps.db, batch) };
+    return { data: presentBatch(batch) };
   },
 });
 

@@ -1,5 +1,6 @@
 // batches list|cancel: every account's batches for an operator (issue #61).
-import { batchCounts, findBatchById, listAllBatches } from "@svc/db";
+import { batchCountsOf } from "@svc/core";
+import { findBatchById, listAllBatches } from "@svc/db";
 import { markBatchCanceled } from "@svc/use-cases";
 import { UsageError, type Command } from "../command.js";
 
@@ -9,12 +10,8 @@ export const BATCH_COMMANDS: Record<string, Command> = {
     flags: ["account"],
     async run({ db, values, print }) {
       const batches = await listAllBatches(db, values.account);
-      const counts = await batchCounts(
-        db,
-        batches.map((b) => b.id),
-      );
       for (const b of batches) {
-        const c = counts.get(b.id)!;
+        const c = batchCountsOf(b);
         print(
           `${b.id}  ${b.accountId}  ${b.mode}  ${b.modelId}  ${b.status}${b.pausedReason ? ` (${b.pausedReason})` : ""}  ${c.completed + c.failed}/${b.total} done  ${c.failed} failed  ${c.tokensCharged} tokens`,
           { id: b.id, account_id: b.accountId, model_id: b.modelId, status: b.status, ...c, total: b.total },

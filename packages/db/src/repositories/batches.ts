@@ -2,10 +2,12 @@
 // results file make. The worker's reads go through node-postgres (findMany), as the sweeper's do,
 // so that a worker never loads Prisma's query compiler for them.
 import {
+  batchCountsOf,
   newId,
   type BatchCounts,
   type BatchItemResult,
   type BatchLineError,
+  type BatchTally,
   type Mode,
   type RunApi,
 } from "@svc/core";
@@ -96,26 +98,21 @@ export function listBatches(db: Db, owner: Owner, limit: number, after?: Positio
   });
 }
 
-/** Each batch's items by where they stand (one statement for all of them). */
+/** The tally's columns (core's BatchTally), as every read of it selects them. */
+const TALLY = `b.total, b.invalid, b.admitted, b.dropped, b.runs_completed, b.runs_failed, b.tokens_charged`;
+
+/** Each batch's items by where they stand, from their rows' tallies (one statement for all of them). */
 export async function batchCounts(db: Db, ids: readonly string[]): Promise<Map<string, BatchCounts>> {
   if (!ids.length) return new Map();
-  const rows = await findMany<{ batchId: string } & Record<keyof BatchCounts, number>>(
+  const rows = await findMany<{ id: string } & BatchTally>(
     db,
     "batch_counts",
-    `SELECT i.batch_id,
-            count(*)::int AS total,
-            count(*) FILTER (WHERE i.state = 'pending')::int AS pending,
-            count(*) FILTER (WHERE i.state = 'admitted' AND r.status IN ('QUEUED', 'EXECUTING'))::int AS running,
-            count(*) FILTER (WHERE i.state = 'admitted' AND r.status = 'COMPLETED')::int AS completed,
-            count(*) FILTER (WHERE (i.state = 'admitted' AND r.status IN ('FAILED', 'CANCELED'))
-                              OR i.state IN ('invalid', 'refused', 'canceled', 'expired'))::int AS failed,
-            COALESCE(sum(r.tokens_charged), 0)::int AS tokens_charged
-     FROM batch_items i LEFT JOIN runs r ON r.id = i.run_id
-     WHERE i.batch_id = ANY($1) GROUP BY i.batch_id`,
+    `SELECT b.id, ${TALLY} FROM batches b WHERE b.id = ANY($1)`,
     [ids],
   );
   const empty: BatchCounts = { total: 0, pending: 0, running: 0, completed: 0, failed: 0, tokensCharged: 0 };
-  return new Map(ids.map((id) => [id, rows.find((r) => r.batchId === id) ?? empty]));
+  const byId = new Map(rows.map((r) => [r.id, batchCountsOf(r)]));
+  return new Map(ids.map((id) => [id, byId.get(id) ?? empty]));
 }
 
 /** An open batch as a feed pass sees it: whose, which model and key, how many lines wait. */
@@ -143,7 +140,8 @@ export function openBatches(db: Db) {
     "batches_open",
     `SELECT b.id, b.account_id, b.mode, b.api_key_id, b.model_id, b.status, b.discount_percent, b.expires_at,
             b.created_at, b.paused_reason, m.runner, b.metadata,
-            (SELECT count(*)::int FROM batch_items i WHERE i.batch_id = b.id AND i.state = 'pending') AS pending
+            -- Its lines neither admitted nor ended: exactly those in state pending.
+            b.total - b.invalid - b.admitted - b.dropped AS pending
      FROM batches b JOIN models m ON m.id = b.model_id
      WHERE b.status IN ('in_progress', 'finalizing', 'canceling')
      ORDER BY b.created_at, b.id`,
@@ -189,18 +187,23 @@ export function batchAdmission(db: Db, batchId: string) {
 }
 
 /** Open batches' items per model: waiting to be admitted, running, ended (the batch lane's metrics). */
-export function batchItemsByModel(db: Db) {
-  return findMany<{ modelId: string; pending: number; running: number; ended: number }>(
+export async function batchItemsByModel(db: Db) {
+  const rows = await findMany<{ modelId: string } & BatchTally>(
     db,
     "batch_items_by_model",
-    `SELECT b.model_id,
-            count(*) FILTER (WHERE i.state = 'pending')::int AS pending,
-            count(*) FILTER (WHERE i.state = 'admitted' AND r.status IN ('QUEUED', 'EXECUTING'))::int AS running,
-            count(*) FILTER (WHERE i.state <> 'pending' AND (r.id IS NULL OR r.status NOT IN ('QUEUED', 'EXECUTING')))::int AS ended
-     FROM batches b JOIN batch_items i ON i.batch_id = b.id LEFT JOIN runs r ON r.id = i.run_id
-     WHERE b.status IN ('in_progress', 'finalizing', 'canceling') GROUP BY b.model_id`,
+    `SELECT b.model_id, ${TALLY} FROM batches b WHERE b.status IN ('in_progress', 'finalizing', 'canceling')`,
     [],
   );
+  const byModel = new Map<string, { modelId: string; pending: number; running: number; ended: number }>();
+  for (const row of rows) {
+    const c = batchCountsOf(row);
+    const m = byModel.get(row.modelId) ?? { modelId: row.modelId, pending: 0, running: 0, ended: 0 };
+    m.pending += c.pending;
+    m.running += c.running;
+    m.ended += c.completed + c.failed;
+    byModel.set(row.modelId, m);
+  }
+  return [...byModel.values()];
 }
 
 /** The next lines waiting to be admitted, in order. */
@@ -219,7 +222,27 @@ export function pendingItems(db: Db, batchId: string, limit: number) {
   );
 }
 
-/** Lines whose runs were made: admitted (conditional: a line is admitted once). */
+const ADMIT_ITEMS = `
+WITH t AS (
+  SELECT * FROM jsonb_to_recordset($2::jsonb) AS t(line int, run_id text)
+), was AS MATERIALIZED (
+  SELECT i.line, i.state FROM batch_items i JOIN t ON t.line = i.line
+  WHERE i.batch_id = $1 AND i.state IN ('pending', 'refused', 'canceled', 'expired')
+  ORDER BY i.line FOR UPDATE OF i
+), moved AS (
+  UPDATE batch_items i SET state = 'admitted', run_id = t.run_id, error = NULL
+  FROM t JOIN was ON was.line = t.line WHERE i.batch_id = $1 AND i.line = t.line
+  RETURNING i.line
+)
+UPDATE batches SET admitted = admitted + (SELECT count(*) FROM moved),
+                   dropped = dropped - (SELECT count(*) FROM was WHERE state <> 'pending')
+WHERE id = $1`;
+
+/**
+ * Lines whose runs were made: admitted, and counted in the batch's tally (conditional: a line is
+ * admitted once). A line a cancel, the window's end or a refusal ended while its run was being made
+ * is admitted too: it has a run, which a cancel stops, and the line's result is that run's end.
+ */
 export async function admitItems(
   db: Db,
   batchId: string,
@@ -228,9 +251,7 @@ export async function admitItems(
   if (!admitted.length) return;
   await sqlPool(db).query({
     name: "batch_items_admit",
-    text: `UPDATE batch_items i SET state = 'admitted', run_id = t.run_id
-           FROM jsonb_to_recordset($2::jsonb) AS t(line int, run_id text)
-           WHERE i.batch_id = $1 AND i.line = t.line AND i.state = 'pending'`,
+    text: ADMIT_ITEMS,
     values: [batchId, JSON.stringify(admitted.map((a) => ({ line: a.line, run_id: a.runId })))],
   });
 }
@@ -243,13 +264,19 @@ export async function endPendingItems(
   error: BatchLineError,
   lines?: readonly number[],
 ) {
-  const { rowCount } = await sqlPool(db).query({
-    name: lines ? "batch_items_end_some" : "batch_items_end",
-    text: `UPDATE batch_items SET state = $2, error = $3
-           WHERE batch_id = $1 AND state = 'pending'${lines ? " AND line = ANY($4)" : ""}`,
-    values: [batchId, state, JSON.stringify(error), ...(lines ? [lines] : [])],
-  });
-  return rowCount ?? 0;
+  const rows = await findMany<{ ended: number }>(
+    db,
+    lines ? "batch_items_end_some" : "batch_items_end",
+    `WITH ended AS (
+       UPDATE batch_items SET state = $2, error = $3
+       WHERE batch_id = $1 AND state = 'pending'${lines ? " AND line = ANY($4)" : ""} RETURNING line
+     ), counted AS (
+       UPDATE batches SET dropped = dropped + (SELECT count(*) FROM ended) WHERE id = $1
+     )
+     SELECT count(*)::int AS ended FROM ended`,
+    [batchId, state, JSON.stringify(error), ...(lines ? [lines] : [])],
+  );
+  return rows[0]?.ended ?? 0;
 }
 
 /** A batch's runs that have not ended (to cancel them): QUEUED only, or every open one. */

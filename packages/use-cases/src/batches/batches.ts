@@ -1,14 +1,13 @@
 // A batch asked about or canceled by its owner (issue #61); its results read as JSONL, one line per
 // ended item in line order, page by page (memory does not grow with the batch).
 import {
+  batchCountsOf,
   batchResultLine,
   isBatchEnded,
-  type BatchCounts,
   type BatchResultLine,
   type BatchStatus,
 } from "@svc/core";
 import {
-  batchCounts,
   batchItemResults,
   endPendingItems,
   findBatch,
@@ -82,21 +81,9 @@ export async function* batchResults(
   }
 }
 
-/** A batch as our API shows it, with its items' counts. */
-export async function presentBatch(db: Db, batch: Batch) {
-  return (await presentBatches(db, [batch]))[0]!;
-}
-
-/** Batches as our API shows them, their items counted in one statement. */
-export async function presentBatches(db: Db, batches: readonly Batch[]) {
-  const all = await batchCounts(
-    db,
-    batches.map((b) => b.id),
-  );
-  return batches.map((batch) => batchView(batch, all.get(batch.id)!));
-}
-
-function batchView(batch: Batch, counts: BatchCounts) {
+/** A batch as our API shows it, with its items' counts (its row's tally). */
+export function presentBatch(batch: Batch) {
+  const counts = batchCountsOf(batch);
   const iso = (d: Date | null) => d?.toISOString() ?? null;
   return {
     id: batch.id,

@@ -6,6 +6,7 @@ import type { Response } from "express";
 import { z } from "zod";
 import {
   ApiError,
+  batchCountsOf,
   BATCH_JSONL_MAX_BYTES,
   batchOfOutputFileId,
   OPENAI_BATCH_ENDPOINTS,
@@ -19,7 +20,6 @@ import {
 } from "@svc/core";
 import type { Batch, File } from "@svc/db";
 import {
-  batchCounts,
   batchFileChunks,
   batchResults,
   cancelBatch,
@@ -174,14 +174,8 @@ async function batchOr404(ctx: RouteContext, id: string) {
   return batch;
 }
 
-/** Batches as OpenAI's Batch objects, their items counted in one statement. */
-async function asOpenAI(ctx: RouteContext, batches: readonly Batch[]) {
-  const counts = await batchCounts(
-    ctx.deps.db,
-    batches.map((b) => b.id),
-  );
-  return batches.map((b) => presentOpenAIBatch(b, { ...counts.get(b.id)!, total: b.total }));
-}
+/** A batch as OpenAI's Batch object, its items counted by its row's tally. */
+const asOpenAI = (batch: Batch) => presentOpenAIBatch(batch, batchCountsOf(batch));
 
 const BatchObject = z
   .looseObject({ id: z.string(), object: z.literal("batch"), status: z.string() })
@@ -244,7 +238,7 @@ export const createOpenAIBatch = route({
         openAIBatchLine(text, endpoint, model),
       ),
     );
-    return (await asOpenAI(ctx, [batch]))[0]!;
+    return asOpenAI(batch);
   },
 });
 
@@ -257,7 +251,7 @@ export const retrieveOpenAIBatch = route({
   errors: [404],
   reply: { status: 200, schema: BatchObject, description: "The batch" },
   async handler({ params }, ctx) {
-    return (await asOpenAI(ctx, [await batchOr404(ctx, params.batch_id)]))[0]!;
+    return asOpenAI(await batchOr404(ctx, params.batch_id));
   },
 });
 
@@ -272,7 +266,7 @@ export const cancelOpenAIBatch = route({
   async handler({ params }, ctx) {
     await batchOr404(ctx, params.batch_id);
     const batch = await cancelBatch(ctx.deps, ownerOf(ctx.res), params.batch_id);
-    return (await asOpenAI(ctx, [batch!]))[0]!;
+    return asOpenAI(batch!);
   },
 });
 
@@ -309,7 +303,7 @@ export const listOpenAIBatches = route({
     const page = found.slice(0, query.limit);
     return {
       object: "list" as const,
-      data: await asOpenAI(ctx, page),
+      data: page.map(asOpenAI),
       first_id: page[0]?.id ?? null,
       last_id: page.at(-1)?.id ?? null,
       has_more: found.length > query.limit,

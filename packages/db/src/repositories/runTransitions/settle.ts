@@ -55,7 +55,7 @@ WITH b AS (
   FROM b WHERE r.id = b.run_id AND r.id IN (SELECT id FROM locked)
     AND r.status::text = ANY(b."from") AND r.reserved_tokens = b.expected_reserved
     AND (b.expected_units IS NULL OR r.units_completed = b.expected_units)
-  RETURNING r.id, r.account_id, r.api_key_id, r.mode, r.model_id, r.webhook_url, r.webhook_events, r.status,
+  RETURNING r.id, r.account_id, r.api_key_id, r.mode, r.model_id, r.batch_id, r.webhook_url, r.webhook_events, r.status,
             r.tokens_charged, r.created_at, r.started_at, b.at, b.event, b.run_body, b.endpoint_head,
             b.endpoint_tail, b.charge, b.charge_bd, b.charge_rd, b.charge_id, b.release, b.release_bd,
             b.release_rd, b.release_id, b.started_body, b.started_head, b.started_tail
@@ -67,6 +67,20 @@ WITH b AS (
 ), accounts_moved AS (
   UPDATE accounts a SET balance = a.balance + t.bd, reserved = a.reserved + t.rd
   FROM totals t WHERE a.id = t.account_id AND a.id IN (SELECT id FROM account_locks)
+), batch_locks AS MATERIALIZED (
+  -- After the accounts, in id order, as every statement that locks more than one batch does.
+  SELECT bt.id FROM batches bt WHERE bt.id IN (SELECT batch_id FROM settled) ORDER BY bt.id FOR NO KEY UPDATE
+), batches_counted AS (
+  -- A batch item's end moves its batch's tally (core's BatchTally): every run's end is a
+  -- settlement from QUEUED or EXECUTING, so each is counted once.
+  UPDATE batches bt SET runs_completed = bt.runs_completed + c.completed, runs_failed = bt.runs_failed + c.failed,
+    tokens_charged = bt.tokens_charged + c.tokens
+  FROM (
+    SELECT batch_id, count(*) FILTER (WHERE status = 'COMPLETED')::int AS completed,
+           count(*) FILTER (WHERE status <> 'COMPLETED')::int AS failed, sum(tokens_charged)::int AS tokens
+    FROM settled WHERE batch_id IS NOT NULL GROUP BY batch_id
+  ) c
+  WHERE bt.id = c.batch_id AND bt.id IN (SELECT id FROM batch_locks)
 ), keys_refunded AS (
   -- A key's budget counter gets back what a run of its current period released (a run of an
   -- earlier period was counted in a counter that has been reset since).
