@@ -1,10 +1,13 @@
 // pnpm bench:batches [--items N] [--servers N] [--delay MS] [--rate R] [--share P] [--seconds S]
-//                    [--lanes one|split] [--nice N]
+//                    [--lanes one|split] [--nice N] [--account same|other]
 // A batch beside interactive work, on the built API and one worker (127.0.0.1) and --servers fake
 // Cog servers of --delay ms (one prediction at a time, 409 when busy). --lanes split: two workers
 // instead, one per lane (WORKER_LANES=interactive and WORKER_LANES=batch), the batch worker's
-// threads at nice --nice (as an operator would start it with `nice -n N`).
-// - without the batch: interactive runs at --rate a second for --seconds, their time to start;
+// threads at nice --nice (as an operator would start it with `nice -n N`). The interactive runs are
+// the batch's own account's, or another account's with --account other.
+// - without the batch: interactive runs at --rate a second for --seconds before it and as long
+//   after it, their time to start (both halves together: a baseline of as many runs again, and
+//   one that a machine getting slower or faster during the run moves less);
 // - with it: a --items batch sent as a JSON Lines body, the same interactive load until the batch
 //   has ended; items/s, the servers' utilization while the batch has items (and the longest stretch
 //   with fewer than half of them busy: the pool run dry), the interactive runs'
@@ -33,9 +36,11 @@ const { values } = parseArgs({
     seconds: { type: "string", default: "15" },
     lanes: { type: "string", default: "one" },
     nice: { type: "string", default: "0" },
+    account: { type: "string", default: "same" },
   },
 });
 if (!["one", "split"].includes(values.lanes)) throw new Error("--lanes is one or split");
+if (!["same", "other"].includes(values.account)) throw new Error("--account is same or other");
 const [ITEMS, SERVERS, DELAY, RATE, SECONDS] = [
   values.items,
   values.servers,
@@ -52,6 +57,38 @@ const rssMb = (pid) => {
   } catch {
     return NaN;
   }
+};
+
+/** CPU seconds (user + system) of a process, from /proc (clock ticks of 10 ms). */
+const cpuSeconds = (pid) => {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+};
+/** CPU seconds of every process whose command is `comm` (Postgres's backends, redis-server). */
+const cpuOf = (comm) =>
+  readdirSync("/proc")
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        return readFileSync(`/proc/${d}/comm`, "utf8").trim() === comm;
+      } catch {
+        return false;
+      }
+    })
+    .reduce((sum, d) => sum + cpuSeconds(d), 0);
+/** The machine's busy and total CPU seconds (/proc/stat's first line). */
+const machineCpu = () => {
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = readFileSync("/proc/stat", "utf8")
+    .split("\n")[0]
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
+  const busy = user + nice + system + irq + softirq + steal;
+  return { busy: busy / 100, total: (busy + idle + iowait) / 100 };
 };
 
 const service = await startService({
@@ -103,10 +140,18 @@ const niceBatchWorker = () => {
 };
 niceBatchWorker();
 const { liveKey } = await createAccountWithKeys(service.database.db, 100_000_000);
+// The interactive runs' key: the batch's own account's, or another account's (--account other).
+const interactiveKey =
+  values.account === "other"
+    ? (await createAccountWithKeys(service.database.db, 100_000_000)).liveKey
+    : liveKey;
 const call = async (path, init = {}) => {
   const res = await fetch(`${api.base}/api/v1${path}`, {
     ...init,
-    headers: { authorization: `Bearer ${liveKey}`, ...init.headers },
+    headers: {
+      authorization: `Bearer ${path.startsWith("/models") ? interactiveKey : liveKey}`,
+      ...init.headers,
+    },
   });
   if (res.status >= 300) throw new Error(`${path}: ${res.status} ${await res.text()}`);
   return (await res.json()).data;
@@ -143,9 +188,12 @@ async function timesToStart(ids) {
   }
 }
 
-// Without the batch.
-const t0 = Date.now();
-const alone = await timesToStart(await interactive(() => Date.now() - t0 > SECONDS * 1_000));
+/** Without the batch: interactive runs alone for SECONDS; their times to start. */
+const withoutBatch = async () => {
+  const t0 = Date.now();
+  return timesToStart(await interactive(() => Date.now() - t0 > SECONDS * 1_000));
+};
+const before = await withoutBatch();
 
 // With it: the batch as a JSON Lines body, the same interactive load until it has ended.
 const body = Array.from({ length: ITEMS }, (_, i) =>
@@ -161,6 +209,15 @@ const sampler = setInterval(
     }),
   500,
 );
+/** CPU seconds by process: where the batch's cost goes (read at its start and at its end). */
+const cpuNow = () => ({
+  ...Object.fromEntries(Object.entries(processes).map(([name, app]) => [name, cpuSeconds(app.child.pid)])),
+  Postgres: cpuOf("postgres"),
+  Redis: cpuOf("redis-server"),
+  "fake servers and this load": process.cpuUsage().user / 1e6 + process.cpuUsage().system / 1e6,
+});
+const cpuAtStart = cpuNow();
+const machineAtStart = machineCpu();
 const madeAt = Date.now();
 const batch = await call(`/batches?model=bench/batch`, {
   method: "POST",
@@ -177,8 +234,13 @@ for (;;) {
   await sleep(500);
 }
 done = true;
+const cpuAtEnd = cpuNow();
+const machineAtEnd = machineCpu();
+const batchSeconds = (Date.now() - madeAt) / 1000;
 const withBatch = await timesToStart(await load);
 clearInterval(sampler);
+const after = await withoutBatch();
+const alone = [...before, ...after].sort((a, b) => a - b);
 
 const items = await service.database.db.run.findMany({
   where: { batchId: batch.id },
@@ -218,7 +280,7 @@ const peak = (k) => Math.max(...during.map((r) => r[k]));
 const ms = (x) => `${Math.round(x)} ms`;
 
 console.log(
-  `\n${ITEMS} items, ${SERVERS} servers of ${DELAY} ms, BATCH_MAX_SHARE_PERCENT=${SHARE}, interactive runs at ${RATE}/s, ${values.lanes === "one" ? "one worker" : `a worker per lane, the batch worker at nice ${values.nice}`}\n`,
+  `\n${ITEMS} items, ${SERVERS} servers of ${DELAY} ms, BATCH_MAX_SHARE_PERCENT=${SHARE}, interactive runs at ${RATE}/s (${values.account === "same" ? "the batch's account" : "another account"}), ${values.lanes === "one" ? "one worker" : `a worker per lane, the batch worker at nice ${values.nice}`}\n`,
 );
 console.log(`batch made (JSON Lines body, every line checked and stored) in ${ms(createdIn)}`);
 console.log(
@@ -228,12 +290,21 @@ console.log(
   `servers' utilization while the batch had items: ${utilization.toFixed(3)}; the longest stretch with fewer than half of them busy ${ms(dry)}`,
 );
 console.log(
-  `interactive time to start p50 / p95: without the batch ${ms(percentile(alone, 50))} / ${ms(percentile(alone, 95))} (${alone.length} runs), with it ${ms(percentile(withBatch, 50))} / ${ms(percentile(withBatch, 95))} (${withBatch.length} runs): p95 ratio ${(percentile(withBatch, 95) / Math.max(1, percentile(alone, 95))).toFixed(2)}`,
+  `interactive time to start p50 / p95: without the batch ${ms(percentile(alone, 50))} / ${ms(percentile(alone, 95))} (${alone.length} runs; p95 ${ms(percentile(before, 95))} before the batch, ${ms(percentile(after, 95))} after it), with it ${ms(percentile(withBatch, 50))} / ${ms(percentile(withBatch, 95))} (${withBatch.length} runs): p95 ratio ${(percentile(withBatch, 95) / Math.max(1, percentile(alone, 95))).toFixed(2)}`,
 );
 const names = Object.keys(processes);
 const each = (f) => names.map((n) => f(n).toFixed(0)).join(" / ");
 console.log(
   `RSS MB (${names.join(" / ")}): peak ${each(peak)}, at a quarter of the batch ${each((n) => quarter[n])}, at its end ${each((n) => end[n])}`,
+);
+// Cores busy on average while the batch ran, by process: what the batch costs each of them.
+const cores = (x) => (x / batchSeconds).toFixed(2);
+console.log(
+  `CPU while the batch ran, in cores (of ${cores(machineAtEnd.total - machineAtStart.total)}): ${Object.keys(
+    cpuAtEnd,
+  )
+    .map((k) => `${k} ${cores(cpuAtEnd[k] - cpuAtStart[k])}`)
+    .join(", ")}; the whole machine ${cores(machineAtEnd.busy - machineAtStart.busy)}`,
 );
 await Promise.all(servers.map((s) => s.close()));
 await service.stop();
