@@ -492,6 +492,14 @@ describe("scheduling onto model servers", () => {
       balance: 970,
       reserved: 0,
     });
-    expect(await client.models.get("sched/crash")).toMatchObject({ in_flight: 0, queue_length: 0 });
+    // Every slot comes back: the last run's release follows its settlement, which the client
+    // may read first.
+    await waitFor(
+      async () => {
+        const model = await client.models.get("sched/crash");
+        return model.in_flight === 0 && model.queue_length === 0;
+      },
+      { what: "the model's slots to come back" },
+    );
   });
 });
