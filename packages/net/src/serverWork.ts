@@ -5,9 +5,13 @@
 // it meanwhile (GHSA-35p6-xmwp-9g52, nodejs/undici#5493, #5707): in a busy worker that is behind
 // the rest of the loop's I/O callbacks. In bench:batches a prediction reached its server 2.9-3.2 ms
 // after it was sent through undici, 1.8-1.9 ms through this (docs/benchmarks.md). Node's agent
-// guards the same thing another way: a free socket has no parser, so bytes a server sends on it
-// are dropped, never read as the next request's answer (serverWork.test.ts). The other kinds'
-// work (forms, binary answers) still goes through undici.
+// guards the same thing only in part: a free socket has no parser, so bytes a server sends on it
+// are dropped once the event loop has read them (serverWork.test.ts); bytes that come in the same
+// moment the socket is taken for the next request (found in session 28: a request sent within
+// three turns of the loop after them) are read as that request's answer, the window undici's
+// deferral closes. A Cog server writes only answers to the requests it is sent, never on an idle
+// connection, so the window is left open for the millisecond it saves. The other kinds' work
+// (forms, binary answers) still goes through undici.
 import http from "node:http";
 import https from "node:https";
 import { serverLookup } from "./lookups.js";
