@@ -63,7 +63,10 @@ describe("batches", () => {
   };
   const batchOf = async (key: string, id: string) =>
     ((await (await api(key, `/batches/${id}`)).json()) as { data: BatchView }).data;
-  /** The batch once it has ended so, its counts checked against its lines (`tallied`). */
+  /**
+   * The batch once it has ended so and nothing of it runs (an expired batch's running items end
+   * as they will, after it), its counts checked against its lines (`tallied`).
+   */
   const ended = async (key: string, id: string, status = "completed", client?: ModelRunClient) =>
     tallied(
       await waitFor(
@@ -71,7 +74,7 @@ describe("batches", () => {
           const b = client
             ? ((await client.batches.get(id)) as unknown as BatchView)
             : await batchOf(key, id);
-          return b.status === status ? b : null;
+          return b.status === status && b.counts.running === 0 ? b : null;
         },
         { what: `batch ${id} ${status}`, timeoutMs: 60_000 },
       ),
