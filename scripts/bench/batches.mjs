@@ -1,10 +1,12 @@
 // pnpm bench:batches [--items N] [--servers N] [--delay MS] [--rate R] [--share P] [--seconds S]
-//                    [--lanes one|split] [--nice N] [--account same|other]
+//                    [--lanes one|split] [--nice N] [--account same|other] [--pool same|separate]
 // A batch beside interactive work, on the built API and one worker (127.0.0.1) and --servers fake
 // Cog servers of --delay ms (one prediction at a time, 409 when busy). --lanes split: two workers
 // instead, one per lane (WORKER_LANES=interactive and WORKER_LANES=batch), the batch worker's
 // threads at nice --nice (as an operator would start it with `nice -n N`). The interactive runs are
-// the batch's own account's, or another account's with --account other.
+// the batch's own account's, or another account's with --account other; on the batch's model (its
+// pool, the place the batch leaves them), or with --pool separate on another model with a fake
+// server of its own (what is left of the batch's cost when the two share no pool).
 // - without the batch: interactive runs at --rate a second for --seconds before it and as long
 //   after it, their time to start (both halves together: a baseline of as many runs again, and
 //   one that a machine getting slower or faster during the run moves less);
@@ -37,10 +39,12 @@ const { values } = parseArgs({
     lanes: { type: "string", default: "one" },
     nice: { type: "string", default: "0" },
     account: { type: "string", default: "same" },
+    pool: { type: "string", default: "same" },
   },
 });
 if (!["one", "split"].includes(values.lanes)) throw new Error("--lanes is one or split");
 if (!["same", "other"].includes(values.account)) throw new Error("--account is same or other");
+if (!["same", "separate"].includes(values.pool)) throw new Error("--pool is same or separate");
 const [ITEMS, SERVERS, DELAY, RATE, SECONDS] = [
   values.items,
   values.servers,
@@ -106,6 +110,15 @@ await seedCogModel(
   // Synchronous predictions, as an import makes the model (docs/serving-models.md).
   { runner: { health_interval_ms: 1_000, request_timeout_ms: 5_000, predictions: "sync" } },
 );
+const INTERACTIVE_MODEL = values.pool === "same" ? "bench/batch" : "bench/interactive";
+const ownServer =
+  values.pool === "separate"
+    ? await startFakeCog({ behaviour: { delayMs: DELAY, imageSide: 16 } })
+    : undefined;
+if (ownServer)
+  await seedCogModel(service.database.db, INTERACTIVE_MODEL, [ownServer.url], {
+    runner: { health_interval_ms: 1_000, request_timeout_ms: 5_000, predictions: "sync" },
+  });
 const api = await service.startApi();
 const callbackPort = await freePort();
 const cogCallbacks = (port) => ({
@@ -165,7 +178,7 @@ async function interactive(until) {
   const pending = [];
   for (let i = 0; !until(); i++) {
     pending.push(
-      call("/models/bench/batch/run", {
+      call(`/models/${INTERACTIVE_MODEL}/run`, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ input: { prompt: `i${i}` } }),
@@ -176,17 +189,19 @@ async function interactive(until) {
   await Promise.all(pending);
   return ids;
 }
-async function timesToStart(ids) {
+/** The runs' creation and start, once every one has started. */
+async function startsOf(ids) {
   for (;;) {
     const rows = await service.database.db.run.findMany({
       where: { id: { in: ids } },
       select: { createdAt: true, startedAt: true },
     });
-    if (rows.every((r) => r.startedAt))
-      return rows.map((r) => r.startedAt - r.createdAt).sort((a, b) => a - b);
+    if (rows.every((r) => r.startedAt)) return rows;
     await sleep(200);
   }
 }
+const timesOf = (rows) => rows.map((r) => r.startedAt - r.createdAt).sort((a, b) => a - b);
+const timesToStart = async (ids) => timesOf(await startsOf(ids));
 
 /** Without the batch: interactive runs alone for SECONDS; their times to start. */
 const withoutBatch = async () => {
@@ -237,7 +252,8 @@ done = true;
 const cpuAtEnd = cpuNow();
 const machineAtEnd = machineCpu();
 const batchSeconds = (Date.now() - madeAt) / 1000;
-const withBatch = await timesToStart(await load);
+const withBatchRuns = await startsOf(await load);
+const withBatch = timesOf(withBatchRuns);
 clearInterval(sampler);
 const after = await withoutBatch();
 const alone = [...before, ...after].sort((a, b) => a - b);
@@ -273,6 +289,14 @@ const dry = (() => {
   }
   return longest;
 })();
+// Interactive runs made while every place of the pool ran a prediction (the batch's and the
+// interactive runs' own): those waited for a place, the others found one free. Read at the run's
+// creation (created_at, the database's clock, on this machine the same as the servers').
+const fullAt = (t) =>
+  predictions.filter((p) => p.startedAt <= t && (p.endedAt ?? Infinity) > t).length >= SERVERS;
+const [foundFull, foundFree] = [true, false].map((full) =>
+  timesOf(withBatchRuns.filter((r) => fullAt(r.createdAt.getTime()) === full)),
+);
 const during = rss.filter((r) => r.at >= madeAt);
 const quarter = during[Math.floor(during.length / 4)];
 const end = during.at(-1);
@@ -280,7 +304,7 @@ const peak = (k) => Math.max(...during.map((r) => r[k]));
 const ms = (x) => `${Math.round(x)} ms`;
 
 console.log(
-  `\n${ITEMS} items, ${SERVERS} servers of ${DELAY} ms, BATCH_MAX_SHARE_PERCENT=${SHARE}, interactive runs at ${RATE}/s (${values.account === "same" ? "the batch's account" : "another account"}), ${values.lanes === "one" ? "one worker" : `a worker per lane, the batch worker at nice ${values.nice}`}\n`,
+  `\n${ITEMS} items, ${SERVERS} servers of ${DELAY} ms, BATCH_MAX_SHARE_PERCENT=${SHARE}, interactive runs at ${RATE}/s (${values.account === "same" ? "the batch's account" : "another account"}), ${values.lanes === "one" ? "one worker" : `a worker per lane, the batch worker at nice ${values.nice}`}, ${values.pool === "same" ? "on the batch's model" : "on a model and server of their own"}\n`,
 );
 console.log(`batch made (JSON Lines body, every line checked and stored) in ${ms(createdIn)}`);
 console.log(
@@ -292,6 +316,10 @@ console.log(
 console.log(
   `interactive time to start p50 / p95: without the batch ${ms(percentile(alone, 50))} / ${ms(percentile(alone, 95))} (${alone.length} runs; p95 ${ms(percentile(before, 95))} before the batch, ${ms(percentile(after, 95))} after it), with it ${ms(percentile(withBatch, 50))} / ${ms(percentile(withBatch, 95))} (${withBatch.length} runs): p95 ratio ${(percentile(withBatch, 95) / Math.max(1, percentile(alone, 95))).toFixed(2)}`,
 );
+if (values.pool === "same")
+  console.log(
+    `interactive runs made while every place was busy: ${foundFull.length} of ${withBatchRuns.length}${foundFull.length ? ` (p95 ${ms(percentile(foundFull, 95))})` : ""}; the others' p95 ${ms(percentile(foundFree, 95))}`,
+  );
 const names = Object.keys(processes);
 const each = (f) => names.map((n) => f(n).toFixed(0)).join(" / ");
 console.log(
@@ -306,6 +334,6 @@ console.log(
     .map((k) => `${k} ${cores(cpuAtEnd[k] - cpuAtStart[k])}`)
     .join(", ")}; the whole machine ${cores(machineAtEnd.busy - machineAtStart.busy)}`,
 );
-await Promise.all(servers.map((s) => s.close()));
+await Promise.all([...servers, ...(ownServer ? [ownServer] : [])].map((s) => s.close()));
 await service.stop();
 process.exit(0);
