@@ -100,25 +100,20 @@ const service = await startService({
   DATABASE_POOL_SIZE: "20",
   BATCH_MAX_SHARE_PERCENT: SHARE,
 });
-const servers = await Promise.all(
-  Array.from({ length: SERVERS }, () => startFakeCog({ behaviour: { delayMs: DELAY, imageSide: 16 } })),
-);
-await seedCogModel(
-  service.database.db,
-  "bench/batch",
-  servers.map((s) => s.url),
-  // Synchronous predictions, as an import makes the model (docs/serving-models.md).
-  { runner: { health_interval_ms: 1_000, request_timeout_ms: 5_000, predictions: "sync" } },
-);
-const INTERACTIVE_MODEL = values.pool === "same" ? "bench/batch" : "bench/interactive";
-const ownServer =
-  values.pool === "separate"
-    ? await startFakeCog({ behaviour: { delayMs: DELAY, imageSide: 16 } })
-    : undefined;
-if (ownServer)
-  await seedCogModel(service.database.db, INTERACTIVE_MODEL, [ownServer.url], {
+const fakeServer = () => startFakeCog({ behaviour: { delayMs: DELAY, imageSide: 16 } });
+/** A model on `urls`, with synchronous predictions, as an import makes it (docs/serving-models.md). */
+const seedModel = (id, urls) =>
+  seedCogModel(service.database.db, id, urls, {
     runner: { health_interval_ms: 1_000, request_timeout_ms: 5_000, predictions: "sync" },
   });
+const servers = await Promise.all(Array.from({ length: SERVERS }, fakeServer));
+await seedModel(
+  "bench/batch",
+  servers.map((s) => s.url),
+);
+const INTERACTIVE_MODEL = values.pool === "same" ? "bench/batch" : "bench/interactive";
+const ownServer = values.pool === "separate" ? await fakeServer() : undefined;
+if (ownServer) await seedModel(INTERACTIVE_MODEL, [ownServer.url]);
 const api = await service.startApi();
 const callbackPort = await freePort();
 const cogCallbacks = (port) => ({
