@@ -301,7 +301,7 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
   };
   const local = localRuns({
     leased: lanes.leased,
-    execute: (job, signal, begun) => executeRun(execute, job, signal, begun),
+    execute: (job, lane, signal, begun) => executeRun(execute, job, lane, signal, begun),
     backstopMs: config.RUN_LOCK_MS,
     logger,
   });

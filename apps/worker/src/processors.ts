@@ -36,14 +36,14 @@ export function processors(config: WorkerConfig, parts: AssembledWorker): Proces
     processor({
       name: RUN_PROCESSORS[lane].runs,
       job: RUN_JOBS[lane].runs,
-      handle: (job, signal) => executeRun(parts.execute, job, signal),
+      handle: (job, signal) => executeRun(parts.execute, job, lane, signal),
       options: runOptions,
     }),
     // Runs that hold a slot: as many at once as the pools have slots, never behind the others.
     processor({
       name: RUN_PROCESSORS[lane].leased,
       job: RUN_JOBS[lane].leased,
-      handle: (job, signal) => executeRun(parts.execute, job, signal),
+      handle: (job, signal) => executeRun(parts.execute, job, lane, signal),
       options: runOptions,
     }),
   ];

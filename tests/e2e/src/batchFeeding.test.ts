@@ -1,10 +1,24 @@
 import { freePort, seedCogModel, startFakeCog, waitFor, type FakeCog } from "@svc/testkit";
-import { startService, type E2EService } from "./service.js";
+import { cogWorkerEnv, startService, type E2EService } from "./service.js";
 
 // How the feeder admits a batch's items (issue #61, core's batchFeed), against the built API and
 // worker with a feed interval long enough to tell its passes from the passes a run's end brings:
 // a round of items at a time, the next one as soon as less than an interval's worth is in flight.
 const INTERVAL_MS = 3_000;
+
+/** A batch of `n` items on `model`, made with the SDK by a new account: its id and the account's, once completed. */
+async function completedBatch(service: E2EService, model: string, n: number) {
+  const { client, accountId } = await service.account(1_000);
+  const batch = await client.batches.create({
+    model,
+    items: Array.from({ length: n }, (_, i) => ({ custom_id: `i${i}`, input: { prompt: `i${i}` } })),
+  });
+  await waitFor(async () => (await client.batches.get(batch.id)).status === "completed", {
+    what: "the batch to complete",
+    timeoutMs: 30_000,
+  });
+  return { batchId: batch.id, accountId };
+}
 
 describe("batch feeding", () => {
   let service: E2EService;
@@ -32,17 +46,9 @@ describe("batch feeding", () => {
   });
 
   it("when a batch runs, then its items are admitted a round at a time, the next round as soon as less than an interval's worth is left, not an interval later", async () => {
-    const { client } = await service.account(1_000);
-    const batch = await client.batches.create({
-      model: "feed/cog",
-      items: Array.from({ length: 9 }, (_, i) => ({ custom_id: `f${i}`, input: { prompt: `f${i}` } })),
-    });
-    await waitFor(async () => (await client.batches.get(batch.id)).status === "completed", {
-      what: "the batch to complete",
-      timeoutMs: 30_000,
-    });
+    const { batchId } = await completedBatch(service, "feed/cog", 9);
     const runs = await service.database.db.run.findMany({
-      where: { batchId: batch.id },
+      where: { batchId },
       select: { createdAt: true, completedAt: true, status: true },
       orderBy: { createdAt: "asc" },
     });
@@ -55,5 +61,46 @@ describe("batch feeding", () => {
     // That pass came from the runs' ends, well within the interval, and admitted the rest.
     const created = runs.map((r) => r.createdAt.getTime());
     expect(created.at(-1)! - created[0]!).toBeLessThan(INTERVAL_MS / 2);
+  });
+});
+
+// Batch items' starts and settlements that hold up nothing (GROUP_COMMIT_BATCH_WINDOW_MS), in the
+// built worker as an operator runs it: four servers whose predictions end 10 ms apart, so that
+// the items that take their places next start 10 ms apart, and wait for each other's company.
+describe("batch items' transitions", () => {
+  let service: E2EService;
+  let cogs: FakeCog[];
+
+  beforeAll(async () => {
+    service = await startService({ BATCH_MAX_SHARE_PERCENT: "100" });
+    await service.startApi();
+    await service.startWorker({ ...cogWorkerEnv(await freePort()), GROUP_COMMIT_BATCH_WINDOW_MS: "100" });
+    cogs = await Promise.all(
+      [100, 110, 120, 130].map((delayMs) => startFakeCog({ behaviour: { delayMs, imageSide: 16 } })),
+    );
+    await seedCogModel(
+      service.database.db,
+      "group/cog",
+      cogs.map((c) => c.url),
+      { runner: { predictions: "sync" } },
+    );
+  });
+  afterAll(async () => {
+    await Promise.all(cogs.map((c) => c.close()));
+    await service?.stop();
+  });
+
+  it("when a batch's items take places freed 10 ms apart, then their starts wait for each other and share a statement, and every item is charged once", async () => {
+    const { batchId, accountId } = await completedBatch(service, "group/cog", 8);
+    const runs = await service.database.db.run.findMany({
+      where: { batchId },
+      select: { startedAt: true, status: true, tokensCharged: true },
+    });
+    expect(runs.map((r) => [r.status, r.tokensCharged])).toEqual(Array(8).fill(["COMPLETED", 3]));
+    // One statement per wave (one transaction: one database time), not one per item.
+    const starts = new Set(runs.map((r) => r.startedAt!.getTime()));
+    expect(starts.size).toBe(2);
+    const account = await service.database.db.account.findUniqueOrThrow({ where: { id: accountId } });
+    expect(account).toMatchObject({ balance: 1_000 - 8 * 3, reserved: 0 });
   });
 });

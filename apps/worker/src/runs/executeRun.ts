@@ -6,10 +6,9 @@ import {
   outputKindOf,
   retryWhileDown,
   unitsProduced,
-  type RunProgress,
 } from "@svc/core";
 import type { Logger } from "@svc/logger";
-import type { DirectRunJob, InstantRun, LeasedRunJob } from "@svc/queue";
+import type { DirectRunJob, InstantRun, JobLane, LeasedRunJob } from "@svc/queue";
 import {
   contentPolicyOutcome,
   decideAttempt,
@@ -17,6 +16,7 @@ import {
   type AttemptEnd,
   type ProgressRecorder,
   type RunLifecycle,
+  type TransitionLane,
 } from "@svc/use-cases";
 import type { SettledRun } from "@svc/db";
 import type { WorkerMetrics } from "../metrics.js";
@@ -24,6 +24,7 @@ import type { WorkerDispatcher } from "../scheduling/dispatcher.js";
 import { RunnerCanceled, RunnerError, type RunContext, type Runners } from "@svc/runners";
 import type { OutputStorage } from "@svc/storage";
 import type { Tracing } from "@svc/telemetry";
+import { executionFiles, type ExecutionFiles } from "./executionFiles.js";
 import { runTrace, type RunTrace } from "./runTrace.js";
 
 export interface ExecuteDeps {
@@ -49,7 +50,7 @@ export interface ExecuteDeps {
   /** Stops the work sent to a slot before the start, of a run that needs no execution. */
   abandon(modelId: string, runId: string, slot: string): Promise<void>;
   /** Holds a leased run's slot while it executes and gives it back when the run has ended. */
-  slots: Pick<WorkerDispatcher, "hold" | "releaseHeld" | "forget">;
+  slots: Pick<WorkerDispatcher, "hold" | "holds" | "releaseHeld" | "forget">;
   metrics?: Pick<WorkerMetrics, "runsFinished" | "runQueueWait" | "tokensCharged" | "dispatchLatency">;
   /**
    * Told of each run this worker ended: the batch feeder refills its model's place at once, and
@@ -74,16 +75,17 @@ type Decision = Parameters<RunLifecycle["finish"]>[1];
 export async function executeRun(
   deps: ExecuteDeps,
   job: RunJobOf<DirectRunJob | LeasedRunJob>,
+  lane: JobLane,
   cancelSignal?: AbortSignal,
   /** The run's work, sent to its slot by this process before its start (a run executed where leased). */
   sentEarly?: Promise<boolean>,
 ): Promise<ExecuteOutcome> {
   const { runId } = job.data;
-  if (!("slot" in job.data)) return execute(deps, job, cancelSignal);
+  if (!("slot" in job.data)) return execute(deps, job, lane, cancelSignal);
   deps.slots.hold(runId);
   let outcome: ExecuteOutcome;
   try {
-    outcome = await execute(deps, job, cancelSignal, sentEarly);
+    outcome = await execute(deps, job, lane, cancelSignal, sentEarly);
   } catch (error) {
     deps.slots.forget(runId);
     throw error;
@@ -97,6 +99,14 @@ export async function executeRun(
 }
 
 /**
+ * A batch item's transition that holds up nothing goes through the lifecycle's patient lane: its
+ * start once its work is on its server (begun), its settlement once its place is free (a Cog
+ * runner gives it back as the prediction answers).
+ */
+const patientIf = (lane: JobLane, holdsUpNothing: boolean): TransitionLane =>
+  lane === "batch" && holdsUpNothing ? "patient" : "prompt";
+
+/**
  * Safe to run twice: start only moves QUEUED/EXECUTING runs, and finish only settles
  * an EXECUTING run, so a duplicate, retried or taken-over job never finishes a run twice.
  * Throws only for worker-side failures that a retry may fix; the last attempt fails the run.
@@ -106,6 +116,7 @@ export async function executeRun(
 async function execute(
   deps: ExecuteDeps,
   job: RunJobOf<DirectRunJob | LeasedRunJob>,
+  lane: JobLane,
   cancelSignal?: AbortSignal,
   sentEarly?: Promise<boolean>,
 ): Promise<ExecuteOutcome> {
@@ -127,7 +138,10 @@ async function execute(
   // Sent before the start: by this process (sentEarly), or by the worker that leased the slot.
   const begun = sentEarly ?? ("slot" in job.data && job.data.begun ? Promise.resolve(true) : undefined);
   const startBegan = Date.now();
-  const run = await throughOutage("start", () => runs.start(runId));
+  // A batch item whose work is on its server already waits for nothing but its start's answer,
+  // until its prediction ends: its start may wait for other items' company (a statement shared).
+  const startLane = patientIf(lane, begun !== undefined && (await begun));
+  const run = await throughOutage("start", () => runs.start(runId, startLane));
   if (!run) {
     // Work sent before the start (by the dispatching worker) for a run canceled meanwhile stops.
     if ("slot" in job.data && begun && (await begun)) await deps.abandon(job.data.pool, runId, job.data.slot);
@@ -138,45 +152,23 @@ async function execute(
   const files = executionFiles(deps, run);
   let ended: ExecuteOutcome | undefined;
   try {
-    ended = await executeStarted(deps, job, run, log, throughOutage, traced, files, cancelSignal, begun);
+    ended = await executeStarted(
+      deps,
+      job,
+      lane,
+      run,
+      log,
+      throughOutage,
+      traced,
+      files,
+      cancelSignal,
+      begun,
+    );
     return ended;
   } finally {
     await files.close(log);
     traced?.end(ended ?? "retried");
   }
-}
-
-type ExecutionFiles = ReturnType<typeof executionFiles>;
-
-/**
- * The files of one execution and what became of them. A file is the client's once a progress
- * report showing it was shown (its unit recorded, so a cancel charges it) or once a settlement of
- * this worker's kept it in the run's output; at the end every other file it saved is deleted: one
- * made after a cancel or a time-out, whose unit was never charged, is never served.
- */
-function executionFiles(deps: ExecuteDeps, run: Pick<Started, "id" | "runner" | "unitsRequested">) {
-  const outputs = deps.storage(run.id);
-  const kept: Promise<unknown>[] = [];
-  const basis = { kind: outputKindOf(run.runner), unitsRequested: run.unitsRequested };
-  return {
-    outputs,
-    progress(report: RunProgress) {
-      const shown = deps.progress.record(run.id, report, basis);
-      if (report.output !== undefined) kept.push(shown.then((yes) => (yes ? report.output : undefined)));
-    },
-    keep(output: unknown) {
-      kept.push(Promise.resolve(output));
-    },
-    async close(log: Logger) {
-      try {
-        const deleted = await outputs.discardExcept(await Promise.all(kept));
-        if (deleted) log.info("outputs never shown were deleted", { files: deleted });
-      } catch (error) {
-        // Their names cannot be derived from any URL shown; retention deletes them later.
-        log.warn("deleting outputs never shown failed", { error });
-      }
-    },
-  };
 }
 
 /**
@@ -275,9 +267,48 @@ function finished(
 
 type Started = NonNullable<Awaited<ReturnType<RunLifecycle["start"]>>>;
 
+/** An execution of a started run, as settling it needs it. */
+interface Attempt {
+  job: RunJobOf<DirectRunJob | LeasedRunJob>;
+  lane: JobLane;
+  run: Started;
+  log: Logger;
+  throughOutage: <T>(transition: string, fn: () => Promise<T>) => Promise<T>;
+  step: <T>(name: string, fn: () => Promise<T>) => Promise<T>;
+  files: ExecutionFiles;
+}
+
+/** Settles the run as the attempt's decision says, keeping the files its output shows. */
+async function settleAttempt(deps: ExecuteDeps, a: Attempt, decision: Decision): Promise<ExecuteOutcome> {
+  const { run, log, files } = a;
+  const settleLane = patientIf(a.lane, "slot" in a.job.data && !deps.slots.holds(run.id));
+  const settled = await a
+    .step("run.settle", () =>
+      a.throughOutage("settlement", () => deps.runs.finish(run, decision, settleLane)),
+    )
+    .catch((error: unknown) => {
+      // Whether the settlement committed is unknown (its answer may be what was lost): the run
+      // may now show these files, so none of them goes.
+      if (decision.to === "COMPLETED") files.keep(decision.output);
+      throw error;
+    });
+  if (!settled) {
+    log.info("run was settled elsewhere (canceled or timed out); its result is dropped");
+    return "canceled";
+  }
+  if (decision.to === "COMPLETED") files.keep(decision.output);
+  return finished(deps, settled, log, {
+    model_id: run.modelId,
+    duration_ms: run.now().getTime() - run.startedAt.getTime(),
+    ...(decision.to === "FAILED" && { code: decision.errorCode }),
+    ...(decision.to === "TIMEOUT" && { code: "TIMEOUT" }),
+  });
+}
+
 async function executeStarted(
   deps: ExecuteDeps,
   job: RunJobOf<DirectRunJob | LeasedRunJob>,
+  lane: JobLane,
   run: Started,
   log: Logger,
   throughOutage: <T>(transition: string, fn: () => Promise<T>) => Promise<T>,
@@ -291,27 +322,8 @@ async function executeStarted(
   const step = <T>(name: string, fn: () => Promise<T>) => (traced ? traced.step(name, fn) : fn());
   if (run.attempts === 1)
     metrics?.runQueueWait.observe((run.startedAt.getTime() - run.createdAt.getTime()) / 1000);
-  const finish = async (decision: Decision): Promise<ExecuteOutcome> => {
-    const settled = await step("run.settle", () =>
-      throughOutage("settlement", () => runs.finish(run, decision)),
-    ).catch((error: unknown) => {
-      // Whether the settlement committed is unknown (its answer may be what was lost): the run
-      // may now show these files, so none of them goes.
-      if (decision.to === "COMPLETED") files.keep(decision.output);
-      throw error;
-    });
-    if (!settled) {
-      log.info("run was settled elsewhere (canceled or timed out); its result is dropped");
-      return "canceled";
-    }
-    if (decision.to === "COMPLETED") files.keep(decision.output);
-    return finished(deps, settled, log, {
-      model_id: run.modelId,
-      duration_ms: run.now().getTime() - run.startedAt.getTime(),
-      ...(decision.to === "FAILED" && { code: decision.errorCode }),
-      ...(decision.to === "TIMEOUT" && { code: "TIMEOUT" }),
-    });
-  };
+  const finish = (decision: Decision) =>
+    settleAttempt(deps, { job, lane, run, log, throughOutage, step, files }, decision);
 
   const refused = contentPolicyOutcome(run.input, deps.blocklist);
   if (refused) return finish(refused);

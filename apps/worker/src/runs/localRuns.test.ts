@@ -4,6 +4,7 @@ import {
   createLeasedRunsQueue,
   createRedis,
   type Dispatched,
+  type JobLane,
   type LeasedRunJob,
   type ByLane,
   type LeasedRunsQueue,
@@ -45,13 +46,23 @@ describe("runs executed where they were leased", () => {
 
   /** An execution that ends when told to, recording what it was given. */
   function controlled() {
-    const seen: { job: RunJobOf<LeasedRunJob>; signal: AbortSignal; begun?: Promise<boolean> }[] = [];
+    const seen: {
+      job: RunJobOf<LeasedRunJob>;
+      lane: JobLane;
+      signal: AbortSignal;
+      begun?: Promise<boolean>;
+    }[] = [];
     const ends = new Map<string, (error?: Error) => void>();
     return {
       seen,
       end: (runId: string, error?: Error) => ends.get(runId)!(error),
-      execute: (job: RunJobOf<LeasedRunJob>, signal: AbortSignal, begun?: Promise<boolean>) => {
-        seen.push({ job, signal, begun });
+      execute: (
+        job: RunJobOf<LeasedRunJob>,
+        lane: JobLane,
+        signal: AbortSignal,
+        begun?: Promise<boolean>,
+      ) => {
+        seen.push({ job, lane, signal, begun });
         return new Promise<void>((resolve, reject) => {
           ends.set(job.data.runId, (error) => (error ? reject(error) : resolve()));
           signal.addEventListener("abort", () => reject(signal.reason as Error), { once: true });
@@ -101,12 +112,16 @@ describe("runs executed where they were leased", () => {
     expect(await stateOf(run.runId)).toBe("gone");
   });
 
-  it("when a batch item and an interactive run execute past the backstop's wait together, then each one's backstop is in its lane's queue", async () => {
+  it("when a batch item and an interactive run execute past the backstop's wait together, then each executes in its lane and its backstop is in its lane's queue", async () => {
     const exec = controlled();
     const local = soonBackstopped(exec);
     const item = { ...dispatched(), batch: true };
     const run = dispatched();
     local.launch([item, run]);
+    expect(exec.seen.map((s) => [s.job.data.runId, s.lane])).toEqual([
+      [item.runId, "batch"],
+      [run.runId, "interactive"],
+    ]);
     await waitFor(async () => ((await leased.batch.getJob(item.runId)) ? true : null), {
       what: "the batch item's backstop written",
     });

@@ -5,7 +5,9 @@ import {
   backstopRuns,
   LEASED_RUN_JOB,
   type Dispatched,
+  laneOf,
   type ByLane,
+  type JobLane,
   type LeasedRunJob,
   type LeasedRunsQueue,
 } from "@svc/queue";
@@ -70,7 +72,12 @@ function writeBackstops(
 export function localRuns(deps: {
   leased: ByLane<LeasedRunsQueue>;
   /** `begun`: the run's work sent before its start (Runner.begin), which the execution continues. */
-  execute(job: RunJobOf<LeasedRunJob>, signal: AbortSignal, begun?: Promise<boolean>): Promise<unknown>;
+  execute(
+    job: RunJobOf<LeasedRunJob>,
+    lane: JobLane,
+    signal: AbortSignal,
+    begun?: Promise<boolean>,
+  ): Promise<unknown>;
   backstopMs: number;
   backstopAfterMs?: number;
   logger: Logger;
@@ -116,7 +123,7 @@ export function localRuns(deps: {
     };
     let retry = false;
     try {
-      await deps.execute(view, entry.controller.signal, begun);
+      await deps.execute(view, laneOf(entry.dispatched.batch), entry.controller.signal, begun);
     } catch (error) {
       retry = true;
       logger.warn("local run attempt failed; its job retries it", { run_id: runId, error });

@@ -6,6 +6,8 @@ import { nextRunsHeldHere, type Claim } from "./nextRuns.js";
 export interface WorkerDispatcher {
   /** A leased run this worker executes: its lease is renewed until it is released. */
   hold(runId: string): void;
+  /** Whether this worker still holds the run's slot (it has not been given back). */
+  holds(runId: string): boolean;
   /** Gives the run's slot back and launches the runs the scheduler put into free slots. */
   release(runId: string): Promise<void>;
   /**
@@ -140,6 +142,7 @@ export function workerDispatcher(
   };
   return {
     hold: (runId) => void held.add(runId),
+    holds: (runId) => held.has(runId),
     forget(runId) {
       held.delete(runId);
       next.forget(runId);

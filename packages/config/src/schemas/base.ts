@@ -268,6 +268,10 @@ export const serviceEnvSchema = baseEnvSchema.extend({
     int(0, 100).default(3),
     "The same for settlements alone (a run's end): waiting a few milliseconds for company makes fewer, larger settlement statements, so the account row they lock and the WAL they flush are shared with run creations less often (a creation's latency under load halves at 3 ms). Adds at most this much to a run's end.",
   ),
+  GROUP_COMMIT_BATCH_WINDOW_MS: doc(
+    int(0, 100).default(20),
+    "The same for a batch item's start when its work is on its model server already (a synchronous Cog prediction, an OpenAI-style request, a ComfyUI prompt, sent as the place was leased) and for its settlement once its place is free: nothing waits for them, so a busy batch's items share statements and Redis calls instead of one each. The item's started_at may trail the moment its work reached the server by up to this much; interactive runs never wait for it.",
+  ),
   GROUP_COMMIT_MAX_BATCH: doc(int(1, 1000).default(200), "The most runs one group-commit batch holds."),
   GROUP_COMMIT_IN_FLIGHT: doc(
     int(1, 100).default(2),

@@ -47,7 +47,7 @@ describe("run lifecycle (group commit)", () => {
   let runs: RunLifecycle;
   let progress: ProgressRecorder;
   let scheduler: Scheduler;
-  let wire: () => ReturnType<typeof wireRuns>;
+  let wire: (settings?: Partial<Parameters<typeof wireRuns>[0]>) => ReturnType<typeof wireRuns>;
   let runsQueue: RunsQueue;
   const prefix = testQueuePrefix();
   const priceOf = { "acme/pixel-hq": 5, "acme/pixel/fast": 2 } as const;
@@ -63,18 +63,20 @@ describe("run lifecycle (group commit)", () => {
     const deadlinesQueue = createDeadlinesQueue(redis, prefix);
     const logger = createLogger({ service: "test", level: "warn", stream: new PassThrough() });
     // A lifecycle as a process wires it; a second call is another process (its own pipelines).
-    wire = () =>
+    wire = (settings = {}) =>
       wireRuns(
         {
           QUEUE_PREFIX: prefix,
           GROUP_COMMIT_WINDOW_MS: 20,
           GROUP_COMMIT_SETTLE_WINDOW_MS: 20,
+          GROUP_COMMIT_BATCH_WINDOW_MS: 20,
           GROUP_COMMIT_MAX_BATCH: 500,
           GROUP_COMMIT_IN_FLIGHT: 2,
           RUN_EVENTS_RETENTION_SECONDS: 60,
           SCHEDULER_LEASE_MS: 60_000,
           ACCOUNT_MAX_CONCURRENT_RUNS: 50,
           WEIGHTS_ROUTING_WAIT_MS: 2_000,
+          ...settings,
         },
         {
           db: database.db,
@@ -300,6 +302,37 @@ describe("run lifecycle (group commit)", () => {
     }
     const completed = outcomes.filter((o) => o === "completed").length;
     expect(await expectLedgerExact(account.id)).toEqual({ balance: 1000 - 5 * completed, reserved: 0 });
+  });
+
+  it("when starts and settlements that hold up nothing (the patient lane) arrive apart, then they share statements, while prompt ones each go alone", async () => {
+    const { account, command } = await liveAccount(1000);
+    // Prompt transitions go at once; patient ones wait up to 200 ms for company.
+    const { lifecycle } = wire({
+      GROUP_COMMIT_WINDOW_MS: 0,
+      GROUP_COMMIT_SETTLE_WINDOW_MS: 0,
+      GROUP_COMMIT_BATCH_WINDOW_MS: 200,
+    });
+    const created = await Promise.all(
+      Array.from({ length: 9 }, () => lifecycle.create(command("acme/pixel/fast"))),
+    );
+    const [first, ...ids] = created.map((r) => (r.kind === "created" ? r.run.id : ""));
+    await lifecycle.start(first!); // its statement prepared: the next ones take a few ms
+    const apart = <T>(items: string[], fn: (id: string) => Promise<T>) =>
+      Promise.all(items.map(async (id, i) => (await new Promise((r) => setTimeout(r, i * 25)), fn(id))));
+    const prompt = await apart(ids.slice(0, 4), (id) => lifecycle.start(id, "prompt"));
+    const patient = await apart(ids.slice(4), (id) => lifecycle.start(id, "patient"));
+    // One statement, one transaction: the same started_at (the database's now()) for its runs.
+    expect(new Set(prompt.map((r) => r!.startedAt.getTime())).size).toBe(4);
+    expect(new Set(patient.map((r) => r!.startedAt.getTime())).size).toBe(1);
+    const ended = await apart(ids.slice(4), async (id) => {
+      const run = patient.find((r) => r!.id === id)!;
+      return lifecycle.finish(run, { to: "COMPLETED", output: { images: [] }, units: 1 }, "patient");
+    });
+    expect(ended.map((s) => s?.status)).toEqual(["COMPLETED", "COMPLETED", "COMPLETED", "COMPLETED"]);
+    await lifecycle.drain();
+    const charged = await database.db.run.findMany({ where: { id: { in: ids.slice(4) } } });
+    expect(charged.map((r) => r.tokensCharged)).toEqual([2, 2, 2, 2]);
+    expect(await expectLedgerExact(account.id)).toEqual({ balance: 1000 - 4 * 2, reserved: 5 * 2 });
   });
 
   it("when a mixed load of creations, starts, completions, failures and time-outs runs at once, then the cached sums equal the ledger", async () => {

@@ -33,7 +33,9 @@ import type { Logger } from "@svc/logger";
 import type { AdmittedRun, InstantRun } from "@svc/queue";
 import { cancelRun } from "./cancellation.js";
 import { createRun } from "./creation.js";
-import { createPipelines, isError, type Pipelines } from "./pipelines.js";
+import { createPipelines, isError, type Pipelines, type TransitionLane } from "./pipelines.js";
+
+export type { TransitionLane } from "./pipelines.js";
 
 /** A created run handed to the workers: straight away (pool null), or through its pool's queue. */
 export type { AdmittedRun } from "@svc/queue";
@@ -54,6 +56,8 @@ export interface GroupCommitSettings {
   windowMs: number;
   /** The window of settlements (GROUP_COMMIT_SETTLE_WINDOW_MS); windowMs when not given. */
   settleWindowMs?: number;
+  /** The window of the patient lane's starts and settlements (GROUP_COMMIT_BATCH_WINDOW_MS). */
+  patientWindowMs?: number;
   maxBatch: number;
   maxInFlight: number;
 }
@@ -62,11 +66,13 @@ export interface GroupCommitSettings {
 export const groupCommitSettings = (config: {
   GROUP_COMMIT_WINDOW_MS: number;
   GROUP_COMMIT_SETTLE_WINDOW_MS: number;
+  GROUP_COMMIT_BATCH_WINDOW_MS: number;
   GROUP_COMMIT_MAX_BATCH: number;
   GROUP_COMMIT_IN_FLIGHT: number;
 }): GroupCommitSettings => ({
   windowMs: config.GROUP_COMMIT_WINDOW_MS,
   settleWindowMs: config.GROUP_COMMIT_SETTLE_WINDOW_MS,
+  patientWindowMs: config.GROUP_COMMIT_BATCH_WINDOW_MS,
   maxBatch: config.GROUP_COMMIT_MAX_BATCH,
   maxInFlight: config.GROUP_COMMIT_IN_FLIGHT,
 });
@@ -150,10 +156,17 @@ export type CancelResult =
 
 export interface RunLifecycle {
   create(command: CreateRunCommand): Promise<CreateRunResult>;
-  /** QUEUED (or EXECUTING, taken over) -> EXECUTING; null when the run needs no execution. */
-  start(runId: string): Promise<ExecutingRun | null>;
-  /** Ends an executing run as its outcome says; null when another settlement (a cancel, a time-out) won. */
-  finish(run: ExecutingRun, outcome: RunOutcome): Promise<SettledRun | null>;
+  /**
+   * QUEUED (or EXECUTING, taken over) -> EXECUTING; null when the run needs no execution. `lane`
+   * patient: nothing waits for the answer yet (the run's work is on its server already), so the
+   * start may wait for company (pipelines.ts).
+   */
+  start(runId: string, lane?: TransitionLane): Promise<ExecutingRun | null>;
+  /**
+   * Ends an executing run as its outcome says; null when another settlement (a cancel, a time-out)
+   * won. `lane` patient: nothing waits for it (the run's place is free already).
+   */
+  finish(run: ExecutingRun, outcome: RunOutcome, lane?: TransitionLane): Promise<SettledRun | null>;
   /**
    * Starts and ends an instant run, executed already (from `startedAt`), in one transition: from
    * QUEUED only, holding the reservation its job carries. null when the run was not so (canceled,
@@ -217,8 +230,9 @@ export function createRunLifecycle({
     decision: SettlementDecision,
     at: Date,
     startedAt?: Date,
+    lane: TransitionLane = "prompt",
   ): Promise<SettledRun | null> {
-    const answer = await settlements.submit({
+    const answer = await settlements[lane].submit({
       runId: run.id,
       accountId: run.accountId,
       ...planSettlement(run, from, decision, at),
@@ -243,18 +257,18 @@ export function createRunLifecycle({
   return {
     create: (command) => createRun(ctx, command),
 
-    async start(runId) {
-      const started = await starts.submit(runId);
+    async start(runId, lane = "prompt") {
+      const started = await starts[lane].submit(runId);
       if (!started) return null;
       const t0 = performance.now();
       const base = started.dbNow.getTime();
       return { ...started, now: () => new Date(base + Math.round(performance.now() - t0)) };
     },
 
-    finish(run, outcome) {
+    finish(run, outcome, lane) {
       const decision =
         outcome.to === "TIMEOUT" ? timeoutDecision(run.executionTimeoutMs) : decide(run, outcome);
-      return settle(run, ["EXECUTING"], decision, run.now());
+      return settle(run, ["EXECUTING"], decision, run.now(), undefined, lane);
     },
 
     finishInstant(run, startedAt, outcome) {

@@ -2,6 +2,9 @@
 // (the runs that arrive within a short window are applied in one statement, each caller getting
 // its own answer, exactly as if they had been applied one by one), and what it commits is handed
 // to the queues and the run events afterwards. The command API (lifecycle.ts) submits to them.
+// Starts and settlements have two lanes: `prompt` (the usual windows) and `patient`, for
+// transitions that hold up nothing (a batch item's start whose work is on its server already, its
+// settlement once its place is free), which wait longer for company (GROUP_COMMIT_BATCH_WINDOW_MS).
 import {
   EVENT_VIEW_MAX_BYTES,
   groupCommit,
@@ -61,10 +64,17 @@ export type Settlement = SettlementPlan & { runId: string; accountId: string };
 /** A run to insert, with how it is admitted once created. */
 export type NewRun = RunRow & { admission: Omit<AdmittedRun, "runId" | "createdAt"> };
 
+/**
+ * Which of a transition's pipelines it goes through: `prompt`, or `patient` when nothing waits for
+ * its answer but the run's own record (see GROUP_COMMIT_BATCH_WINDOW_MS).
+ */
+export type TransitionLane = "prompt" | "patient";
+type ByTransitionLane<T> = Record<TransitionLane, T>;
+
 export interface Pipelines {
   creations: GroupCommit<NewRun, InsertAnswer>;
-  starts: GroupCommit<string, StartedRun | null>;
-  settlements: GroupCommit<Settlement, SettleAnswer>;
+  starts: ByTransitionLane<GroupCommit<string, StartedRun | null>>;
+  settlements: ByTransitionLane<GroupCommit<Settlement, SettleAnswer>>;
   /** A logger for work the sweeper will redo when it failed. */
   warn(what: string, ids: Record<string, readonly string[] | string>): (error: unknown) => void;
   /** Resolves when every transition submitted so far is committed and its events sent. */
@@ -218,9 +228,10 @@ function creationsPipeline(ctx: PipelineContext): GroupCommit<NewRun, InsertAnsw
   });
 }
 
-function startsPipeline(ctx: PipelineContext): GroupCommit<string, StartedRun | null> {
+function startsPipeline(ctx: PipelineContext, windowMs: number): GroupCommit<string, StartedRun | null> {
   return groupCommit({
     ...ctx.settings,
+    windowMs,
     keyOf: (id) => id,
     async apply(ids) {
       const started = await startRuns(ctx.pool, ids);
@@ -265,10 +276,10 @@ function settledEvents({ run, plan }: { run: SettledRun; plan: Settlement }): Re
   ];
 }
 
-function settlementsPipeline(ctx: PipelineContext): GroupCommit<Settlement, SettleAnswer> {
+function settlementsPipeline(ctx: PipelineContext, windowMs: number): GroupCommit<Settlement, SettleAnswer> {
   return groupCommit({
     ...ctx.settings,
-    windowMs: ctx.settings.settleWindowMs ?? ctx.settings.windowMs,
+    windowMs,
     keyOf: (s) => s.runId,
     laneOf: (s) => s.accountId,
     async apply(plans) {
@@ -295,15 +306,25 @@ export function createPipelines({ db, queues, logger, groupCommit: settings }: L
   const background = new Background(logger);
   const ctx: PipelineContext = { pool: sqlPool(db), queues, settings, background };
   const creations = creationsPipeline(ctx);
-  const starts = startsPipeline(ctx);
-  const settlements = settlementsPipeline(ctx);
+  const settleWindowMs = settings.settleWindowMs ?? settings.windowMs;
+  const patientMs = (promptMs: number) => Math.max(promptMs, settings.patientWindowMs ?? promptMs);
+  const starts = {
+    prompt: startsPipeline(ctx, settings.windowMs),
+    patient: startsPipeline(ctx, patientMs(settings.windowMs)),
+  };
+  const settlements = {
+    prompt: settlementsPipeline(ctx, settleWindowMs),
+    patient: settlementsPipeline(ctx, patientMs(settleWindowMs)),
+  };
   return {
     creations,
     starts,
     settlements,
     warn: background.warn,
     async drain() {
-      await Promise.all([creations.drain(), starts.drain(), settlements.drain()]);
+      await Promise.all(
+        [creations, ...Object.values(starts), ...Object.values(settlements)].map((p) => p.drain()),
+      );
       await background.drain();
     },
   };

@@ -9,6 +9,7 @@ export interface RunWiringConfig {
   QUEUE_PREFIX: string;
   GROUP_COMMIT_WINDOW_MS: number;
   GROUP_COMMIT_SETTLE_WINDOW_MS: number;
+  GROUP_COMMIT_BATCH_WINDOW_MS: number;
   GROUP_COMMIT_MAX_BATCH: number;
   GROUP_COMMIT_IN_FLIGHT: number;
   RUN_EVENTS_RETENTION_SECONDS: number;
