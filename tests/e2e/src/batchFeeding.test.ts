@@ -66,10 +66,12 @@ describe("batch feeding", () => {
 
 // Batch items' starts and settlements that hold up nothing (GROUP_COMMIT_BATCH_WINDOW_MS), in the
 // built worker as an operator runs it: four servers whose predictions end 10 ms apart, so that
-// the items that take their places next start 10 ms apart, and wait for each other's company.
+// the items that take their places next start 10 ms apart, and wait for each other's company; and
+// two servers of predictions far shorter than that wait, which must not idle through it.
 describe("batch items' transitions", () => {
   let service: E2EService;
   let cogs: FakeCog[];
+  let quick: FakeCog[];
 
   beforeAll(async () => {
     service = await startService({ BATCH_MAX_SHARE_PERCENT: "100" });
@@ -84,9 +86,16 @@ describe("batch items' transitions", () => {
       cogs.map((c) => c.url),
       { runner: { predictions: "sync" } },
     );
+    quick = await Promise.all([0, 1].map(() => startFakeCog({ behaviour: { delayMs: 10, imageSide: 16 } })));
+    await seedCogModel(
+      service.database.db,
+      "quick/cog",
+      quick.map((c) => c.url),
+      { runner: { predictions: "sync" } },
+    );
   });
   afterAll(async () => {
-    await Promise.all(cogs.map((c) => c.close()));
+    await Promise.all([...cogs, ...quick].map((c) => c.close()));
     await service?.stop();
   });
 
@@ -102,5 +111,18 @@ describe("batch items' transitions", () => {
     expect(starts.size).toBe(2);
     const account = await service.database.db.account.findUniqueOrThrow({ where: { id: accountId } });
     expect(account).toMatchObject({ balance: 1_000 - 8 * 3, reserved: 0 });
+  });
+
+  it("when a batch's predictions end long before their starts' window, then each server's next item goes as its prediction answers, not once the start commits", async () => {
+    await completedBatch(service, "quick/cog", 16);
+    // The idle time between one prediction's end and the next one's start on the same server.
+    const gaps = quick.flatMap((cog) => {
+      const ran = [...cog.predictions.values()].sort((a, b) => a.startedAt - b.startedAt);
+      return ran.slice(1).map((p, i) => p.startedAt - ran[i]!.endedAt!);
+    });
+    expect(gaps).toHaveLength(14);
+    gaps.sort((a, b) => a - b);
+    // Waiting for the start's window (100 ms) would leave each server idle for most of it.
+    expect(gaps[7]).toBeLessThan(40);
   });
 });

@@ -284,13 +284,24 @@ export function createCogRunner(deps: CogRunnerDeps): Runner {
   const log: Log = deps.log ?? (() => {});
   // Synchronous predictions sent by begin(), answered once they end, for their runs to claim.
   const early = new EarlyRequests<CogPrediction | "busy">();
+  /** Gives the run's slot back (once: the worker ignores a second release; failing is harmless, it gives it back again when the run ends). */
+  const freeSlot = (runId: string) =>
+    deps.slots
+      .release(runId)
+      .catch((error: unknown) => log("info", "cog slot release failed", { error: (error as Error).message }));
   return {
     async begin({ runId, input, settings, slot }) {
       const server = slot ? serverOfSlot(slot) : null;
       if (settings.kind !== "cog" || !server) return false;
       const input_ = mapCogInput(input, settings.input_map, settings.loras);
       if (settings.predictions === "sync") {
-        early.send(runId, (signal) => syncPrediction(deps, server, runId, input_, signal));
+        early.send(runId, async (signal) => {
+          const answer = await syncPrediction(deps, server, runId, input_, signal);
+          // The server is free once it has answered: its next run goes there now, not once this
+          // run's start (which may wait for company: a batch item's) lets run() read the answer.
+          if (answer !== "busy") void freeSlot(runId);
+          return answer;
+        });
         return true;
       }
       const sent = await sendPrediction(deps, settings, server, runId, input_).catch(() => false);
@@ -334,12 +345,7 @@ export function createCogRunner(deps: CogRunnerDeps): Runner {
         (fresh || sync ? null : await earlierResult(deps, a, server)) ??
         (await predict(deps, log, a, server, !sync && (await (begun ?? false))));
       // The server is free: the next run goes there while this one's outputs are copied.
-      // (Failing here is harmless: the worker gives it back again when the run ends.)
-      await deps.slots
-        .release(runId)
-        .catch((error: unknown) =>
-          log("info", "cog slot release failed", { error: (error as Error).message }),
-        );
+      await freeSlot(runId);
       if (!COG_TERMINAL.has(prediction.status))
         throw new RunnerError("MODEL_ERROR", `unexpected prediction status ${prediction.status}`);
       if (prediction.status === "failed")
