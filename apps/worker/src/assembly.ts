@@ -260,6 +260,7 @@ export function assembleWorker({ config, db, redis, logger }: WorkerDeps) {
     },
     withdraw: ({ runId, pool, slot }) => abandon(pool, runId, slot),
     stallMs: Math.floor(Math.min(config.SCHEDULER_LEASE_MS, config.RUN_LOCK_MS) / 4),
+    patientWindowMs: config.GROUP_COMMIT_BATCH_WINDOW_MS,
     handedOver: (pool, seconds) => metrics.slotHandover.observe({ model: pool }, seconds),
   });
   const progress = createProgressRecorder({ db, recordEvents: transport.recordEvents, logger });

@@ -169,7 +169,7 @@ describe("worker dispatcher", () => {
   }
 
   /** A dispatcher that executes every run here, recording what it sends and starts, in order. */
-  function executingHere(extra: { stallMs?: number; withdrawn?: string[] } = {}) {
+  function executingHere(extra: { stallMs?: number; withdrawn?: string[]; patientWindowMs?: number } = {}) {
     const events: string[] = [];
     const started: string[] = [];
     const dispatcher = workerDispatcher({
@@ -184,6 +184,7 @@ describe("worker dispatcher", () => {
       logger,
       leaseMs: 60_000,
       stallMs: extra.stallMs,
+      patientWindowMs: extra.patientWindowMs,
       begin: async (d) => {
         events.push(`begin ${d.runId}`);
         return true;
@@ -256,9 +257,10 @@ describe("worker dispatcher", () => {
 
   /**
    * A two-slot pool of short runs whose places hold batch items b2 and b4, with b3 and b5 their
-   * slots' next runs, executed by a dispatcher here; and a run of another account waiting.
+   * slots' next runs, executed by a dispatcher here; and a run of another account waiting (unless
+   * `alone`).
    */
-  async function batchPlaces(pool: string) {
+  async function batchPlaces(pool: string, options: { alone?: boolean; patientWindowMs?: number } = {}) {
     const slots = [`http://gpu-${pool}:8000#0`, `http://gpu-${pool}:8000#1`];
     await scheduler.setSlots(pool, slots, 0, 250);
     let at = Date.now();
@@ -278,14 +280,14 @@ describe("worker dispatcher", () => {
       await scheduler.release([leased!.runId]);
     }
     const items = Array.from({ length: 6 }, () => waiting("acct_batch", "batch"));
-    const here = executingHere();
+    const here = executingHere({ patientWindowMs: options.patientWindowMs });
     await here.dispatcher.launch(await scheduler.enqueue(items));
     const b = items.map((r) => r.runId);
     await here.dispatcher.release(b[0]!);
     await here.dispatcher.release(b[1]!);
     expect(here.started).toEqual([b[0], b[1], b[2], b[4]]);
     const person = waiting("acct_person", "normal");
-    expect(await scheduler.enqueue([person])).toEqual([]);
+    if (!options.alone) expect(await scheduler.enqueue([person])).toEqual([]);
     here.events.length = 0;
     return { ...here, b, person };
   }
@@ -324,6 +326,38 @@ describe("worker dispatcher", () => {
       expect(events).toEqual([`begin ${b[5]}`, `release ${b[4]} claiming ${b[5]}`]);
       for (const id of [person.runId, b[5]!]) await dispatcher.release(id);
       await dispatcher.release(b[3]!);
+    } finally {
+      dispatcher.close();
+    }
+  });
+
+  it("when batch items whose slots' next items were sent first end together, then their releases wait for each other and go to Redis in one call", async () => {
+    const { dispatcher, events, started, b } = await batchPlaces("d/batch-patient", {
+      alone: true,
+      patientWindowMs: 200,
+    });
+    try {
+      await Promise.all([dispatcher.release(b[2]!), dispatcher.release(b[4]!)]);
+      expect(events).toEqual([
+        `begin ${b[3]}`,
+        `begin ${b[5]}`,
+        `release ${b[2]},${b[4]} claiming ${b[3]},${b[5]}`,
+      ]);
+      expect(started).toEqual([b[0], b[1], b[2], b[4], b[3], b[5]]);
+      for (const id of [b[3]!, b[5]!]) await dispatcher.release(id);
+    } finally {
+      dispatcher.close();
+    }
+  });
+
+  it("when a batch item's release claims nothing, then it goes at once, whatever the patient window", async () => {
+    const { dispatcher, events, b, person } = await batchPlaces("d/batch-prompt", {
+      patientWindowMs: 60_000,
+    });
+    try {
+      dispatcher.interactiveWaits("d/batch-prompt");
+      await dispatcher.release(b[2]!);
+      expect(events).toEqual([`release ${b[2]} claiming `, `begin ${person.runId}`]);
     } finally {
       dispatcher.close();
     }

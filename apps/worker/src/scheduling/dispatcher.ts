@@ -41,6 +41,54 @@ export interface WorkerDispatcher {
 }
 
 /**
+ * Slots that free while a release is on its way to Redis go back together in the next call: one
+ * script (one purge, one fill) for however many predictions ended meanwhile. The next call goes as
+ * soon as this one's script has answered; launching the runs it leased (their work to the servers,
+ * their jobs) goes on meanwhile, and each caller waits for it. `windowMs`: how long the first
+ * release waits for company (null: not at all).
+ */
+function releasing(
+  deps: {
+    scheduler: Scheduler;
+    next: ReturnType<typeof nextRunsHeldHere>;
+    launch: ReturnType<typeof runLauncher>;
+    accepting(): boolean;
+  },
+  windowMs: number | null,
+) {
+  const { scheduler, next, launch } = deps;
+  return groupCommit<{ runId: string; at: number; claim?: Claim }, Promise<void>>({
+    async apply(items) {
+      const claims = items.flatMap((i) => (i.claim ? [i.claim] : []));
+      const answer = await scheduler
+        .handOver(
+          items.map((i) => i.runId),
+          { keepNext: deps.accepting(), claimed: claims.map((c) => c.next.runId) },
+        )
+        .catch((error: unknown) => {
+          // Their slots' runs hold them still: the work sent is withdrawn (their predecessors'
+          // leases lapse, and the next runs are sent again then).
+          for (const c of claims) next.withdraw(c);
+          throw error;
+        });
+      next.heard(answer.interactiveWaiting);
+      const rejected = new Set(answer.rejected);
+      for (const c of claims) if (rejected.has(c.next.runId)) next.withdraw(c);
+      const launched = launch(
+        answer.dispatched,
+        Math.min(...items.map((i) => i.at)),
+        claims.filter((c) => !rejected.has(c.next.runId)),
+        answer.next,
+      );
+      return items.map(() => launched);
+    },
+    windowMs,
+    maxBatch: 500,
+    maxInFlight: 1,
+  });
+}
+
+/**
  * The worker's side of the scheduler: every slot that frees here (a run's end, a Cog `completed`
  * webhook, a server back, a lapsed lease) dispatches in the same script call, and the runs it
  * leased go to the workers at once (in a queue of their own, behind no unlimited model's runs), or
@@ -61,6 +109,8 @@ export function workerDispatcher(
      * another worker meanwhile (RUN_LOCK_MS) must not have its slot's next run sent from here too.
      */
     stallMs?: number;
+    /** How long a release that holds up nobody waits for company (GROUP_COMMIT_BATCH_WINDOW_MS). */
+    patientWindowMs?: number;
   },
 ): WorkerDispatcher {
   const { scheduler, logger } = deps;
@@ -91,44 +141,15 @@ export function workerDispatcher(
       Math.max(0, nextExpiry - Date.now()) + 5,
     );
   };
-  // Slots that free while a release is on its way to Redis go back together in the next call: one
-  // script (one purge, one fill) for however many predictions ended meanwhile.
-  // The next call goes as soon as this one's script has answered; launching the runs it leased
-  // (their work to the servers, their jobs) goes on meanwhile, and each caller waits for it.
-  const releases = groupCommit<{ runId: string; at: number; claim?: Claim }, Promise<void>>({
-    async apply(items) {
-      const claims = items.flatMap((i) => (i.claim ? [i.claim] : []));
-      const answer = await scheduler
-        .handOver(
-          items.map((i) => i.runId),
-          {
-            keepNext: deps.here?.accepting() ?? false,
-            claimed: claims.map((c) => c.next.runId),
-          },
-        )
-        .catch((error: unknown) => {
-          // Their slots' runs hold them still: the work sent is withdrawn (their predecessors'
-          // leases lapse, and the next runs are sent again then).
-          for (const c of claims) next.withdraw(c);
-          throw error;
-        });
-      next.heard(answer.interactiveWaiting);
-      const rejected = new Set(answer.rejected);
-      for (const c of claims) if (rejected.has(c.next.runId)) next.withdraw(c);
-      const launched = launch(
-        answer.dispatched,
-        Math.min(...items.map((i) => i.at)),
-        claims.filter((c) => !rejected.has(c.next.runId)),
-        answer.next,
-      );
-      return items.map(() => launched);
-    },
+  const releaseDeps = { scheduler, next, launch, accepting: () => deps.here?.accepting() ?? false };
+  const releases = {
     // A slot freed while nothing is on its way goes back at once: waiting for company would add
     // to the server's idle gap.
-    windowMs: null,
-    maxBatch: 500,
-    maxInFlight: 1,
-  });
+    prompt: releasing(releaseDeps, null),
+    // A batch item's slot whose next batch item is on its way to the server already (claimed):
+    // its release holds up nobody, and waits for company (GROUP_COMMIT_BATCH_WINDOW_MS).
+    patient: releasing(releaseDeps, deps.patientWindowMs ?? null),
+  };
   const renewal = setInterval(
     () => {
       if (held.size)
@@ -138,7 +159,9 @@ export function workerDispatcher(
   );
   const release = async (runId: string) => {
     held.delete(runId);
-    await await releases.submit({ runId, at: performance.now(), claim: next.claim(runId) });
+    const claim = next.claim(runId);
+    const lane = claim?.next.batch ? "patient" : "prompt";
+    await await releases[lane].submit({ runId, at: performance.now(), claim });
   };
   return {
     hold: (runId) => void held.add(runId),

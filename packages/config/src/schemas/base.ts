@@ -270,7 +270,7 @@ export const serviceEnvSchema = baseEnvSchema.extend({
   ),
   GROUP_COMMIT_BATCH_WINDOW_MS: doc(
     int(0, 100).default(20),
-    "The same for a batch item's start when its work is on its model server already (a synchronous Cog prediction, an OpenAI-style request, a ComfyUI prompt, sent as the place was leased) and for its settlement once its place is free: nothing waits for them, so a busy batch's items share statements and Redis calls instead of one each. The item's started_at may trail the moment its work reached the server by up to this much; interactive runs never wait for it.",
+    "The same for a batch item's start when its work is on its model server already (a synchronous Cog prediction, an OpenAI-style request, a ComfyUI prompt, sent as the place was leased), for its settlement once its place is free, and for the worker's release of a place whose next batch item is on its way to the server already: nothing waits for them, so a busy batch's items share statements and Redis calls instead of one each. The item's started_at may trail the moment its work reached the server by up to this much; interactive runs never wait for it.",
   ),
   GROUP_COMMIT_MAX_BATCH: doc(int(1, 1000).default(200), "The most runs one group-commit batch holds."),
   GROUP_COMMIT_IN_FLIGHT: doc(
