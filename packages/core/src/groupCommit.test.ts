@@ -23,6 +23,25 @@ describe("groupCommit", () => {
     expect(batches).toEqual([[1, 2, 3]]);
   });
 
+  it("when items have windows of their own, then patient ones wait for company, and a hurried one sends them along at once, in order", async () => {
+    const batches: string[][] = [];
+    const gc = groupCommit<string, string>({
+      apply: async (items) => (batches.push(items), items),
+      windowMs: null,
+      windowOf: (item) => (item.startsWith("patient") ? 60_000 : item.startsWith("soon") ? 0 : null),
+      maxBatch: 100,
+      maxInFlight: 1,
+    });
+    const patient = [gc.submit("patient 1"), gc.submit("patient 2")];
+    await new Promise((r) => setTimeout(r, 20));
+    expect(batches).toEqual([]);
+    await Promise.all([...patient, gc.submit("hurried")]);
+    expect(batches).toEqual([["patient 1", "patient 2", "hurried"]]);
+    // A shorter window than the one waiting brings the batch forward.
+    await Promise.all([gc.submit("patient 3"), gc.submit("soon")]);
+    expect(batches.at(-1)).toEqual(["patient 3", "soon"]);
+  });
+
   /** A group commit whose first batch waits for `first.release()`; the batches it applied. */
   function gatedOnFirst(windowMs: number | null, maxBatch: number) {
     const batches: number[][] = [];

@@ -11,6 +11,12 @@ export interface GroupCommitOptions<I, O> {
    * while batches are being applied gather, for the next one).
    */
   windowMs: number | null;
+  /**
+   * An item's own window, instead of windowMs: the batch goes when its most hurried item's window
+   * has passed (an item with null sends it at once, and the items waiting go with it). For items
+   * that may wait longer than others (a patient lane) in one queue, so that their order holds.
+   */
+  windowOf?(item: I): number | null;
   /** A batch never holds more items; a full batch goes at once. */
   maxBatch: number;
   /** Batches applied at the same time; while they run, arriving items form the next batch. */
@@ -45,14 +51,15 @@ export interface GroupCommit<I, O> {
 }
 
 export function groupCommit<I, O>(options: GroupCommitOptions<I, O>): GroupCommit<I, O> {
-  const { apply, windowMs, maxBatch, maxInFlight, keyOf, laneOf } = options;
+  const { apply, windowMs, windowOf = () => windowMs, maxBatch, maxInFlight, keyOf, laneOf } = options;
   let queue: Pending<I, O>[] = [];
   let inFlight = 0;
   let inFlightItems = 0;
   // Keys of items in batches being applied: their followers wait until those batches are done.
   const busyKeys = new Map<string, number>();
   const busyLanes = new Set<string>();
-  let timer: { cancel(): void } | undefined;
+  // The waiting batch's flush, due at `at` (performance.now()).
+  let timer: { cancel(): void; at: number } | undefined;
   let drained: (() => void)[] = [];
 
   const settleDrain = () => {
@@ -117,17 +124,20 @@ export function groupCommit<I, O>(options: GroupCommitOptions<I, O>): GroupCommi
     }
   };
 
-  const schedule = () => {
+  const schedule = (item: I) => {
     if (inFlight >= maxInFlight) return; // the end of a running batch flushes
     if (queue.length >= maxBatch) return flush();
-    if (windowMs === null) return flush();
-    if (timer) return;
-    if (windowMs > 0) {
-      const t = setTimeout(flush, windowMs);
-      timer = { cancel: () => clearTimeout(t) };
+    const window = windowOf(item);
+    if (window === null) return flush();
+    const at = performance.now() + window;
+    if (timer && timer.at <= at) return;
+    timer?.cancel();
+    if (window > 0) {
+      const t = setTimeout(flush, window);
+      timer = { cancel: () => clearTimeout(t), at };
     } else {
       const t = setImmediate(flush);
-      timer = { cancel: () => clearImmediate(t) };
+      timer = { cancel: () => clearImmediate(t), at };
     }
   };
 
@@ -135,7 +145,7 @@ export function groupCommit<I, O>(options: GroupCommitOptions<I, O>): GroupCommi
     submit(item) {
       return new Promise<O>((resolve, reject) => {
         queue.push({ item, resolve, reject });
-        schedule();
+        schedule(item);
       });
     },
     drain() {

@@ -260,7 +260,10 @@ describe("worker dispatcher", () => {
    * slots' next runs, executed by a dispatcher here; and a run of another account waiting (unless
    * `alone`).
    */
-  async function batchPlaces(pool: string, options: { alone?: boolean; patientWindowMs?: number } = {}) {
+  async function batchPlaces(
+    pool: string,
+    options: { alone?: boolean; patientWindowMs?: number; items?: number } = {},
+  ) {
     const slots = [`http://gpu-${pool}:8000#0`, `http://gpu-${pool}:8000#1`];
     await scheduler.setSlots(pool, slots, 0, 250);
     let at = Date.now();
@@ -279,7 +282,7 @@ describe("worker dispatcher", () => {
       const [leased] = await scheduler.enqueue([waiting("acct_history", "normal")]);
       await scheduler.release([leased!.runId]);
     }
-    const items = Array.from({ length: 6 }, () => waiting("acct_batch", "batch"));
+    const items = Array.from({ length: options.items ?? 6 }, () => waiting("acct_batch", "batch"));
     const here = executingHere({ patientWindowMs: options.patientWindowMs });
     await here.dispatcher.launch(await scheduler.enqueue(items));
     const b = items.map((r) => r.runId);
@@ -358,6 +361,36 @@ describe("worker dispatcher", () => {
       dispatcher.interactiveWaits("d/batch-prompt");
       await dispatcher.release(b[2]!);
       expect(events).toEqual([`release ${b[2]} claiming `, `begin ${person.runId}`]);
+    } finally {
+      dispatcher.close();
+    }
+  });
+
+  it("when a claimed next run's prediction answers before the release that claimed it went, then both go in one call, and its execution neither holds the slot again nor claims the run leased after it", async () => {
+    const { dispatcher, events, started, b } = await batchPlaces("d/batch-early", {
+      alone: true,
+      patientWindowMs: 60_000,
+      items: 8,
+    });
+    try {
+      // b2's prediction ends: b3 (its slot's next run) is sent, and the release waits for company;
+      // b3's own prediction answers meanwhile and frees the slot: the two go together, in order.
+      const first = dispatcher.release(b[2]!);
+      await dispatcher.releaseHeld(b[3]!);
+      await first;
+      // The slot went to b6 (sent now), with b7 as its next run; b3's execution starts here and ends.
+      expect(events).toEqual([`begin ${b[3]}`, `release ${b[2]},${b[3]} claiming ${b[3]}`, `begin ${b[6]}`]);
+      expect(started).toEqual([b[0], b[1], b[2], b[4], b[6], b[3]]);
+      events.length = 0;
+      dispatcher.hold(b[3]!);
+      expect(dispatcher.holds(b[3]!)).toBe(false);
+      await dispatcher.releaseHeld(b[3]!);
+      expect(events).toEqual([]);
+      // b6's end claims b7, as the release gave it.
+      const b6 = dispatcher.release(b[6]!);
+      await dispatcher.releaseHeld(b[7]!);
+      await b6;
+      expect(events).toEqual([`begin ${b[7]}`, `release ${b[6]},${b[7]} claiming ${b[7]}`]);
     } finally {
       dispatcher.close();
     }

@@ -4,7 +4,10 @@ import { runLauncher, type LaunchDeps } from "./launch.js";
 import { nextRunsHeldHere, type Claim } from "./nextRuns.js";
 
 export interface WorkerDispatcher {
-  /** A leased run this worker executes: its lease is renewed until it is released. */
+  /**
+   * A leased run this worker executes: its lease is renewed until it is released (not when its
+   * slot went back already, before its execution here began: a claimed next run's early answer).
+   */
   hold(runId: string): void;
   /** Whether this worker still holds the run's slot (it has not been given back). */
   holds(runId: string): boolean;
@@ -44,8 +47,11 @@ export interface WorkerDispatcher {
  * Slots that free while a release is on its way to Redis go back together in the next call: one
  * script (one purge, one fill) for however many predictions ended meanwhile. The next call goes as
  * soon as this one's script has answered; launching the runs it leased (their work to the servers,
- * their jobs) goes on meanwhile, and each caller waits for it. `windowMs`: how long the first
- * release waits for company (null: not at all).
+ * their jobs) goes on meanwhile, and each caller waits for it. A slot freed while nothing is on
+ * its way goes back at once (waiting for company would add to the server's idle gap), unless it
+ * is a batch item's whose next batch item is on its way to the server already (claimed): that
+ * release holds up nobody and waits up to `patientWindowMs` for company, in the same queue, so
+ * that a release never overtakes the one that claimed its run.
  */
 function releasing(
   deps: {
@@ -54,7 +60,7 @@ function releasing(
     launch: ReturnType<typeof runLauncher>;
     accepting(): boolean;
   },
-  windowMs: number | null,
+  patientWindowMs: number | null,
 ) {
   const { scheduler, next, launch } = deps;
   return groupCommit<{ runId: string; at: number; claim?: Claim }, Promise<void>>({
@@ -82,7 +88,8 @@ function releasing(
       );
       return items.map(() => launched);
     },
-    windowMs,
+    windowMs: null,
+    windowOf: (item) => (item.claim?.next.batch ? patientWindowMs : null),
     maxBatch: 500,
     maxInFlight: 1,
   });
@@ -115,6 +122,10 @@ export function workerDispatcher(
 ): WorkerDispatcher {
   const { scheduler, logger } = deps;
   const held = new Set<string>();
+  // Runs whose slot went back from here, by when, until the next hold or release call about them:
+  // a claimed next run whose prediction answered before its execution here began must not have
+  // its slot held again by that execution. (One never executed here is forgotten after a lease.)
+  const gaveBack = new Map<string, number>();
   const next = nextRunsHeldHere({
     held,
     stallMs: deps.stallMs ?? Math.max(250, Math.floor(deps.leaseMs / 4)),
@@ -142,38 +153,36 @@ export function workerDispatcher(
     );
   };
   const releaseDeps = { scheduler, next, launch, accepting: () => deps.here?.accepting() ?? false };
-  const releases = {
-    // A slot freed while nothing is on its way goes back at once: waiting for company would add
-    // to the server's idle gap.
-    prompt: releasing(releaseDeps, null),
-    // A batch item's slot whose next batch item is on its way to the server already (claimed):
-    // its release holds up nobody, and waits for company (GROUP_COMMIT_BATCH_WINDOW_MS).
-    patient: releasing(releaseDeps, deps.patientWindowMs ?? null),
-  };
+  const releases = releasing(releaseDeps, deps.patientWindowMs ?? null);
   const renewal = setInterval(
     () => {
       if (held.size)
         scheduler.renew([...held]).catch((error: unknown) => logger.warn("lease renewal failed", { error }));
+      const lapsed = Date.now() - deps.leaseMs;
+      for (const [runId, at] of gaveBack) if (at < lapsed) gaveBack.delete(runId);
     },
     Math.max(250, Math.floor(deps.leaseMs / 3)),
   );
   const release = async (runId: string) => {
     held.delete(runId);
-    const claim = next.claim(runId);
-    const lane = claim?.next.batch ? "patient" : "prompt";
-    await await releases[lane].submit({ runId, at: performance.now(), claim });
+    gaveBack.set(runId, Date.now());
+    await await releases.submit({ runId, at: performance.now(), claim: next.claim(runId) });
   };
   return {
-    hold: (runId) => void held.add(runId),
+    hold(runId) {
+      if (!gaveBack.delete(runId)) held.add(runId);
+    },
     holds: (runId) => held.has(runId),
     forget(runId) {
       held.delete(runId);
+      gaveBack.delete(runId);
       next.forget(runId);
     },
     release,
     launch: (dispatched) => launch(dispatched),
     async releaseHeld(runId) {
       if (held.has(runId)) await release(runId);
+      else gaveBack.delete(runId);
     },
     async setSlots(pool, slots, warmWeights, nextHeldMs) {
       await launch(await scheduler.setSlots(pool, slots, warmWeights, nextHeldMs));

@@ -78,7 +78,9 @@ export function runLauncher(deps: LaunchDeps & { next: ReturnType<typeof nextRun
     const here = deps.here && dispatched.length ? await pick(dispatched, deps.here.wants) : [];
     const elsewhere = here.length ? dispatched.filter((d) => !here.includes(d)) : dispatched;
     if (nextRuns.length)
-      next.keep(nextRuns, new Map([...here, ...claimed.map((c) => c.next)].map((d) => [d.slot, d.runId])));
+      // A slot's run is the one this call leased it, over a claimed run released in the same
+      // call (its prediction answered before the release that claimed it went).
+      next.keep(nextRuns, new Map([...claimed.map((c) => c.next), ...here].map((d) => [d.slot, d.runId])));
     const begun = new Set<string>();
     if (deps.begin)
       await Promise.all(

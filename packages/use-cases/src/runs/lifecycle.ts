@@ -232,9 +232,10 @@ export function createRunLifecycle({
     startedAt?: Date,
     lane: TransitionLane = "prompt",
   ): Promise<SettledRun | null> {
-    const answer = await settlements[lane].submit({
+    const answer = await settlements.submit({
       runId: run.id,
       accountId: run.accountId,
+      lane,
       ...planSettlement(run, from, decision, at),
       ...(startedAt && { start: { at: startedAt, ...startedBodies(run, startedAt) } }),
     });
@@ -258,7 +259,7 @@ export function createRunLifecycle({
     create: (command) => createRun(ctx, command),
 
     async start(runId, lane = "prompt") {
-      const started = await starts[lane].submit(runId);
+      const started = await starts.submit({ runId, lane });
       if (!started) return null;
       const t0 = performance.now();
       const base = started.dbNow.getTime();

@@ -2,9 +2,9 @@
 // (the runs that arrive within a short window are applied in one statement, each caller getting
 // its own answer, exactly as if they had been applied one by one), and what it commits is handed
 // to the queues and the run events afterwards. The command API (lifecycle.ts) submits to them.
-// Starts and settlements have two lanes: `prompt` (the usual windows) and `patient`, for
-// transitions that hold up nothing (a batch item's start whose work is on its server already, its
-// settlement once its place is free), which wait longer for company (GROUP_COMMIT_BATCH_WINDOW_MS).
+// A start or settlement in the `patient` lane, one that holds up nothing (a batch item's start
+// whose work is on its server already, its settlement once its place is free), waits longer for
+// company (GROUP_COMMIT_BATCH_WINDOW_MS); in the same queue as the prompt ones, which take it along.
 import {
   EVENT_VIEW_MAX_BYTES,
   groupCommit,
@@ -58,23 +58,28 @@ function endedView(run: SettledRun, plan: SettlementPlan): { view?: Record<strin
   return JSON.stringify(view).length <= EVENT_VIEW_MAX_BYTES ? { view } : {};
 }
 
-/** A run's settlement, with the account whose row it moves. */
-export type Settlement = SettlementPlan & { runId: string; accountId: string };
+/**
+ * How long a transition may wait for company: `prompt` (the usual window), or `patient` when
+ * nothing waits for its answer but the run's own record (GROUP_COMMIT_BATCH_WINDOW_MS).
+ */
+export type TransitionLane = "prompt" | "patient";
+
+/** A run's start, and its lane. */
+export interface StartRequest {
+  runId: string;
+  lane: TransitionLane;
+}
+
+/** A run's settlement, with the account whose row it moves, and its lane (default prompt). */
+export type Settlement = SettlementPlan & { runId: string; accountId: string; lane?: TransitionLane };
 
 /** A run to insert, with how it is admitted once created. */
 export type NewRun = RunRow & { admission: Omit<AdmittedRun, "runId" | "createdAt"> };
 
-/**
- * Which of a transition's pipelines it goes through: `prompt`, or `patient` when nothing waits for
- * its answer but the run's own record (see GROUP_COMMIT_BATCH_WINDOW_MS).
- */
-export type TransitionLane = "prompt" | "patient";
-type ByTransitionLane<T> = Record<TransitionLane, T>;
-
 export interface Pipelines {
   creations: GroupCommit<NewRun, InsertAnswer>;
-  starts: ByTransitionLane<GroupCommit<string, StartedRun | null>>;
-  settlements: ByTransitionLane<GroupCommit<Settlement, SettleAnswer>>;
+  starts: GroupCommit<StartRequest, StartedRun | null>;
+  settlements: GroupCommit<Settlement, SettleAnswer>;
   /** A logger for work the sweeper will redo when it failed. */
   warn(what: string, ids: Record<string, readonly string[] | string>): (error: unknown) => void;
   /** Resolves when every transition submitted so far is committed and its events sent. */
@@ -228,12 +233,19 @@ function creationsPipeline(ctx: PipelineContext): GroupCommit<NewRun, InsertAnsw
   });
 }
 
-function startsPipeline(ctx: PipelineContext, windowMs: number): GroupCommit<string, StartedRun | null> {
-  return groupCommit({
+/** Each item's window: the lane's (the patient lane's never shorter than the prompt one's). */
+const windowOfLane =
+  (promptMs: number, patientMs: number | undefined) =>
+  (item: { lane?: TransitionLane }): number =>
+    item.lane === "patient" ? Math.max(promptMs, patientMs ?? promptMs) : promptMs;
+
+function startsPipeline(ctx: PipelineContext): GroupCommit<StartRequest, StartedRun | null> {
+  return groupCommit<StartRequest, StartedRun | null>({
     ...ctx.settings,
-    windowMs,
-    keyOf: (id) => id,
-    async apply(ids) {
+    windowOf: windowOfLane(ctx.settings.windowMs, ctx.settings.patientWindowMs),
+    keyOf: (r) => r.runId,
+    async apply(requests) {
+      const ids = requests.map((r) => r.runId);
       const started = await startRuns(ctx.pool, ids);
       const runs = [...started.values()];
       ctx.background.recordEvents(
@@ -276,10 +288,13 @@ function settledEvents({ run, plan }: { run: SettledRun; plan: Settlement }): Re
   ];
 }
 
-function settlementsPipeline(ctx: PipelineContext, windowMs: number): GroupCommit<Settlement, SettleAnswer> {
-  return groupCommit({
+function settlementsPipeline(ctx: PipelineContext): GroupCommit<Settlement, SettleAnswer> {
+  return groupCommit<Settlement, SettleAnswer>({
     ...ctx.settings,
-    windowMs,
+    windowOf: windowOfLane(
+      ctx.settings.settleWindowMs ?? ctx.settings.windowMs,
+      ctx.settings.patientWindowMs,
+    ),
     keyOf: (s) => s.runId,
     laneOf: (s) => s.accountId,
     async apply(plans) {
@@ -306,25 +321,15 @@ export function createPipelines({ db, queues, logger, groupCommit: settings }: L
   const background = new Background(logger);
   const ctx: PipelineContext = { pool: sqlPool(db), queues, settings, background };
   const creations = creationsPipeline(ctx);
-  const settleWindowMs = settings.settleWindowMs ?? settings.windowMs;
-  const patientMs = (promptMs: number) => Math.max(promptMs, settings.patientWindowMs ?? promptMs);
-  const starts = {
-    prompt: startsPipeline(ctx, settings.windowMs),
-    patient: startsPipeline(ctx, patientMs(settings.windowMs)),
-  };
-  const settlements = {
-    prompt: settlementsPipeline(ctx, settleWindowMs),
-    patient: settlementsPipeline(ctx, patientMs(settleWindowMs)),
-  };
+  const starts = startsPipeline(ctx);
+  const settlements = settlementsPipeline(ctx);
   return {
     creations,
     starts,
     settlements,
     warn: background.warn,
     async drain() {
-      await Promise.all(
-        [creations, ...Object.values(starts), ...Object.values(settlements)].map((p) => p.drain()),
-      );
+      await Promise.all([creations.drain(), starts.drain(), settlements.drain()]);
       await background.drain();
     },
   };
