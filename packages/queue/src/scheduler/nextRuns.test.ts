@@ -267,13 +267,19 @@ describe("scheduler: a slot's next run", () => {
     expect(await s.stats(pool)).toMatchObject({ leased: 0, queued: 0 });
   });
 
-  it("when an interactive run comes while batch items are slots' next runs, then it is no batch slot's next run, the release says it waits, and the first release not claiming its batch item gives it the place", async () => {
+  /** A two-place pool of short runs whose places hold batch items b2 and b3, b4 and b5 their next runs. */
+  async function twoBatchPlaces(pool: string) {
     const s = make();
-    const pool = "m/batch-yields";
-    await history(s, pool, ["http://y#0", "http://y#1"]);
+    await history(s, pool, [`http://${pool}#0`, `http://${pool}#1`]);
     const b = items(pool, 6);
     const [a1, a2] = ids(await s.enqueue(b));
     const handed = await s.handOver([a1!, a2!], { keepNext: true });
+    return { s, b, handed };
+  }
+
+  it("when an interactive run comes while batch items are slots' next runs, then it is no batch slot's next run, the release says it waits, and the first release not claiming its batch item gives it the place", async () => {
+    const pool = "m/batch-yields";
+    const { s, b, handed } = await twoBatchPlaces(pool);
     expect(ids(handed.dispatched).sort()).toEqual([b[2]!.runId, b[3]!.runId]);
     expect(ids(handed.next).sort()).toEqual([b[4]!.runId, b[5]!.runId]);
     const deckOf = new Map(handed.next.map((n) => [n.slot, n.runId]));
@@ -314,6 +320,22 @@ describe("scheduler: a slot's next run", () => {
     await s.enqueue([run("m/plain-busy"), run("m/plain-busy")]);
     await listener.ping();
     expect(heard).toEqual([pool]);
+  });
+
+  it("when interactive runs wait while batch items hold places, then none is a slot's next run: each takes the first place that frees", async () => {
+    const pool = "m/batch-first-free";
+    const { s, handed } = await twoBatchPlaces(pool);
+    const [x, y] = handed.dispatched;
+    const [i1, i2] = [run(pool, { accountId: "acct_people" }), run(pool, { accountId: "acct_people" })];
+    expect(await s.enqueue([i1!, i2!])).toEqual([]);
+    // x's place goes to the first; the second is not bound to it behind a whole run, while y's
+    // batch item will free a place.
+    const first = await s.handOver([x!.runId], { keepNext: true });
+    expect(ids(first.dispatched)).toEqual([i1!.runId]);
+    expect(first.next).toEqual([]);
+    expect(first.interactiveWaiting).toEqual(new Map([[pool, true]]));
+    const second = await s.handOver([y!.runId], { keepNext: true });
+    expect(ids(second.dispatched)).toEqual([i2!.runId]);
   });
 
   it("when the batches hold more places than their share, then a batch item's slot keeps no batch item next", async () => {

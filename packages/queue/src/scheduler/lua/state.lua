@@ -448,7 +448,9 @@ local function nextRuns()
       local batchSlot = redis.call('SISMEMBER', K.pool(pool, 'batchruns'), redis.call('HGET', K.pool(pool, 'busy'), slot) or '') == 1
       while true do
         local chosen, turn = interactiveTurn(pool)
-        if chosen and batchSlot then break end
+        -- An interactive run is no slot's next run while batch items hold places: bound to this
+        -- slot it would wait a whole run, when the first of those places to free is its.
+        if chosen and (batchSlot or batchRunning(pool) > 0) then break end
         if not chosen and batchSlot and batchRunning(pool) <= batchCap(pool) then chosen, turn = policy.next(pool, underLimit) end
         if not chosen then break end
         local lane, run, created = pick(pool, chosen, { slot }, 0, {})
