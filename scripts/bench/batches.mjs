@@ -1,5 +1,6 @@
 // pnpm bench:batches [--items N] [--servers N] [--delay MS] [--rate R] [--share P] [--seconds S]
 //                    [--lanes one|split] [--nice N] [--account same|other] [--pool same|separate]
+//                    [--set NAME=VALUE ...]
 // A batch beside interactive work, on the built API and one worker (127.0.0.1) and --servers fake
 // Cog servers of --delay ms (one prediction at a time, 409 when busy). --lanes split: two workers
 // instead, one per lane (WORKER_LANES=interactive and WORKER_LANES=batch), the batch worker's
@@ -16,6 +17,8 @@
 //   time to start (p50/p95, against without), and the API's and the worker's RSS sampled
 //   throughout (peak, and at a quarter and at the end of the batch: bounded, not growing with it).
 // BATCH_MAX_SHARE_PERCENT is --share (default: all places but one, which interactive runs keep).
+// --set NAME=VALUE (repeatable): a setting for every process of the service (docs/configuration.md),
+// to measure another value of it against the defaults in the same hour.
 import { readdirSync, readFileSync } from "node:fs";
 import { setPriority } from "node:os";
 import { parseArgs } from "node:util";
@@ -40,8 +43,16 @@ const { values } = parseArgs({
     nice: { type: "string", default: "0" },
     account: { type: "string", default: "same" },
     pool: { type: "string", default: "same" },
+    set: { type: "string", multiple: true, default: [] },
   },
 });
+const settings = Object.fromEntries(
+  values.set.map((pair) => {
+    const at = pair.indexOf("=");
+    if (at < 1) throw new Error(`--set ${pair}: NAME=VALUE`);
+    return [pair.slice(0, at), pair.slice(at + 1)];
+  }),
+);
 if (!["one", "split"].includes(values.lanes)) throw new Error("--lanes is one or split");
 if (!["same", "other"].includes(values.account)) throw new Error("--account is same or other");
 if (!["same", "separate"].includes(values.pool)) throw new Error("--pool is same or separate");
@@ -99,6 +110,7 @@ const service = await startService({
   RATE_LIMIT_ENABLED: "false",
   DATABASE_POOL_SIZE: "20",
   BATCH_MAX_SHARE_PERCENT: SHARE,
+  ...settings,
 });
 const fakeServer = () => startFakeCog({ behaviour: { delayMs: DELAY, imageSide: 16 } });
 /** A model on `urls`, with synchronous predictions, as an import makes it (docs/serving-models.md). */
@@ -197,6 +209,20 @@ async function startsOf(ids) {
 }
 const timesOf = (rows) => rows.map((r) => r.startedAt - r.createdAt).sort((a, b) => a - b);
 const timesToStart = async (ids) => timesOf(await startsOf(ids));
+/**
+ * A 90% interval of the p95 ratio (with / without), by resampling both sets of runs: how far the
+ * same machine's next run of this bench could land, so that a change is told from the noise.
+ */
+function ratioInterval(withBatch, alone, rounds = 2_000) {
+  const p95Of = (xs) => {
+    const sample = Array.from(xs, () => xs[Math.floor(Math.random() * xs.length)]).sort((a, b) => a - b);
+    return percentile(sample, 95);
+  };
+  const ratios = Array.from({ length: rounds }, () => p95Of(withBatch) / Math.max(1, p95Of(alone))).sort(
+    (a, b) => a - b,
+  );
+  return [percentile(ratios, 5), percentile(ratios, 95)];
+}
 
 /** Without the batch: interactive runs alone for SECONDS; their times to start. */
 const withoutBatch = async () => {
@@ -309,7 +335,12 @@ console.log(
   `servers' utilization while the batch had items: ${utilization.toFixed(3)}; the longest stretch with fewer than half of them busy ${ms(dry)}`,
 );
 console.log(
-  `interactive time to start p50 / p95: without the batch ${ms(percentile(alone, 50))} / ${ms(percentile(alone, 95))} (${alone.length} runs; p95 ${ms(percentile(before, 95))} before the batch, ${ms(percentile(after, 95))} after it), with it ${ms(percentile(withBatch, 50))} / ${ms(percentile(withBatch, 95))} (${withBatch.length} runs): p95 ratio ${(percentile(withBatch, 95) / Math.max(1, percentile(alone, 95))).toFixed(2)}`,
+  `interactive time to start p50 / p95: without the batch ${ms(percentile(alone, 50))} / ${ms(percentile(alone, 95))} (${alone.length} runs; p95 ${ms(percentile(before, 95))} before the batch, ${ms(percentile(after, 95))} after it), with it ${ms(percentile(withBatch, 50))} / ${ms(percentile(withBatch, 95))} (${withBatch.length} runs): p95 ratio ${(percentile(withBatch, 95) / Math.max(1, percentile(alone, 95))).toFixed(2)} (90% interval by resampling ${ratioInterval(
+    withBatch,
+    alone,
+  )
+    .map((r) => r.toFixed(2))
+    .join("-")})`,
 );
 if (values.pool === "same")
   console.log(
