@@ -47,6 +47,7 @@ describe("worker process", () => {
       "readiness",
       "housekeeping",
       "heartbeat",
+      "hand-offs",
       "processors",
       "cog callbacks",
       "cancel subscriber",

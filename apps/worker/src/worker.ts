@@ -4,6 +4,8 @@ import {
   COG_DONE_CHANNEL,
   duplicateAs,
   INTERACTIVE_WAITING_CHANNEL,
+  JOB_LANES,
+  launchRuns,
   redisRefusal,
   startWorkerHeartbeat,
   whenRedisReady,
@@ -17,6 +19,7 @@ import { startHousekeeping } from "./housekeeping.js";
 import { startMetricsServer } from "./metrics.js";
 import { processors, RUN_PROCESSOR_NAMES, startProcessors } from "./processors.js";
 import { brakeOnRedisErrors } from "./queueBrake.js";
+import { takeHandOffs } from "./scheduling/handoffs.js";
 
 export interface RunningWorker {
   /**
@@ -60,6 +63,29 @@ export function connectionsFirst(components: Components, { redis, db }: Pick<Wor
   components.add("connections", () =>
     Promise.allSettled([redis.status === "ready" ? redis.quit() : redis.disconnect(), db.$disconnect()]),
   );
+}
+
+/**
+ * The runs the API leased in the lanes this worker executes (scheduling/handoffs.ts), taken after
+ * the processors start and stopped before they stop, whose drain then waits for those executing here.
+ */
+function startHandOffs(
+  components: Components,
+  { config, redis, logger }: WorkerDeps,
+  parts: ReturnType<typeof assembleWorker>,
+) {
+  return components.start("hand-offs", () => {
+    const taker = takeHandOffs({
+      connection: duplicateAs(redis, "worker"),
+      clock: redis,
+      prefix: config.QUEUE_PREFIX,
+      lanes: JOB_LANES.filter((lane) => parts.executes[lane]),
+      launch: (dispatched) => parts.dispatcher.launch(dispatched),
+      jobs: (dispatched) => launchRuns(parts.lanes.leased, dispatched),
+      logger,
+    });
+    return () => taker.stop();
+  });
 }
 
 /**
@@ -175,6 +201,8 @@ export async function startWorker(deps: WorkerDeps, components: Components): Pro
       return ABANDON;
     };
   });
+
+  await startHandOffs(components, deps, parts);
 
   // The start estimate of unlimited models counts the run slots of the workers alive now; the
   // built-in generators' pools their render threads. A stopping worker leaves the count first.

@@ -14,3 +14,4 @@ export * from "./queueIndex.js";
 export * from "./heartbeat.js";
 export * from "./scheduler/index.js";
 export * from "./jobs.js";
+export * from "./handoff.js";

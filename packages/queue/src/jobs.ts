@@ -130,8 +130,9 @@ export const LEASED_BATCH_RUN_JOB = defineJob<LeasedRunJob>({
   queue: "leased-batch-runs",
 });
 
-/** A run's lane as its jobs' queues know it: interactive (normal and low runs) or batch. */
-export type JobLane = "interactive" | "batch";
+/** A run's lane as its jobs' queues know it: interactive (normal and low runs) or batch, in that order of precedence. */
+export const JOB_LANES = ["interactive", "batch"] as const;
+export type JobLane = (typeof JOB_LANES)[number];
 /** A run's jobs by lane: an interactive run's, or a batch item's. */
 export const RUN_JOBS = {
   interactive: { runs: RUN_JOB, leased: LEASED_RUN_JOB },

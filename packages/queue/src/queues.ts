@@ -180,14 +180,15 @@ export type LaunchRuns = (dispatched: Dispatched[]) => Promise<void>;
 
 /**
  * Runs of unlimited models are enqueued, the others wait in the scheduler until a slot is theirs;
- * those that get one at once are launched (`launch`: a worker's dispatcher, which executes them
- * where it leased them when their kind does; else their jobs).
+ * those that get one at once are launched. `launch`: a worker's dispatcher, which executes them
+ * where it leased them when their kind does. Without one (the API), those of kinds executed where
+ * leased are handed to a worker by the scheduler's script (handoff.ts), and the others get jobs.
  */
 export async function admitRuns(
   queues: Pick<RunQueues, "runs" | "leased">,
   scheduler: Scheduler,
   runs: readonly AdmittedRun[],
-  launch: LaunchRuns = (dispatched) => launchRuns(leasedByLane(queues), dispatched),
+  launch?: LaunchRuns,
 ) {
   const waiting = runs.filter((r): r is WaitingRun => r.pool !== null);
   const direct = runs
@@ -203,7 +204,9 @@ export async function admitRuns(
       },
     }));
   const [dispatched] = await Promise.all([
-    scheduler.enqueue(waiting),
+    // Untaken, a hand-off list is kept as long as a lease may go jobless: then the sweeper writes
+    // its runs' jobs.
+    scheduler.enqueue(waiting, launch ? undefined : LEASED_JOB_GRACE_MS),
     ...lanesOf(direct, (d) => d.batch).map(([lane, indexes]) =>
       enqueueRuns(
         queues.runs(lane),
@@ -211,7 +214,7 @@ export async function admitRuns(
       ),
     ),
   ]);
-  if (dispatched.length) await launch(dispatched);
+  if (dispatched.length) await (launch ?? ((d) => launchRuns(leasedByLane(queues), d)))(dispatched);
 }
 
 /** The leased-runs queue of each lane. */

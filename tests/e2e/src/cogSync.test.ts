@@ -1,6 +1,12 @@
 import { ledgerTotals } from "@svc/db";
 import type { ModelRunClient } from "@svc/sdk";
-import { createLeasedRunsQueue, redisScheduler, type LeasedRunsQueue, type Scheduler } from "@svc/queue";
+import {
+  createLeasedRunsQueue,
+  handOffList,
+  redisScheduler,
+  type LeasedRunsQueue,
+  type Scheduler,
+} from "@svc/queue";
 import {
   freePort,
   seedCogModel,
@@ -85,6 +91,35 @@ describe("Cog runner with synchronous predictions", () => {
     expect(cog.predictions.get(runId)!.events).toEqual(["output", "logs"]);
   });
 
+  it("when the API leases a run a slot at its creation, then a worker takes it from the hand-off and executes it without ever a job: completed once, charged once", async () => {
+    const cog = await fakeCog({ behaviour: { delayMs: 50 } });
+    await syncModel("sync/handoff", [cog]);
+    // The server is known to the scheduler (the worker's monitor found it up): the API's enqueue
+    // leases it the run, rather than the worker's setSlots.
+    await waitFor(
+      async () => (await inRedis((scheduler) => scheduler.stats("sync/handoff"))).capacity === 1,
+      {
+        what: "the server's slot",
+      },
+    );
+    const runId = await create("sync/handoff", { prompt: "a harbour" });
+    expect(await until(runId, ["COMPLETED", "FAILED"])).toMatchObject({
+      status: "COMPLETED",
+      tokens_charged: 5,
+    });
+    expect(cog.puts.map((p) => p.id)).toEqual([runId]);
+    expect(await charges(runId)).toBe(1);
+    // A leased run's job is kept once completed, and its queue's event stream names every job
+    // added: this run had none (its backstop is written only after BACKSTOP_AFTER_MS).
+    const { job, added } = await inRedis(async (_, leased, redis) => ({
+      job: await leased.getJob(runId),
+      added: (await redis.xrange(leased.keys.events!, "-", "+"))
+        .map(([, fields]) => fields)
+        .filter((f) => f.includes("added") && f.includes(runId)),
+    }));
+    expect({ job, added }).toEqual({ job: undefined, added: [] });
+  });
+
   it("when a backlog drains through short predictions, then each server keeps its next run, sent as the one before ends: every run completed once, charged once, no server ever busy", async () => {
     const servers = [
       await fakeCog({ behaviour: { delayMs: 30 } }),
@@ -134,6 +169,27 @@ describe("Cog runner with synchronous predictions", () => {
     expect(await until(await create("sync/slow", { prompt: "next" }), ["COMPLETED"])).toMatchObject({
       tokens_charged: 5,
     });
+  });
+
+  it("when a run is canceled while it waits in the hand-off list, then the worker that takes it gives its server back: charged 0, and the server takes the next one", async () => {
+    const cog = await fakeCog({ behaviour: { delayMs: 20 } });
+    await syncModel("sync/handoff-canceled", [cog]);
+    await waitFor(
+      async () => (await inRedis((scheduler) => scheduler.stats("sync/handoff-canceled"))).capacity === 1,
+      { what: "the server's slot" },
+    );
+    await stopApps(worker);
+    const runId = await create("sync/handoff-canceled", { prompt: "never" });
+    const list = handOffList(service.prefix, "interactive");
+    expect(await inRedis((_, __, redis) => redis.llen(list))).toBe(1);
+    await client.runs.cancel(runId);
+    expect(await until(runId, ["CANCELED"])).toMatchObject({ tokens_charged: 0 });
+    worker = await service.startWorker(workerEnv((callbackPort = await freePort())));
+    const next = await until(await create("sync/handoff-canceled", { prompt: "next" }), ["COMPLETED"]);
+    expect(next).toMatchObject({ tokens_charged: 5 });
+    expect(await inRedis((_, __, redis) => redis.llen(list))).toBe(0);
+    expect(await client.runs.get(runId)).toMatchObject({ status: "CANCELED", tokens_charged: 0 });
+    expect(await charges(runId)).toBe(0);
   });
 
   it("when the model yields an image and the run is then canceled, then the image was shown as ours and is what is charged", async () => {
@@ -193,27 +249,37 @@ describe("Cog runner with synchronous predictions", () => {
   });
 
   /**
-   * A run executed where leased, whose worker is SIGKILLed at once: a first run holds the server,
-   * so that the second is leased by the worker that hears the first one end (not by the API at its
-   * creation, which gives it a job), and executed there, in its first second without a job.
+   * A run executed where leased, whose worker is SIGKILLed at once, in its first second without a
+   * job. `leasedBy` "api": the API leases it at its creation and the worker takes it from the
+   * hand-off; "worker": a first run holds the server, so that the second is leased by the worker
+   * that hears the first one end.
    */
-  async function killedExecutingHere(model: string) {
+  async function killedExecutingHere(model: string, leasedBy: "api" | "worker" = "worker") {
     const cog = await fakeCog({ behaviour: { delayMs: 600_000 } });
     await syncModel(model, [cog]);
     const env = { ...workerEnv((callbackPort = await freePort())), SWEEP_INTERVAL_MS: "300" };
     await stopApps(worker);
     const doomed = await service.startWorker(env);
-    const first = await create(model, { prompt: "first" });
-    await waitFor(async () => cog.puts.length === 1, { what: "the first prediction" });
-    const runId = await create(model, { prompt: "second" });
-    cog.finish(first);
-    await waitFor(async () => cog.puts.length === 2, { what: "the second prediction", intervalMs: 5 });
-    // The first run settles once its server is handed over: killed before that, it would be left
-    // to the sweeper with no worker running. The second is still in its first second.
-    await waitFor(async () => (await client.runs.get(first)).status === "COMPLETED", {
-      what: "the first run settled",
-      intervalMs: 5,
-    });
+    let runId: string;
+    if (leasedBy === "api") {
+      await waitFor(async () => (await inRedis((scheduler) => scheduler.stats(model))).capacity === 1, {
+        what: "the server's slot",
+      });
+      runId = await create(model, { prompt: "only" });
+      await waitFor(async () => cog.puts.length === 1, { what: "the prediction", intervalMs: 5 });
+    } else {
+      const first = await create(model, { prompt: "first" });
+      await waitFor(async () => cog.puts.length === 1, { what: "the first prediction" });
+      runId = await create(model, { prompt: "second" });
+      cog.finish(first);
+      await waitFor(async () => cog.puts.length === 2, { what: "the second prediction", intervalMs: 5 });
+      // The first run settles once its server is handed over: killed before that, it would be left
+      // to the sweeper with no worker running. The second is still in its first second.
+      await waitFor(async () => (await client.runs.get(first)).status === "COMPLETED", {
+        what: "the first run settled",
+        intervalMs: 5,
+      });
+    }
     doomed.child.kill("SIGKILL");
     await doomed.exited;
     await waitFor(async () => cog.predictions.get(runId)?.status === "canceled", {
@@ -223,34 +289,46 @@ describe("Cog runner with synchronous predictions", () => {
     return { cog, runId, env };
   }
   /** Its Redis records: the scheduler's, and its job (undefined: none). */
-  async function inRedis<T>(use: (scheduler: Scheduler, leased: LeasedRunsQueue) => Promise<T>) {
+  async function inRedis<T>(
+    use: (scheduler: Scheduler, leased: LeasedRunsQueue, redis: Redis) => Promise<T>,
+  ) {
     const redis = new Redis(TEST_REDIS_URL);
     const leased = createLeasedRunsQueue(redis, service.prefix);
     try {
-      return await use(redisScheduler(redis, service.prefix, { leaseMs: 60_000, defaultLimit: 100 }), leased);
+      return await use(
+        redisScheduler(redis, service.prefix, { leaseMs: 60_000, defaultLimit: 100 }),
+        leased,
+        redis,
+      );
     } finally {
       await leased.close();
       redis.disconnect();
     }
   }
 
-  it("when the worker executing a run it leased is killed before the run's backstop job, then the sweeper gives the lease a job and the next worker sends the prediction again: completed once, charged once", async () => {
-    const { cog, runId, env } = await killedExecutingHere("sync/takeover");
-    // Killed in the run's first second (BACKSTOP_AFTER_MS): leased, with no job.
-    const state = await inRedis(async (scheduler, leased) => ({
-      slot: (await scheduler.states([runId])).get(runId)?.slot,
-      job: await leased.getJob(runId),
-    }));
-    expect(state).toEqual({ slot: `${cog.url}#0`, job: undefined });
-    worker = await service.startWorker(env);
-    const done = await until(runId, ["COMPLETED", "FAILED"]);
-    expect(done).toMatchObject({ status: "COMPLETED", tokens_charged: 5 });
-    expect(cog.puts.filter((p) => p.id === runId).map((p) => [p.started, p.sync])).toEqual([
-      [true, true],
-      [true, true],
-    ]);
-    expect(await charges(runId)).toBe(1);
-  });
+  it.each([
+    ["a run it leased", "worker", "sync/takeover"],
+    ["a run it took from the API's hand-off", "api", "sync/handoff-killed"],
+  ] as const)(
+    "when the worker executing %s is killed before the run's backstop job, then the sweeper gives the lease a job and the next worker sends the prediction again: completed once, charged once",
+    async (_, leasedBy, model) => {
+      const { cog, runId, env } = await killedExecutingHere(model, leasedBy);
+      // Killed in the run's first second (BACKSTOP_AFTER_MS): leased, with no job.
+      const state = await inRedis(async (scheduler, leased) => ({
+        slot: (await scheduler.states([runId])).get(runId)?.slot,
+        job: await leased.getJob(runId),
+      }));
+      expect(state).toEqual({ slot: `${cog.url}#0`, job: undefined });
+      worker = await service.startWorker(env);
+      const done = await until(runId, ["COMPLETED", "FAILED"]);
+      expect(done).toMatchObject({ status: "COMPLETED", tokens_charged: 5 });
+      expect(cog.puts.filter((p) => p.id === runId).map((p) => [p.started, p.sync])).toEqual([
+        [true, true],
+        [true, true],
+      ]);
+      expect(await charges(runId)).toBe(1);
+    },
+  );
 
   it("when a worker died executing a run and its lease lapsed, then the sweeper puts the EXECUTING run back in line: completed once, charged once", async () => {
     const { cog, runId, env } = await killedExecutingHere("sync/lapsed");

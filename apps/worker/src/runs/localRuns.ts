@@ -113,11 +113,11 @@ export function localRuns(deps: {
   pushBack.unref();
 
   async function execute(entry: Executing, begun?: Promise<boolean>) {
-    const { runId, slot, pool } = entry.dispatched;
+    const { runId, slot, pool, leasedAt = entry.startedAt } = entry.dispatched;
     // The first attempt of as many as a job has: the job's own attempts are the rest.
     const view: RunJobOf<LeasedRunJob> = {
       id: runId,
-      data: { runId, slot, pool, leasedAt: entry.startedAt },
+      data: { runId, slot, pool, leasedAt },
       attemptsMade: 0,
       opts: { ...LEASED_RUN_JOB.options, attempts },
     };

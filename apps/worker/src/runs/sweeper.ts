@@ -5,6 +5,7 @@ import {
   enqueueRuns,
   laneOf,
   launchRuns,
+  JOB_LANES,
   LEASED_JOB_GRACE_MS,
   publishCancel,
   reviveJobs,
@@ -129,7 +130,7 @@ export async function sweepRuns(
   const pooled = queued.filter(isPooled);
   const unpooled = queued.filter((run) => !pooled.includes(run));
   const revived: Revived = { enqueued: [], retried: [], failed: [] };
-  for (const lane of ["interactive", "batch"] as const) {
+  for (const lane of JOB_LANES) {
     const q = deps.queue[lane];
     const some = await reviveJobs(
       q,

@@ -78,6 +78,8 @@ export interface Dispatched {
    * slot's next run, it is sent first only while no interactive run waits.
    */
   batch?: boolean;
+  /** When its slot was leased (ms, this process's clock), when it was leased elsewhere: a run handed off. */
+  leasedAt?: number;
 }
 
 export interface WaitingRun {
@@ -96,6 +98,11 @@ export interface WaitingRun {
   input?: string;
   /** The weights it loads (their sha256), for warm routing: only where the pool's servers keep some. */
   weights?: readonly string[];
+  /**
+   * Its kind is executed by the worker that leases its slot (core's executesWhereLeased): leased
+   * by a caller that executes no runs (the API), it is handed to a worker (enqueue's `handOffMs`).
+   */
+  executesWhereLeased?: boolean;
 }
 
 /** The largest input kept with a waiting run (a million waiting runs then hold at most 2 GB). */
@@ -198,7 +205,7 @@ function released(flat: string[]): Released {
 }
 
 /** A waiting run as the enqueue script reads it (short keys: one JSON argument per batch). */
-const waitingRunPayload = (run: WaitingRun) => ({
+const waitingRunPayload = (run: WaitingRun, handOff: boolean) => ({
   r: run.runId,
   p: run.pool,
   a: run.accountId,
@@ -210,6 +217,7 @@ const waitingRunPayload = (run: WaitingRun) => ({
   kc: run.keyMaxConcurrentRuns,
   ...(run.input !== undefined && run.input.length <= INPUT_KEPT_MAX_BYTES && { i: run.input }),
   ...(run.weights?.length && { wt: run.weights.map((w) => w.slice(0, WARM_KEY_LENGTH)).join(" ") }),
+  ...(handOff && run.executesWhereLeased && { h: true }),
 });
 
 function warmStats(flat: Record<string, string>): WarmStats[] {
@@ -305,10 +313,15 @@ export function redisScheduler(
     );
   }
   return {
-    /** Adds runs to their pools' queues and dispatches; the runs (of any pool) that got a slot. */
-    async enqueue(runs: readonly WaitingRun[]): Promise<Dispatched[]> {
+    /**
+     * Adds runs to their pools' queues and dispatches; the runs (of any pool) that got a slot.
+     * `handOffMs`, from a caller that executes no runs: the runs leased in the pools of those that
+     * execute where leased go to the hand-off lists instead (handoff.ts), kept that long untaken.
+     */
+    async enqueue(runs: readonly WaitingRun[], handOffMs?: number): Promise<Dispatched[]> {
       if (!runs.length) return [];
-      return leased(await r.svcSchedEnqueue(...head(), JSON.stringify(runs.map(waitingRunPayload))));
+      const payload = JSON.stringify(runs.map((run) => waitingRunPayload(run, handOffMs !== undefined)));
+      return leased(await r.svcSchedEnqueue(...head(), payload, handOffMs ?? 0));
     },
     /** Frees the runs' slots (idempotent) and dispatches into them; the runs leased. */
     async release(runIds: readonly string[]): Promise<Dispatched[]> {

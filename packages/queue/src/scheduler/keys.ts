@@ -44,9 +44,14 @@
 //   keylimit       HASH key -> the key's own concurrency limit (when it has one)
 //   parked:<key>   SET pools where the key has parked runs
 //   pools          SET pools known (their metrics, the periodic tick)
+//   handoff:<lane> LIST runs the API's enqueue leased a slot, for a worker to take and execute where
+//                  it is (BLPOP, handoff.ts): leased ms <TAB> run <TAB> slot <TAB> pool <TAB> input,
+//                  lane interactive or batch; kept LEASED_JOB_GRACE_MS after the last push
 //   interactive    a pub/sub CHANNEL, not a key: a pool's name, published by an enqueue whose normal
 //                  or low run waits where batch items hold places (workers holding batch items as
 //                  slots' next runs stop sending them first: state.lua nextRuns)
+
+import type { JobLane } from "../jobs.js";
 
 /** Keys shared by every pool. */
 const GLOBAL = [
@@ -98,12 +103,14 @@ export function schedulerKeys(prefix: string) {
     >),
     pool: (pool: string, name: PoolKey) => `${P}${pool}:${name}`,
     warm: (server: string) => `${P}warm:${server}`,
+    handoff: (lane: JobLane) => `${P}handoff:${lane}`,
   };
 }
 
 /**
  * The layout as Lua, for scripts that get the root as `P`: K.<global>, K.pool(pool, name),
- * K.lane(pool, lane, account), K.parked(pool, lane, key), K.parkedPools(key), K.serverPools(server), K.warm(server).
+ * K.lane(pool, lane, account), K.parked(pool, lane, key), K.parkedPools(key), K.serverPools(server), K.warm(server),
+ * K.handoff(lane).
  */
 export const LUA_KEYS = `local K = {}
 ${GLOBAL.map((name) => `K.${name} = P .. '${name}'`).join("\n")}
@@ -113,4 +120,5 @@ function K.parked(pool, lane, key) return P .. pool .. ':p' .. lane .. ':' .. ke
 function K.parkedPools(key) return P .. 'parked:' .. key end
 function K.serverPools(server) return P .. 'srvpools:' .. server end
 function K.warm(server) return P .. 'warm:' .. server end
+function K.handoff(lane) return P .. 'handoff:' .. lane end
 `;

@@ -9,7 +9,7 @@ import {
   lorasIn,
   newId,
   PER_RUN_EVENTS,
-  poolOf,
+  traitsOf,
   tokensFor,
   unitsRequested,
   webhookFilterEvents,
@@ -72,10 +72,12 @@ function newRunRow(command: CreateRunCommand, requestHash: string | null): NewRu
   const price = tokensFor(model.pricing, units, lorasIn(command.input));
   const estimatedTokens = command.batch ? batchTokens(price, command.batch.discountPercent) : price;
   const reserve = command.mode === "live" ? estimatedTokens : 0;
-  const pool = poolOf(model.runner);
+  const traits = traitsOf(model.runner);
+  const pool = traits.pool;
   return {
     admission: {
       pool: pool ? model.id : null,
+      ...(pool && traits.executesWhereLeased && { executesWhereLeased: true }),
       ...(pool && { input: JSON.stringify(command.input) }),
       ...(isInstant(model.runner) && {
         instant: {
