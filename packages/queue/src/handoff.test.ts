@@ -1,5 +1,13 @@
-import { deleteRedisPrefix, testQueuePrefix, TEST_REDIS_URL } from "@svc/testkit";
+import { randomBytes } from "node:crypto";
+import {
+  deleteRedisPrefix,
+  startRedisCluster,
+  testQueuePrefix,
+  TEST_REDIS_URL,
+  type RedisClusterHandle,
+} from "@svc/testkit";
 import { Redis } from "ioredis";
+import { createRedis, type RedisClient } from "./redis.js";
 import { parseHandedOff, redisClockOffset, takeHandedOff } from "./handoff.js";
 import { redisScheduler, type WaitingRun } from "./scheduler/index.js";
 import { schedulerKeys } from "./scheduler/keys.js";
@@ -113,5 +121,40 @@ describe("hand-off of the API's leased runs (Redis)", () => {
       leasedAt: 12,
       dispatched: { runId: "run_1", slot: "slot", pool: "pool" },
     });
+  });
+});
+
+// The lists live beside the scheduler's keys, under the prefix's hash tag: the enqueue script
+// that pushes them and the worker's BLPOP over both lanes reach one node of a Cluster.
+describe("hand-off on a Redis Cluster", () => {
+  let cluster: RedisClusterHandle;
+  const connections: RedisClient[] = [];
+  beforeAll(async () => {
+    cluster = await startRedisCluster(3);
+  });
+  afterAll(async () => {
+    for (const c of connections) c.disconnect();
+    await cluster?.stop();
+  });
+
+  it("when the API's enqueue hands runs off and a worker takes both lanes, then the runs come through, interactive first", async () => {
+    const prefix = `{h_${randomBytes(6).toString("hex")}}`;
+    const connect = () => {
+      const nodes = cluster.ports.map((port) => ({ host: "127.0.0.1", port }));
+      const c = createRedis({ REDIS_URL: "", REDIS_CLUSTER_NODES: nodes }, "worker");
+      connections.push(c);
+      return c;
+    };
+    const scheduler = redisScheduler(connect(), prefix, { leaseMs: 60_000, defaultLimit: 100 });
+    await scheduler.setSlots("c/sync", ["http://gpu-c0#0", "http://gpu-c1#0"]);
+    const base = { accountId: "acct_c", createdAt: new Date(), weight: 1, maxConcurrentRuns: null };
+    const key = { keyId: "key_c", keyMaxConcurrentRuns: null, pool: "c/sync", executesWhereLeased: true };
+    await scheduler.enqueue([{ ...base, ...key, runId: "run_c_item", priority: "batch" }], 5_000);
+    await scheduler.enqueue([{ ...base, ...key, runId: "run_c_normal", priority: "normal" }], 5_000);
+    const blocking = connect();
+    const taken = [];
+    for (let i = 0; i < 2; i++)
+      taken.push((await takeHandedOff(blocking, prefix, ["interactive", "batch"], 2))?.dispatched.runId);
+    expect(taken).toEqual(["run_c_normal", "run_c_item"]);
   });
 });
