@@ -1,4 +1,4 @@
-export { createTestDatabase, type TestDatabase } from "@svc/db/testing";
+export { createTestDatabase, testRunRow, type TestDatabase } from "@svc/db/testing";
 export * from "./redis.js";
 export * from "./fixtures.js";
 export * from "./models.js";

@@ -222,40 +222,6 @@ export function pendingItems(db: Db, batchId: string, limit: number) {
   );
 }
 
-const ADMIT_ITEMS = `
-WITH t AS (
-  SELECT * FROM jsonb_to_recordset($2::jsonb) AS t(line int, run_id text)
-), was AS MATERIALIZED (
-  SELECT i.line, i.state FROM batch_items i JOIN t ON t.line = i.line
-  WHERE i.batch_id = $1 AND i.state IN ('pending', 'refused', 'canceled', 'expired')
-  ORDER BY i.line FOR UPDATE OF i
-), moved AS (
-  UPDATE batch_items i SET state = 'admitted', run_id = t.run_id, error = NULL
-  FROM t JOIN was ON was.line = t.line WHERE i.batch_id = $1 AND i.line = t.line
-  RETURNING i.line
-)
-UPDATE batches SET admitted = admitted + (SELECT count(*) FROM moved),
-                   dropped = dropped - (SELECT count(*) FROM was WHERE state <> 'pending')
-WHERE id = $1`;
-
-/**
- * Lines whose runs were made: admitted, and counted in the batch's tally (conditional: a line is
- * admitted once). A line a cancel, the window's end or a refusal ended while its run was being made
- * is admitted too: it has a run, which a cancel stops, and the line's result is that run's end.
- */
-export async function admitItems(
-  db: Db,
-  batchId: string,
-  admitted: readonly { line: number; runId: string }[],
-) {
-  if (!admitted.length) return;
-  await sqlPool(db).query({
-    name: "batch_items_admit",
-    text: ADMIT_ITEMS,
-    values: [batchId, JSON.stringify(admitted.map((a) => ({ line: a.line, run_id: a.runId })))],
-  });
-}
-
 /** Ends lines that wait (all of them, or those listed) without a run: canceled, expired or refused. */
 export async function endPendingItems(
   db: Db,

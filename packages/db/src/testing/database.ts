@@ -5,8 +5,10 @@ import { createHash, randomBytes } from "node:crypto";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { promisify } from "node:util";
 import pg from "pg";
+import { newId } from "@svc/core";
 import { createDb, type Db } from "../client.js";
 import { repoPaths } from "../paths.js";
+import type { RunRow } from "../repositories/runTransitions/insert.js";
 
 // Every test file gets its own database, cloned from a template that the real migration runner
 // built once for the current migrations (CREATE DATABASE … TEMPLATE takes ~40 ms here).
@@ -89,5 +91,30 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       await db.$disconnect();
       await withAdmin((admin) => admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
     },
+  };
+}
+
+/** A live acme/echo run of one unit reserving a token, for the creation statement (insertRuns). */
+export function testRunRow(
+  owner: { accountId: string; apiKeyId: string },
+  fields: Partial<RunRow> = {},
+): RunRow {
+  return {
+    id: newId("run"),
+    ...owner,
+    mode: "live",
+    modelId: "acme/echo",
+    input: { prompt: "hello" },
+    webhookUrl: null,
+    unitsRequested: 1,
+    estimatedTokens: 1,
+    reserve: 1,
+    ledgerId: newId("led"),
+    idempotencyKey: null,
+    requestHash: null,
+    webhookEvents: [],
+    cancelAt: null,
+    priority: "normal",
+    ...fields,
   };
 }

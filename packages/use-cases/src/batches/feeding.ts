@@ -3,8 +3,9 @@
 // interactive runs and to the batches' share), accounts' batches taking turns (shareBatchRoom);
 // expires what the window did not reach; and moves batches on as their items end. Each item
 // becomes a run through the lifecycle's creation (reserved one by one at the batch price, its
-// key's budget checked then), under an Idempotency-Key of its own: a pass that dies between the
-// run and the item's mark makes the same run again, not another.
+// key's budget checked then), whose statement admits the line with its run under the line's row
+// lock: a line waiting is made one run, whatever passes meet, and a pass that dies leaves none
+// half made.
 import {
   batchFeed,
   nextBatchStatus,
@@ -18,7 +19,6 @@ import {
   type BatchLineError,
 } from "@svc/core";
 import {
-  admitItems,
   batchAdmission,
   batchCounts,
   batchesInFlight,
@@ -37,7 +37,7 @@ import type { RunLifecycle } from "../runs/lifecycle.js";
 
 export interface FeedDeps {
   db: Db;
-  runs: Pick<RunLifecycle, "create" | "cancel">;
+  runs: Pick<RunLifecycle, "createForLine" | "cancel">;
   /** A pooled model's places now, and how long its runs hold one (median, ms; null: unknown). */
   places(modelId: string): Promise<{ capacity: number; heldMs: number | null }>;
   settings: {
@@ -146,28 +146,31 @@ async function admit(deps: FeedDeps, batch: OpenBatch, n: number): Promise<numbe
   const model = { id: batch.modelId, status: ctx.modelStatus, pricing: pricing.data, runner: runner.data };
   const items = await pendingItems(deps.db, batch.id, n);
   let paused: string | null = null;
-  const admitted: { line: number; runId: string }[] = [];
+  let admitted = 0;
   await Promise.all(
     items.map(async (item) => {
-      const result = await deps.runs.create({
-        accountId: batch.accountId,
-        apiKeyId: batch.apiKeyId,
-        keyMaxConcurrentRuns: ctx.keyMaxConcurrentRuns,
-        mode: batch.mode,
-        model,
-        account: { weight: ctx.weight, maxConcurrentRuns: ctx.maxConcurrentRuns },
-        priority: "batch",
-        input: item.input,
-        weights: item.weights,
-        body: item.input,
-        webhookUrl: null,
-        webhookEventsFilter: null,
-        idempotencyKey: `batch:${batch.id}:${item.line}`,
-        cancelAfterMs: null,
-        batch: { id: batch.id, discountPercent: batch.discountPercent },
-      });
-      if (result.kind === "created" || result.kind === "replayed")
-        admitted.push({ line: item.line, runId: result.run.id });
+      const result = await deps.runs.createForLine(
+        {
+          accountId: batch.accountId,
+          apiKeyId: batch.apiKeyId,
+          keyMaxConcurrentRuns: ctx.keyMaxConcurrentRuns,
+          mode: batch.mode,
+          model,
+          account: { weight: ctx.weight, maxConcurrentRuns: ctx.maxConcurrentRuns },
+          priority: "batch",
+          input: item.input,
+          weights: item.weights,
+          body: item.input,
+          webhookUrl: null,
+          webhookEventsFilter: null,
+          idempotencyKey: null,
+          cancelAfterMs: null,
+        },
+        { batchId: batch.id, line: item.line, discountPercent: batch.discountPercent },
+      );
+      if (result.kind === "created") admitted++;
+      // Another pass admitted it, or a cancel or the window ended it: nothing to do.
+      else if (result.kind === "line_taken") return;
       else if (result.kind === "insufficient") paused = "insufficient_tokens";
       else if (result.kind === "over_budget") paused = "key_budget_exceeded";
       else if (result.kind === "model_not_active") paused = "model_not_active";
@@ -179,9 +182,8 @@ async function admit(deps: FeedDeps, batch: OpenBatch, n: number): Promise<numbe
         });
     }),
   );
-  await admitItems(deps.db, batch.id, admitted);
   if (paused !== batch.pausedReason) await pauseBatch(deps.db, batch.id, paused);
-  return admitted.length;
+  return admitted;
 }
 
 /** A model's batch items in flight after a pass, and below how many a run's end calls for the next (batchFeed). */

@@ -1,4 +1,4 @@
-import { newId, planSettlement } from "@svc/core";
+import { planSettlement } from "@svc/core";
 import {
   createDb,
   insertRuns,
@@ -9,7 +9,7 @@ import {
   startRuns,
   type Db,
 } from "@svc/db";
-import { createAccountWithKeys, createTestDatabase, type TestDatabase } from "@svc/testkit";
+import { createAccountWithKeys, createTestDatabase, testRunRow, type TestDatabase } from "@svc/testkit";
 
 /** A pool, or one connection checked out of it. */
 type Sql = Parameters<typeof insertRuns>[0];
@@ -40,29 +40,10 @@ describe("how the run statements commit", () => {
   });
 
   const create = async (sql: Sql) => {
-    const id = newId("run");
-    const { outcomes } = await insertRuns(sql, [
-      {
-        id,
-        accountId,
-        apiKeyId: keyId,
-        mode: "live",
-        modelId: "acme/echo",
-        input: { prompt: "hello" },
-        webhookUrl: null,
-        unitsRequested: 1,
-        estimatedTokens: 1,
-        reserve: 1,
-        ledgerId: newId("led"),
-        idempotencyKey: null,
-        requestHash: null,
-        webhookEvents: [],
-        cancelAt: null,
-        priority: "normal",
-      },
-    ]);
+    const row = testRunRow({ accountId, apiKeyId: keyId });
+    const { outcomes } = await insertRuns(sql, [row]);
     expect(outcomes[0]?.kind).toBe("created");
-    return id;
+    return row.id;
   };
   const synchronousCommit = async (sql: Sql) =>
     (await sql.query<{ synchronous_commit: string }>("SHOW synchronous_commit")).rows[0]?.synchronous_commit;

@@ -15,7 +15,13 @@ import {
   webhookFilterEvents,
 } from "@svc/core";
 import { findIdempotentRun, recordBudgetReached, type KeyBudgetState } from "@svc/db";
-import type { CreateRunCommand, CreateRunResult, LifecycleContext } from "./lifecycle.js";
+import type {
+  BatchLine,
+  CreateBatchRunResult,
+  CreateRunCommand,
+  CreateRunResult,
+  LifecycleContext,
+} from "./lifecycle.js";
 import type { NewRun } from "./pipelines.js";
 
 async function replayOf(
@@ -66,11 +72,11 @@ async function budgetReached(
 }
 
 /** The row of a run to create: what it reserves, how it is admitted (its pool, an instant run's job). */
-function newRunRow(command: CreateRunCommand, requestHash: string | null): NewRun {
+function newRunRow(command: CreateRunCommand, requestHash: string | null, line?: BatchLine): NewRun {
   const { model } = command;
   const units = unitsRequested(model.pricing, command.input);
   const price = tokensFor(model.pricing, units, lorasIn(command.input));
-  const estimatedTokens = command.batch ? batchTokens(price, command.batch.discountPercent) : price;
+  const estimatedTokens = line ? batchTokens(price, line.discountPercent) : price;
   const reserve = command.mode === "live" ? estimatedTokens : 0;
   const traits = traitsOf(model.runner);
   const pool = traits.pool;
@@ -121,7 +127,7 @@ function newRunRow(command: CreateRunCommand, requestHash: string | null): NewRu
     cancelAt: command.cancelAfterMs === null ? null : new Date(Date.now() + command.cancelAfterMs),
     ...(command.traceParent && { traceParent: command.traceParent }),
     ...(command.api && command.api !== "native" && { api: command.api }),
-    ...(command.batch && { batchId: command.batch.id }),
+    ...(line && { batchItem: { batchId: line.batchId, line: line.line } }),
   };
 }
 
@@ -129,7 +135,17 @@ function newRunRow(command: CreateRunCommand, requestHash: string | null): NewRu
  * Creates a run, or answers why not: a replay of its Idempotency-Key, a key reused with another
  * body, a model no longer active, tokens or a key's budget short (key.budget_reached recorded).
  */
-export async function createRun(ctx: LifecycleContext, command: CreateRunCommand): Promise<CreateRunResult> {
+export async function createRun(ctx: LifecycleContext, command: CreateRunCommand): Promise<CreateRunResult>;
+export async function createRun(
+  ctx: LifecycleContext,
+  command: CreateRunCommand,
+  line: BatchLine,
+): Promise<CreateBatchRunResult>;
+export async function createRun(
+  ctx: LifecycleContext,
+  command: CreateRunCommand,
+  line?: BatchLine,
+): Promise<CreateBatchRunResult> {
   const { model } = command;
   // The canonical request (key order does not matter) tells a replay from a reuse of the key.
   const requestHash = command.idempotencyKey
@@ -147,7 +163,7 @@ export async function createRun(ctx: LifecycleContext, command: CreateRunCommand
         status: model.status,
       }
     );
-  const row = newRunRow(command, requestHash);
+  const row = newRunRow(command, requestHash, line);
   const { estimatedTokens, reserve } = row;
   // A key that conflicted but holds no replayable run was freed meanwhile (past its 24 h
   // window): the run is submitted once more, now without a twin.
@@ -170,6 +186,8 @@ export async function createRun(ctx: LifecycleContext, command: CreateRunCommand
         };
       case "unreserved":
         return { kind: "insufficient", needed: reserve };
+      case "taken":
+        return { kind: "line_taken" };
       case "over_budget":
         await budgetReached(ctx, row.apiKeyId, answer.budget, reserve);
         return { kind: "over_budget", needed: reserve, budget: answer.budget };

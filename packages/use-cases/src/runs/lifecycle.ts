@@ -116,8 +116,16 @@ export interface CreateRunCommand {
   traceParent?: string | undefined;
   /** The API style it came through (default ours). */
   api?: RunApi;
-  /** The batch it is an item of, and the batch's discount (percent off the model's price). */
-  batch?: { id: string; discountPercent: number };
+}
+
+/**
+ * The batch line a run is made for, and the batch's discount (percent off the model's price): the
+ * run is made only while the line waits, and the same statement admits the line.
+ */
+export interface BatchLine {
+  batchId: string;
+  line: number;
+  discountPercent: number;
 }
 
 /** How an execution ended, as the worker saw it; the lifecycle decides what the run becomes. */
@@ -142,6 +150,9 @@ export type CreateRunResult =
   | { kind: "key_reused" }
   | { kind: "model_not_active"; status: string };
 
+/** A batch line's run, or its line no longer waits (admitted by another pass, ended by a cancel or the window). */
+export type CreateBatchRunResult = CreateRunResult | { kind: "line_taken" };
+
 /** A run being executed, as its start returned it. */
 export interface ExecutingRun extends StartedRun {
   /** The current time on the database's clock (its clock at the start, plus time elapsed here). */
@@ -156,6 +167,8 @@ export type CancelResult =
 
 export interface RunLifecycle {
   create(command: CreateRunCommand): Promise<CreateRunResult>;
+  /** A batch line's run (at the batch's price), made and the line admitted in one statement. */
+  createForLine(command: CreateRunCommand, line: BatchLine): Promise<CreateBatchRunResult>;
   /**
    * QUEUED (or EXECUTING, taken over) -> EXECUTING; null when the run needs no execution. `lane`
    * patient: nothing waits for the answer yet (the run's work is on its server already), so the
@@ -257,6 +270,7 @@ export function createRunLifecycle({
   const ctx: LifecycleContext = { db, queues, logger, creations, warn, settle };
   return {
     create: (command) => createRun(ctx, command),
+    createForLine: (command, line) => createRun(ctx, command, line),
 
     async start(runId, lane = "prompt") {
       const started = await starts.submit({ runId, lane });

@@ -218,7 +218,11 @@ function admit(ctx: PipelineContext, made: { row: NewRun; createdAt: Date }[]): 
 function creationsPipeline(ctx: PipelineContext): GroupCommit<NewRun, InsertAnswer> {
   return groupCommit({
     ...ctx.settings,
-    keyOf: (r) => (r.idempotencyKey ? `${r.accountId}:${r.mode}:${r.idempotencyKey}` : undefined),
+    // Two rows of one key (or one batch line) in a statement would both pass its check.
+    keyOf: (r) =>
+      r.idempotencyKey
+        ? `${r.accountId}:${r.mode}:${r.idempotencyKey}`
+        : r.batchItem && `batch:${r.batchItem.batchId}:${r.batchItem.line}`,
     laneOf: (r) => r.accountId,
     async apply(rows) {
       const { answers, alerts } = await insertBatch(ctx, rows);

@@ -20,11 +20,11 @@ interface PlanNode {
   Plans?: PlanNode[];
 }
 
-/** Every scan of `runs` in a plan tree (not its updates), as "node type via index". */
-function scansOfRuns(node: PlanNode, out: string[] = []): string[] {
-  if (node["Relation Name"] === "runs" && node["Node Type"].endsWith("Scan"))
+/** Every scan of a table in a plan tree (not its updates), as "node type via index". */
+function scansOf(table: string, node: PlanNode, out: string[] = []): string[] {
+  if (node["Relation Name"] === table && node["Node Type"].endsWith("Scan"))
     out.push(`${node["Node Type"]} via ${node["Index Name"] ?? "-"}`);
-  for (const child of node.Plans ?? []) scansOfRuns(child, out);
+  for (const child of node.Plans ?? []) scansOf(table, child, out);
   return out;
 }
 
@@ -65,8 +65,8 @@ function plannedOn(size: number, { analyzed = true } = {}) {
 
   return {
     db: () => db,
-    /** The scans of `runs` in the generic plan of a statement this connection has prepared. */
-    async scans(name: string): Promise<string[]> {
+    /** The scans of a table in the generic plan of a statement this connection has prepared. */
+    async scans(name: string, table = "runs"): Promise<string[]> {
       const pool = sqlPool(db);
       const { rows } = await pool.query<{ n: number }>(
         "SELECT cardinality(parameter_types) AS n FROM pg_prepared_statements WHERE name = $1",
@@ -77,7 +77,7 @@ function plannedOn(size: number, { analyzed = true } = {}) {
       const explained = await pool.query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(
         `EXPLAIN (FORMAT JSON) EXECUTE ${name}(${args})`,
       );
-      return scansOfRuns(explained.rows[0]!["QUERY PLAN"][0].Plan);
+      return scansOf(table, explained.rows[0]!["QUERY PLAN"][0].Plan);
     },
   };
 }
@@ -91,6 +91,11 @@ const creationLooksUpKeysByIndex = (plans: ReturnType<typeof plannedOn>) =>
     await insertRuns(sqlPool(plans.db()), []);
     expect(await plans.scans("runs_insert")).toEqual([
       "Index Only Scan via runs_account_id_mode_idempotency_key_key",
+    ]);
+    // A batch line is probed by its key, and admitted by its address: never a scan of every line.
+    expect(await plans.scans("runs_insert", "batch_items")).toEqual([
+      "Index Scan via batch_items_batch_id_state_line_idx",
+      "Tid Scan via -",
     ]);
   });
 

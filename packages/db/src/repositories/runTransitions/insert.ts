@@ -1,6 +1,7 @@
 // Creation: a batch of runs reserved and inserted in one statement (runs.ts's other reads are
-// cold paths). Accounts are locked before keys here and in settle.ts (a key row is only reached
-// through its locked account), so creations and settlements cannot deadlock on them.
+// cold paths). Accounts are locked before keys and batches here and in settle.ts (a key or a batch
+// row is only reached through its locked account), so creations and settlements cannot deadlock
+// on them; batch lines, which no settlement locks, come before the accounts.
 import type pg from "pg";
 import type { BudgetPeriod, Mode, RunApi, RunLane } from "@svc/core";
 import { balanceLowParameters, insertBalanceLowDeliveries } from "../accounts.js";
@@ -30,12 +31,16 @@ export interface RunRow {
   traceParent?: string;
   /** The API style it came through, when not ours. */
   api?: RunApi;
-  /** The batch it is an item of. */
-  batchId?: string;
+  /**
+   * The batch line it is made for: the run is made only while that line waits to be admitted
+   * (state pending, under its row lock), and the line is admitted by the same statement.
+   */
+  batchItem?: { batchId: string; line: number };
 }
 
 /**
- * created: inserted (and reserved). conflict: a run with the same Idempotency-Key exists.
+ * created: inserted (and reserved). conflict: a run with the same Idempotency-Key exists. taken:
+ * its batch line no longer waits (admitted by another pass, or ended by a cancel or the window).
  * unreserved: the account could not cover the batch's reservations for it; over_budget: it could,
  * but the run's key has a spend budget that could not (the caller retries such runs one at a time
  * when the batch held several of the account's runs).
@@ -43,6 +48,7 @@ export interface RunRow {
 export type InsertOutcome =
   | { kind: "created"; createdAt: Date }
   | { kind: "conflict" }
+  | { kind: "taken" }
   | { kind: "unreserved" }
   | { kind: "over_budget"; budget: KeyBudgetState };
 
@@ -68,14 +74,25 @@ WITH b AS (
     id text, account_id text, api_key_id text, mode "Mode", model_id text, input jsonb, webhook_url text,
     units_requested int, estimated_tokens int, reserve int, ledger_id text, idempotency_key text, request_hash text,
     webhook_events text[], cancel_at timestamptz, priority "RunPriority", trace_parent text,
-    api "RunApi", batch_id text)
+    api "RunApi", batch_id text, batch_line int)
+), items AS MATERIALIZED (
+  -- Batch lines still waiting, probed by key and locked in order, before the accounts; a line
+  -- admitted or ended meanwhile is re-checked after its lock and left out. A lateral probe, so
+  -- that no plan hashes the whole table for a statement of interactive runs.
+  SELECT i.batch_id, i.line, i.ctid AS tid
+  FROM (SELECT batch_id, batch_line FROM b WHERE batch_line IS NOT NULL ORDER BY batch_id, batch_line) o
+  CROSS JOIN LATERAL (
+    SELECT batch_id, line, ctid FROM batch_items
+    WHERE batch_id = o.batch_id AND line = o.batch_line AND state = 'pending' FOR NO KEY UPDATE
+  ) i
 ), fresh AS (
   -- OFFSET 0 keeps the lookup a probe of the unique index per run: a plain EXISTS may be planned
   -- as a hash of every run of the table (one sequential scan per batch), which the planner takes
   -- for cheaper in any table below ~15,000 runs, given its guess of 100 runs per batch.
-  SELECT b.* FROM b WHERE b.idempotency_key IS NULL OR NOT EXISTS (
+  SELECT b.* FROM b WHERE (b.idempotency_key IS NULL OR NOT EXISTS (
     SELECT 1 FROM runs r WHERE r.account_id = b.account_id AND r.mode = b.mode AND r.idempotency_key = b.idempotency_key
-    OFFSET 0)
+    OFFSET 0))
+    AND (b.batch_line IS NULL OR (b.batch_id, b.batch_line) IN (SELECT batch_id, line FROM items))
 ), need AS (
   SELECT account_id, sum(reserve)::int AS total FROM fresh WHERE reserve > 0 GROUP BY account_id
 ), key_need AS (
@@ -119,13 +136,27 @@ WITH b AS (
   INSERT INTO ledger_entries (id, account_id, run_id, kind, amount, balance_delta, reserved_delta)
   SELECT f.ledger_id, f.account_id, f.id, 'RESERVE', f.reserve, 0, f.reserve
   FROM fresh f JOIN created c ON c.id = f.id WHERE f.reserve > 0
+), lines_admitted AS (
+  -- By the locked version's address: a join on the key may be planned as a scan of every line.
+  UPDATE batch_items i SET state = 'admitted', run_id = f.id
+  FROM fresh f JOIN created c ON c.id = f.id JOIN items it ON it.batch_id = f.batch_id AND it.line = f.batch_line
+  WHERE i.ctid = it.tid
+  RETURNING i.batch_id
+), batch_locks AS MATERIALIZED (
+  -- After the accounts, in id order, as every statement that locks more than one batch does.
+  SELECT bt.id FROM batches bt WHERE bt.id IN (SELECT batch_id FROM lines_admitted) ORDER BY bt.id FOR NO KEY UPDATE
+), batches_admitted AS (
+  UPDATE batches bt SET admitted = bt.admitted + n.admitted
+  FROM (SELECT batch_id, count(*)::int AS admitted FROM lines_admitted GROUP BY batch_id) n
+  WHERE bt.id = n.batch_id AND bt.id IN (SELECT id FROM batch_locks)
 ), alerts AS (${insertBalanceLowDeliveries(`(
   SELECT l.id, l.left_after AS available, l.low_balance_threshold FROM locked l
   WHERE l.balance_low_armed AND l.left_after < l.low_balance_threshold AND l.id IN (SELECT id FROM reserved))`)}
 )
 SELECT id, created_at, 'created' AS outcome, NULL::jsonb AS budget FROM created
 UNION ALL
-SELECT id, NULL, 'conflict', NULL FROM b WHERE NOT EXISTS (SELECT 1 FROM fresh WHERE fresh.id = b.id)
+SELECT id, NULL, CASE WHEN batch_line IS NULL THEN 'conflict' ELSE 'taken' END, NULL
+FROM b WHERE NOT EXISTS (SELECT 1 FROM fresh WHERE fresh.id = b.id)
 UNION ALL
 SELECT f.id, NULL, 'over_budget', jsonb_build_object('tokens', o.budget_tokens, 'period', o.budget_period,
          'used', o.used, 'period_start', o.period_start)
@@ -171,14 +202,14 @@ export async function insertRuns(
     priority: r.priority,
     ...(r.traceParent && { trace_parent: r.traceParent }),
     ...(r.api && { api: r.api }),
-    ...(r.batchId && { batch_id: r.batchId }),
+    ...(r.batchItem && { batch_id: r.batchItem.batchId, batch_line: r.batchItem.line }),
   }));
   let result;
   try {
     result = await pool.query<{
       id: string;
       created_at: Date | null;
-      outcome: "created" | "conflict" | "over_budget" | "alert";
+      outcome: "created" | "conflict" | "taken" | "over_budget" | "alert";
       budget: { tokens: number; period: BudgetPeriod; used: number; period_start: string } | null;
     }>({
       name: "runs_insert",
@@ -213,6 +244,8 @@ export async function insertRuns(
           budget: { tokens: b.tokens, period: b.period, used: b.used, periodStart: new Date(b.period_start) },
         };
       }
+      case "taken":
+        return { kind: "taken" };
       default:
         return { kind: "conflict" };
     }
