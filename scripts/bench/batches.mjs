@@ -1,6 +1,6 @@
 // pnpm bench:batches [--items N] [--servers N] [--delay MS] [--rate R] [--share P] [--seconds S]
 //                    [--lanes one|split] [--nice N] [--account same|other] [--pool same|separate]
-//                    [--set NAME=VALUE ...]
+//                    [--set NAME=VALUE ...] [--cpu-load N]
 // A batch beside interactive work, on the built API and one worker (127.0.0.1) and --servers fake
 // Cog servers of --delay ms (one prediction at a time, 409 when busy). --lanes split: two workers
 // instead, one per lane (WORKER_LANES=interactive and WORKER_LANES=batch), the batch worker's
@@ -19,6 +19,12 @@
 // BATCH_MAX_SHARE_PERCENT is --share (default: all places but one, which interactive runs keep).
 // --set NAME=VALUE (repeatable): a setting for every process of the service (docs/configuration.md),
 // to measure another value of it against the defaults in the same hour.
+// --cpu-load N: N processes of a load that is nothing of the service (each busy 6 ms of every 20,
+// 0.3 cores) run throughout, before the service starts: what any neighbour of the batch's size does
+// to the interactive runs' time to start (the "without" figures then are with that load).
+// Postgres's figures during the batch (pg_stat_wal, pg_stat_database; the machine's other databases
+// idle): WAL records and bytes, and flushes, per item.
+import { fork } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { setPriority } from "node:os";
 import { parseArgs } from "node:util";
@@ -44,8 +50,13 @@ const { values } = parseArgs({
     account: { type: "string", default: "same" },
     pool: { type: "string", default: "same" },
     set: { type: "string", multiple: true, default: [] },
+    "cpu-load": { type: "string", default: "0" },
   },
 });
+// Before the service: its processes are not this load's children.
+const cpuLoad = Array.from({ length: Number(values["cpu-load"]) }, () =>
+  fork(new URL("./spin.mjs", import.meta.url)),
+);
 const settings = Object.fromEntries(
   values.set.map((pair) => {
     const at = pair.indexOf("=");
@@ -252,6 +263,22 @@ const cpuNow = () => ({
   Redis: cpuOf("redis-server"),
   "fake servers and this load": process.cpuUsage().user / 1e6 + process.cpuUsage().system / 1e6,
 });
+/** Postgres's WAL (the cluster's) and commits (this database's) so far. */
+const postgresNow = async () => {
+  const [[wal], [database]] = await Promise.all([
+    service.database.db.$queryRawUnsafe("SELECT wal_records, wal_bytes, wal_sync FROM pg_stat_wal"),
+    service.database.db.$queryRawUnsafe(
+      "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()",
+    ),
+  ]);
+  return {
+    records: Number(wal.wal_records),
+    bytes: Number(wal.wal_bytes),
+    flushes: Number(wal.wal_sync),
+    commits: Number(database.xact_commit),
+  };
+};
+const postgresAtStart = await postgresNow();
 const cpuAtStart = cpuNow();
 const machineAtStart = machineCpu();
 const madeAt = Date.now();
@@ -272,6 +299,7 @@ for (;;) {
 done = true;
 const cpuAtEnd = cpuNow();
 const machineAtEnd = machineCpu();
+const postgresAtEnd = await postgresNow();
 const batchSeconds = (Date.now() - madeAt) / 1000;
 const withBatchRuns = await startsOf(await load);
 const withBatch = timesOf(withBatchRuns);
@@ -360,6 +388,15 @@ console.log(
     .map((k) => `${k} ${cores(cpuAtEnd[k] - cpuAtStart[k])}`)
     .join(", ")}; the whole machine ${cores(machineAtEnd.busy - machineAtStart.busy)}`,
 );
+const perItem = (k) => (postgresAtEnd[k] - postgresAtStart[k]) / ITEMS;
+console.log(
+  `Postgres while the batch ran, per item (the interactive runs' share included): ${perItem("records").toFixed(1)} WAL records, ${(perItem("bytes") / 1024).toFixed(2)} KB of WAL, ${perItem("flushes").toFixed(3)} WAL flushes, ${perItem("commits").toFixed(2)} commits`,
+);
+if (cpuLoad.length)
+  console.log(
+    `(all along: --cpu-load ${cpuLoad.length}, ${(0.3 * cpuLoad.length).toFixed(1)} cores of another load)`,
+  );
+for (const child of cpuLoad) child.kill();
 await Promise.all([...servers, ...(ownServer ? [ownServer] : [])].map((s) => s.close()));
 await service.stop();
 process.exit(0);
