@@ -11,7 +11,7 @@ import {
   startRuns,
   type Db,
 } from "@svc/db";
-import { createAccountWithKeys, createTestDatabase, type TestDatabase } from "@svc/testkit";
+import { createAccountWithKeys, createTestDatabase, testRunRow, type TestDatabase } from "@svc/testkit";
 
 interface PlanNode {
   "Node Type": string;
@@ -92,8 +92,16 @@ const creationLooksUpKeysByIndex = (plans: ReturnType<typeof plannedOn>) =>
     expect(await plans.scans("runs_insert")).toEqual([
       "Index Only Scan via runs_account_id_mode_idempotency_key_key",
     ]);
-    // A batch line is probed by its key, and admitted by its address: never a scan of every line.
-    expect(await plans.scans("runs_insert", "batch_items")).toEqual([
+    // Interactive runs' statement reads no batch line; a batch line is probed by its key, and
+    // admitted by its address: never a scan of every line.
+    expect(await plans.scans("runs_insert", "batch_items")).toEqual([]);
+    await insertRuns(sqlPool(plans.db()), [
+      testRunRow(
+        { accountId: "acct_none", apiKeyId: "key_none" },
+        { batchItem: { batchId: "batch_none", line: 1 } },
+      ),
+    ]);
+    expect(await plans.scans("runs_insert_lines", "batch_items")).toEqual([
       "Index Scan via batch_items_batch_id_state_line_idx",
       "Tid Scan via -",
     ]);

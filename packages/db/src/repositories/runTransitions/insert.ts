@@ -68,31 +68,55 @@ export interface InsertResult {
   deliveryIds: string[];
 }
 
-const INSERT_RUNS = `
-WITH b AS (
-  SELECT * FROM jsonb_to_recordset($1::jsonb) AS t(
-    id text, account_id text, api_key_id text, mode "Mode", model_id text, input jsonb, webhook_url text,
-    units_requested int, estimated_tokens int, reserve int, ledger_id text, idempotency_key text, request_hash text,
-    webhook_events text[], cancel_at timestamptz, priority "RunPriority", trace_parent text,
-    api "RunApi", batch_id text, batch_line int)
-), items AS MATERIALIZED (
+// A batch line's run (RunRow.batchItem): the lines are locked before the accounts.
+const LINES_LOCKED = `), items AS MATERIALIZED (
   -- Batch lines still waiting, probed by key and locked in order, before the accounts; a line
   -- admitted or ended meanwhile is re-checked after its lock and left out. A lateral probe, so
-  -- that no plan hashes the whole table for a statement of interactive runs.
+  -- that no plan hashes every line of every batch.
   SELECT i.batch_id, i.line, i.ctid AS tid
   FROM (SELECT batch_id, batch_line FROM b WHERE batch_line IS NOT NULL ORDER BY batch_id, batch_line) o
   CROSS JOIN LATERAL (
     SELECT batch_id, line, ctid FROM batch_items
     WHERE batch_id = o.batch_id AND line = o.batch_line AND state = 'pending' FOR NO KEY UPDATE
   ) i
-), fresh AS (
+`;
+
+// ... and admitted with their runs, counted in their batches' tallies.
+const LINES_ADMITTED = `), lines_admitted AS (
+  -- By the locked version's address: a join on the key may be planned as a scan of every line.
+  UPDATE batch_items i SET state = 'admitted', run_id = f.id
+  FROM fresh f JOIN created c ON c.id = f.id JOIN items it ON it.batch_id = f.batch_id AND it.line = f.batch_line
+  WHERE i.ctid = it.tid
+  RETURNING i.batch_id
+), batch_locks AS MATERIALIZED (
+  -- After the accounts, in id order, as every statement that locks more than one batch does.
+  SELECT bt.id FROM batches bt WHERE bt.id IN (SELECT batch_id FROM lines_admitted) ORDER BY bt.id FOR NO KEY UPDATE
+), batches_admitted AS (
+  UPDATE batches bt SET admitted = bt.admitted + n.admitted
+  FROM (SELECT batch_id, count(*)::int AS admitted FROM lines_admitted GROUP BY batch_id) n
+  WHERE bt.id = n.batch_id AND bt.id IN (SELECT id FROM batch_locks)
+`;
+
+/**
+ * The creation statement; `lines` for one with batch lines' runs. Statements of interactive runs
+ * (the API's) go without those parts: opening and locking batch_items and batches and their
+ * indexes in every creation cost the API a tenth of its creations a second (docs/benchmarks.md).
+ */
+const insertRunsText = (lines: boolean) => `
+WITH b AS (
+  SELECT * FROM jsonb_to_recordset($1::jsonb) AS t(
+    id text, account_id text, api_key_id text, mode "Mode", model_id text, input jsonb, webhook_url text,
+    units_requested int, estimated_tokens int, reserve int, ledger_id text, idempotency_key text, request_hash text,
+    webhook_events text[], cancel_at timestamptz, priority "RunPriority", trace_parent text,
+    api "RunApi", batch_id text, batch_line int)
+${lines ? LINES_LOCKED : ""}), fresh AS (
   -- OFFSET 0 keeps the lookup a probe of the unique index per run: a plain EXISTS may be planned
   -- as a hash of every run of the table (one sequential scan per batch), which the planner takes
   -- for cheaper in any table below ~15,000 runs, given its guess of 100 runs per batch.
   SELECT b.* FROM b WHERE (b.idempotency_key IS NULL OR NOT EXISTS (
     SELECT 1 FROM runs r WHERE r.account_id = b.account_id AND r.mode = b.mode AND r.idempotency_key = b.idempotency_key
     OFFSET 0))
-    AND (b.batch_line IS NULL OR (b.batch_id, b.batch_line) IN (SELECT batch_id, line FROM items))
+    ${lines ? "AND (b.batch_line IS NULL OR (b.batch_id, b.batch_line) IN (SELECT batch_id, line FROM items))" : ""}
 ), need AS (
   SELECT account_id, sum(reserve)::int AS total FROM fresh WHERE reserve > 0 GROUP BY account_id
 ), key_need AS (
@@ -136,26 +160,13 @@ WITH b AS (
   INSERT INTO ledger_entries (id, account_id, run_id, kind, amount, balance_delta, reserved_delta)
   SELECT f.ledger_id, f.account_id, f.id, 'RESERVE', f.reserve, 0, f.reserve
   FROM fresh f JOIN created c ON c.id = f.id WHERE f.reserve > 0
-), lines_admitted AS (
-  -- By the locked version's address: a join on the key may be planned as a scan of every line.
-  UPDATE batch_items i SET state = 'admitted', run_id = f.id
-  FROM fresh f JOIN created c ON c.id = f.id JOIN items it ON it.batch_id = f.batch_id AND it.line = f.batch_line
-  WHERE i.ctid = it.tid
-  RETURNING i.batch_id
-), batch_locks AS MATERIALIZED (
-  -- After the accounts, in id order, as every statement that locks more than one batch does.
-  SELECT bt.id FROM batches bt WHERE bt.id IN (SELECT batch_id FROM lines_admitted) ORDER BY bt.id FOR NO KEY UPDATE
-), batches_admitted AS (
-  UPDATE batches bt SET admitted = bt.admitted + n.admitted
-  FROM (SELECT batch_id, count(*)::int AS admitted FROM lines_admitted GROUP BY batch_id) n
-  WHERE bt.id = n.batch_id AND bt.id IN (SELECT id FROM batch_locks)
-), alerts AS (${insertBalanceLowDeliveries(`(
+${lines ? LINES_ADMITTED : ""}), alerts AS (${insertBalanceLowDeliveries(`(
   SELECT l.id, l.left_after AS available, l.low_balance_threshold FROM locked l
   WHERE l.balance_low_armed AND l.left_after < l.low_balance_threshold AND l.id IN (SELECT id FROM reserved))`)}
 )
 SELECT id, created_at, 'created' AS outcome, NULL::jsonb AS budget FROM created
 UNION ALL
-SELECT id, NULL, CASE WHEN batch_line IS NULL THEN 'conflict' ELSE 'taken' END, NULL
+SELECT id, NULL, ${lines ? "CASE WHEN batch_line IS NULL THEN 'conflict' ELSE 'taken' END" : "'conflict'"}, NULL
 FROM b WHERE NOT EXISTS (SELECT 1 FROM fresh WHERE fresh.id = b.id)
 UNION ALL
 SELECT f.id, NULL, 'over_budget', jsonb_build_object('tokens', o.budget_tokens, 'period', o.budget_period,
@@ -163,6 +174,9 @@ SELECT f.id, NULL, 'over_budget', jsonb_build_object('tokens', o.budget_tokens, 
 FROM fresh f JOIN over o ON o.id = f.api_key_id WHERE f.reserve > 0
 UNION ALL
 SELECT id, NULL, 'alert', NULL FROM alerts`;
+
+const INSERT_RUNS = insertRunsText(false);
+const INSERT_RUN_LINES = insertRunsText(true);
 
 const balanceLow = balanceLowParameters();
 
@@ -212,8 +226,9 @@ export async function insertRuns(
       outcome: "created" | "conflict" | "taken" | "over_budget" | "alert";
       budget: { tokens: number; period: BudgetPeriod; used: number; period_start: string } | null;
     }>({
-      name: "runs_insert",
-      text: INSERT_RUNS,
+      ...(runs.some((r) => r.batchItem)
+        ? { name: "runs_insert_lines", text: INSERT_RUN_LINES }
+        : { name: "runs_insert", text: INSERT_RUNS }),
       values: [JSON.stringify(rows), ...balanceLow],
     });
   } catch (error) {
