@@ -1,7 +1,9 @@
 // A batch line's run is made by the creation statement only while the line waits, and the same
 // statement admits the line: on a real database, with passes that meet and lines that end first.
+import { readFileSync } from "node:fs";
 import { loadCatalogue, seedCatalogue } from "../../catalogue.js";
 import { sqlPool } from "../../client.js";
+import { repoPaths } from "../../paths.js";
 import { createTestDatabase, testRunRow, type TestDatabase } from "../../testing/database.js";
 import { createAccount, grantTokens, ledgerTotals } from "../accounts.js";
 import { createApiKey } from "../apiKeys.js";
@@ -57,6 +59,7 @@ async function batchOf(lines: number, tokens: number) {
       { input: { prompt: `line ${line}` }, priority: "batch", batchItem: { batchId: id, line } },
     );
   const state = async () => ({
+    dropped: (await database.db.batch.findUniqueOrThrow({ where: { id } })).dropped,
     items: await database.db.batchItem.findMany({
       where: { batchId: id },
       orderBy: { line: "asc" },
@@ -132,5 +135,41 @@ describe("a batch line's creation", () => {
     const after = await batch.state();
     expect(after.items[0]).toEqual({ line: 1, state: "admitted", runId: row.id });
     expect(after.admitted).toBe(1);
+  });
+
+  it("when the code before made a line's run but died before marking the line, then the upgrade's migration admits the line to that run, once", async () => {
+    const batch = await batchOf(2, 10);
+    // As the code before made them: a run under the line's Idempotency-Key, the line not marked;
+    // line 2 canceled meanwhile (it has a run, which the cancel stops: admitted, not dropped).
+    const before = [1, 2].map((line) => ({
+      ...batch.row(line),
+      batchItem: undefined,
+      idempotencyKey: `batch:${batch.id}:${line}`,
+    }));
+    await insertRuns(sqlPool(database.db), before);
+    await sqlPool(database.db).query("UPDATE runs SET batch_id = $1 WHERE id = ANY($2)", [
+      batch.id,
+      before.map((r) => r.id),
+    ]);
+    await endPendingItems(
+      database.db,
+      batch.id,
+      "canceled",
+      { code: "canceled", message: "x", param: null },
+      [2],
+    );
+    const migration = readFileSync(
+      `${repoPaths.migrations}/20261130120000_batch_lines_keyed_runs/migration.sql`,
+      "utf8",
+    );
+    for (let i = 0; i < 2; i++) await sqlPool(database.db).query(migration);
+    const after = await batch.state();
+    expect(after.items).toEqual([
+      { line: 1, state: "admitted", runId: before[0]!.id },
+      { line: 2, state: "admitted", runId: before[1]!.id },
+    ]);
+    expect({ admitted: after.admitted, dropped: after.dropped }).toEqual({ admitted: 2, dropped: 0 });
+    // The code from now on makes it no second run.
+    expect((await insertRuns(sqlPool(database.db), [batch.row(1)])).outcomes[0]?.kind).toBe("taken");
   });
 });
