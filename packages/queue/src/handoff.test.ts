@@ -11,6 +11,7 @@ import { createRedis, type RedisClient } from "./redis.js";
 import { parseHandedOff, redisClockOffset, takeHandedOff } from "./handoff.js";
 import { redisScheduler, type WaitingRun } from "./scheduler/index.js";
 import { schedulerKeys } from "./scheduler/keys.js";
+import { waitingRuns } from "./test/waitingRuns.js";
 
 // The hand-off lists against a real Redis: what the API's enqueue leases goes to a worker without a
 // job, stamped with the lease's time on Redis's clock; everything else is answered as before.
@@ -25,19 +26,8 @@ describe("hand-off of the API's leased runs (Redis)", () => {
     redis.disconnect();
     blocking.disconnect();
   });
-  let seq = 0;
-  const run = (pool: string, extra: Partial<WaitingRun> = {}): WaitingRun => ({
-    runId: `run_h${String(++seq).padStart(5, "0")}`,
-    pool,
-    accountId: "acct_h",
-    createdAt: new Date(1_000_000 + seq),
-    priority: "normal",
-    weight: 1,
-    maxConcurrentRuns: null,
-    keyId: "key_h",
-    keyMaxConcurrentRuns: null,
-    ...extra,
-  });
+  const newRun = waitingRuns({ accountId: "acct_h", keyId: "key_h" });
+  const run = (pool: string, extra: Partial<WaitingRun> = {}) => newRun({ pool, ...extra });
   const redisNow = async () => Date.now() + (await redisClockOffset(redis));
 
   it("when the API's enqueue leases runs of a kind executed where leased, then they are in their lane's list with the lease's time, not in the answer, and an untaken list is kept no longer than asked", async () => {

@@ -2,6 +2,7 @@ import { deleteRedisPrefix, testQueuePrefix, TEST_REDIS_URL, waitFor } from "@sv
 import { Redis } from "ioredis";
 import { setTimeout as sleep } from "node:timers/promises";
 import { queueIndex } from "../queueIndex.js";
+import { waitingRuns } from "../test/waitingRuns.js";
 import { INTERACTIVE_WAITING_CHANNEL, redisScheduler, type WaitingRun } from "./index.js";
 
 // A slot's next run (issue #62), against a real Redis: leased to the worker that holds the slot's
@@ -25,20 +26,12 @@ describe("scheduler: a slot's next run", () => {
     last = { redis, prefix };
     return redisScheduler(redis, prefix, { leaseMs, defaultLimit: 100, warmWaitMs: null });
   }
-  let seq = 0;
-  const run = (pool: string, extra: Partial<WaitingRun> = {}): WaitingRun => ({
-    runId: `run_${String(++seq).padStart(6, "0")}`,
-    pool,
-    accountId: "acct_a",
-    createdAt: new Date(1_000_000 + seq),
-    priority: "normal",
-    weight: 1,
-    maxConcurrentRuns: null,
-    keyId: "key_a",
-    keyMaxConcurrentRuns: null,
-    input: JSON.stringify({ prompt: `p${seq}` }),
-    ...extra,
-  });
+  const newRun = waitingRuns({ accountId: "acct_a", keyId: "key_a" });
+  // Each run's own input: what a slot's next run is answered with is told from the others'.
+  const run = (pool: string, extra: Partial<WaitingRun> = {}): WaitingRun => {
+    const made = newRun({ pool, ...extra });
+    return { input: JSON.stringify({ prompt: `p${made.runId}` }), ...made };
+  };
   /**
    * The pool's slots, keeping next runs for mean holds up to `nextHeldMs`, after ten runs held
    * their slot `holdMs` each (a pool keeps next runs once it knows its runs are short).

@@ -1,6 +1,7 @@
 import { runsBefore } from "@svc/core";
 import { deleteRedisPrefix, testQueuePrefix, TEST_REDIS_URL, waitFor } from "@svc/testkit";
 import { Redis } from "ioredis";
+import { waitingRuns } from "../test/waitingRuns.js";
 import { PLACE_RING_INLINE, redisScheduler, type Dispatched, type WaitingRun } from "./index.js";
 import { stridePolicy } from "./stride/stride.js";
 
@@ -29,19 +30,8 @@ describe("scheduler (Redis)", () => {
     });
     return made;
   }
-  let seq = 0;
-  const run = (accountId: string, extra: Partial<WaitingRun> = {}): WaitingRun => ({
-    runId: `run_${String(++seq).padStart(6, "0")}`,
-    pool: "m/slow",
-    accountId,
-    createdAt: new Date(1_000_000 + seq),
-    priority: "normal",
-    weight: 1,
-    maxConcurrentRuns: null,
-    keyId: "key_default",
-    keyMaxConcurrentRuns: null,
-    ...extra,
-  });
+  const newRun = waitingRuns({ accountId: "acct_default", keyId: "key_default" });
+  const run = (accountId: string, extra: Partial<WaitingRun> = {}) => newRun({ accountId, ...extra });
   const accountOf = new Map<string, string>();
   const enqueue = async (s: ReturnType<typeof redisScheduler>, runs: WaitingRun[]) => {
     for (const r of runs) accountOf.set(r.runId, r.accountId);

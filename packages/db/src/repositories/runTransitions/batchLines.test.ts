@@ -58,6 +58,9 @@ async function batchOf(lines: number, tokens: number) {
       { accountId: account.id, apiKeyId: key.id },
       { input: { prompt: `line ${line}` }, priority: "batch", batchItem: { batchId: id, line } },
     );
+  /** A cancel's end of one waiting line. */
+  const cancel = (line: number) =>
+    endPendingItems(database.db, id, "canceled", { code: "canceled", message: "x", param: null }, [line]);
   const state = async () => ({
     dropped: (await database.db.batch.findUniqueOrThrow({ where: { id } })).dropped,
     items: await database.db.batchItem.findMany({
@@ -69,7 +72,7 @@ async function batchOf(lines: number, tokens: number) {
     admitted: (await database.db.batch.findUniqueOrThrow({ where: { id } })).admitted,
     ledger: await ledgerTotals(database.db, account.id),
   });
-  return { id, row, state };
+  return { id, row, cancel, state };
 }
 
 describe("a batch line's creation", () => {
@@ -108,13 +111,7 @@ describe("a batch line's creation", () => {
 
   it("when a line was canceled before its run is made, then it is taken: no run, nothing reserved, the line as the cancel left it", async () => {
     const batch = await batchOf(2, 10);
-    await endPendingItems(
-      database.db,
-      batch.id,
-      "canceled",
-      { code: "canceled", message: "x", param: null },
-      [1],
-    );
+    await batch.cancel(1);
     const { outcomes } = await insertRuns(sqlPool(database.db), [batch.row(1), batch.row(2)]);
     expect(outcomes.map((o) => o.kind)).toEqual(["taken", "created"]);
     const after = await batch.state();
@@ -151,13 +148,7 @@ describe("a batch line's creation", () => {
       batch.id,
       before.map((r) => r.id),
     ]);
-    await endPendingItems(
-      database.db,
-      batch.id,
-      "canceled",
-      { code: "canceled", message: "x", param: null },
-      [2],
-    );
+    await batch.cancel(2);
     const migration = readFileSync(
       `${repoPaths.migrations}/20261130120000_batch_lines_keyed_runs/migration.sql`,
       "utf8",
